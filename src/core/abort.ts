@@ -1,0 +1,53 @@
+import { CancelledError } from './errors.js';
+
+/** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Races `promise` against `signal`: a tool that ignores its signal cannot hold a cancel hostage. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** A child signal that aborts when the parent aborts or after `timeoutMs`. */
+export function childSignal(parent: AbortSignal | undefined, timeoutMs?: number): { signal: AbortSignal; dispose: () => void } {
+  const ctrl = new AbortController();
+  const onAbort = () => ctrl.abort(parent?.reason);
+  if (parent?.aborted) ctrl.abort(parent.reason);
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  const timer = timeoutMs ? setTimeout(() => ctrl.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+  timer?.unref?.();
+  return {
+    signal: ctrl.signal,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import { generate } from '../async-queue.js';
+import { CancelledError, MaxIterationsError, toError } from '../errors.js';
+import { interruptAction, makeSignal, type ResumeInfo } from '../interrupt.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
+import { systemMessage, type Message } from '../schema/message.js';
+import { exitTool, transferTool } from '../tools/control-tools.js';
+import { parametersJsonSchema } from '../tools/parameters.js';
+import type { Tool, ToolInfo } from '../tools/tool.js';
+import { concatInstructions, fillPlaceholders, transferInstruction } from './instruction.js';
+import { callModel } from './model-step.js';
+import { createRunContext, type RunContext } from './run-context.js';
+import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
+import { errorEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
+
+export type GenModelInput = (instruction: string, input: AgentInput, ctx: RunContext) => Message[] | Promise<Message[]>;
+
+export interface ChatModelAgentConfig {
+  name: string;
+  description: string;
+  instruction?: string;
+  model: ChatModel;
+  tools?: Tool[];
+  /** Tools whose result ends the run and becomes its final output. */
+  returnDirectly?: string[];
+  /** Tools that stop the run for a person's approval before they execute. */
+  approval?: string[];
+  /** Give the agent the `exit` tool (or a custom one). */
+  exit?: boolean | Tool;
+  /** Session value that receives the final text. */
+  outputKey?: string;
+  /** Model calls per run; default 20. */
+  maxIterations?: number;
+  genModelInput?: GenModelInput;
+  retry?: Partial<RetryPolicy>;
+  toolTimeoutMs?: number;
+  maxToolOutputChars?: number;
+}
+
+/** The agent's ReAct state. Persisted in a checkpoint when a tool batch interrupts. */
+export interface ReactState {
+  messages: Message[];
+  remainingIterations: number;
+  /** Results of the in-flight batch (the last message's tool calls) that already finished. */
+  done?: Record<string, DoneCall>;
+}
+
+interface Exec {
+  instruction: string;
+  tools: Map<string, Tool>;
+  toolInfos: ToolInfo[];
+  returnDirectly: Set<string>;
+  approval: Set<string>;
+}
+
+export const DEFAULT_MAX_ITERATIONS = 20;
+
+export const defaultGenModelInput: GenModelInput = (instruction, input) =>
+  instruction ? [systemMessage(instruction), ...input.messages] : [...input.messages];
+
+/** A ReAct agent: model, tools, repeat, with Eino's semantics. */
+export class ChatModelAgent implements Agent, SubAgentAware {
+  readonly type = 'ChatModel';
+  private subAgents: Agent[] = [];
+  private parent?: Agent;
+  private disallowParent = false;
+  private frozen = false;
+  private exec?: Exec;
+
+  constructor(readonly config: ChatModelAgentConfig) {
+    if (!config.model) throw new Error("agent 'Model' is required");
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+  get description(): string {
+    return this.config.description;
+  }
+
+  onSetSubAgents(subAgents: Agent[]): void {
+    this.assertNotFrozen();
+    if (this.subAgents.length) throw new Error("agent's sub-agents has already been set");
+    this.subAgents = subAgents;
+  }
+  onSetAsSubAgent(parent: Agent): void {
+    this.assertNotFrozen();
+    if (this.parent) throw new Error('agent has already been set as a sub-agent of another agent');
+    this.parent = parent;
+  }
+  onDisallowTransferToParent(): void {
+    this.assertNotFrozen();
+    this.disallowParent = true;
+  }
+  private assertNotFrozen(): void {
+    if (this.frozen) throw new Error('agent has been frozen after run');
+  }
+
+  /** Instruction and tool set, built once (Eino's prepareExecContext). */
+  private prepare(): Exec {
+    if (this.exec) return this.exec;
+    this.frozen = true;
+    const c = this.config;
+    let instruction = c.instruction ?? '';
+    const tools = new Map<string, Tool>((c.tools ?? []).map((t) => [t.name, t]));
+    const returnDirectly = new Set(c.returnDirectly ?? []);
+    const targets = [...this.subAgents, ...(this.parent && !this.disallowParent ? [this.parent] : [])];
+    if (targets.length) {
+      instruction = concatInstructions(instruction, transferInstruction(targets));
+      tools.set(transferTool.name, transferTool);
+      returnDirectly.add(transferTool.name);
+    }
+    if (c.exit) {
+      const t = c.exit === true ? exitTool : c.exit;
+      tools.set(t.name, t);
+      returnDirectly.add(t.name);
+    }
+    const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
+    this.exec = { instruction, tools, toolInfos, returnDirectly, approval: new Set(c.approval ?? []) };
+    return this.exec;
+  }
+
+  run(input: AgentInput, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
+    return generate<AgentEvent>(
+      async (emit) => {
+        const exec = this.prepare();
+        const instruction = fillPlaceholders(exec.instruction, ctx.session.values);
+        const gen = this.config.genModelInput ?? defaultGenModelInput;
+        const messages = await gen(instruction, input, ctx);
+        await this.loop(exec, { messages, remainingIterations: this.maxIterations }, ctx, emit);
+      },
+      (e) => errorEvent(toError(e), this.name),
+    );
+  }
+
+  resume(info: ResumeInfo, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
+    return generate<AgentEvent>(
+      async (emit) => {
+        const state = info.state as ReactState | undefined;
+        if (!state?.messages) throw new Error(`agent '${this.name}' cannot resume: its saved state is missing`);
+        await this.loop(this.prepare(), structuredClone(state), ctx, emit);
+      },
+      (e) => errorEvent(toError(e), this.name),
+    );
+  }
+
+  private get maxIterations(): number {
+    const n = this.config.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    return n > 0 ? n : DEFAULT_MAX_ITERATIONS;
+  }
+
+  private async loop(exec: Exec, state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<void> {
+    const retry = { ...defaultRetryPolicy, ...this.config.retry };
+    for (;;) {
+      const last = state.messages[state.messages.length - 1];
+      if (!state.done || !last?.toolCalls?.length) {
+        if (ctx.signal.aborted) throw new CancelledError();
+        if (state.remainingIterations <= 0) throw new MaxIterationsError(this.maxIterations);
+        state.remainingIterations--;
+        const reply = await callModel(
+          { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit },
+          state.messages,
+          { tools: exec.toolInfos.length ? exec.toolInfos : undefined },
+        );
+        state.messages.push(reply);
+        if (!reply.toolCalls?.length) {
+          this.setOutput(ctx, reply.content);
+          return;
+        }
+        state.done = {};
+      }
+      const calls = state.messages[state.messages.length - 1].toolCalls!;
+      const batch = await runToolBatch(
+        {
+          tools: exec.tools,
+          returnDirectly: exec.returnDirectly,
+          approval: exec.approval,
+          address: ctx.address,
+          resume: ctx.resume,
+          signal: ctx.signal,
+          agentName: this.name,
+          runPath: ctx.runPath,
+          sessionValues: ctx.session.values,
+          emit,
+          timeoutMs: this.config.toolTimeoutMs,
+          maxOutputChars: this.config.maxToolOutputChars,
+        },
+        calls,
+        state.done!,
+      );
+      if (batch.interrupts.length) {
+        state.done = batch.done;
+        const signal = makeSignal(ctx.address, { kind: 'composite', message: `agent '${this.name}' interrupted` }, state, batch.interrupts);
+        emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
+        return;
+      }
+      state.messages.push(...toolMessages(calls, batch.done));
+      state.done = undefined;
+      if (batch.returnDirectlyId) {
+        const call = calls.find((c) => c.id === batch.returnDirectlyId)!;
+        const entry = batch.done[call.id];
+        emit(toolEvent(call, entry, this.name));
+        this.setOutput(ctx, entry.content);
+        return;
+      }
+    }
+  }
+
+  private setOutput(ctx: RunContext, text: string): void {
+    if (this.config.outputKey) ctx.session.values[this.config.outputKey] = text;
+  }
+}

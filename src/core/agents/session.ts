@@ -1,0 +1,89 @@
+import type { Message } from '../schema/message.js';
+import type { MessageStream } from '../schema/message-stream.js';
+import { WillRetryError } from '../errors.js';
+
+/** One message in the shared run history, as recorded by the agent that produced it. */
+export interface RecordedEvent {
+  agentName: string;
+  runPath: string[];
+  role: 'assistant' | 'tool';
+  toolName?: string;
+  message?: Message;
+  /** A message still streaming; materialized before a checkpoint is written. */
+  stream?: MessageStream;
+  transferTo?: string;
+  /** Global creation order, used to merge parallel lanes. */
+  seq: number;
+}
+
+let nextSeq = 0;
+export const nextEventSeq = (): number => ++nextSeq;
+
+interface Lane {
+  parent?: Lane;
+  events: RecordedEvent[];
+}
+
+/**
+ * The state one run shares between its agents: values (`{Key}` placeholders, `outputKey`) and the
+ * recorded history from which every agent's input is rebuilt. Parallel children get forked lanes.
+ */
+export class Session {
+  constructor(
+    readonly values: Record<string, unknown> = {},
+    private readonly committed: RecordedEvent[] = [],
+    private readonly lane?: Lane,
+  ) {}
+
+  record(e: RecordedEvent): void {
+    (this.lane?.events ?? this.committed).push(e);
+  }
+
+  /** Committed history, then each enclosing lane from the outermost in. */
+  events(): RecordedEvent[] {
+    if (!this.lane) return this.committed;
+    const lanes: Lane[] = [];
+    for (let l: Lane | undefined = this.lane; l; l = l.parent) lanes.unshift(l);
+    return [...this.committed, ...lanes.flatMap((l) => l.events)];
+  }
+
+  /** A child view for one parallel branch: sees committed history and its own lane only. */
+  fork(seed: RecordedEvent[] = []): Session {
+    return new Session(this.values, this.committed, { parent: this.lane, events: [...seed] });
+  }
+
+  laneEvents(): RecordedEvent[] {
+    return this.lane?.events ?? [];
+  }
+
+  /** Merges the lanes of finished branches back in creation order. */
+  join(children: Session[]): void {
+    const merged = children.flatMap((c) => c.laneEvents()).sort((a, b) => a.seq - b.seq);
+    for (const e of merged) this.record(e);
+  }
+
+  /** Waits for streamed messages, drops attempts that were retried, and returns plain records. */
+  async materialize(): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    for (const e of this.events()) {
+      const m = await recordedMessage(e);
+      if (!m) continue;
+      const { stream: _stream, ...rest } = e;
+      out.push({ ...rest, message: m });
+    }
+    return out;
+  }
+}
+
+/** The message of a recorded event, or undefined when its stream failed (a retried attempt). */
+export async function recordedMessage(e: RecordedEvent): Promise<Message | undefined> {
+  if (e.message) return e.message;
+  if (!e.stream) return undefined;
+  try {
+    return await e.stream.collect();
+  } catch (err) {
+    if (err instanceof WillRetryError) return undefined;
+    // A stream that failed for good still leaves what it produced in the history.
+    return e.stream.snapshot();
+  }
+}

@@ -1,0 +1,109 @@
+import type { AddressSegment, InterruptDetails, InterruptSignal, ResumeContext, ResumeInfo } from '../interrupt.js';
+import { makeSignal } from '../interrupt.js';
+import { toolMessage, type Message, type ToolCall } from '../schema/message.js';
+import { executeToolCall, type ToolCallEnv, type ToolCallResult } from '../tools/execute.js';
+import type { Tool } from '../tools/tool.js';
+import { messageEvent, type AgentAction, type AgentEvent } from './types.js';
+
+/** A finished call, cached in the agent's state so a resumed batch never runs it again. */
+export interface DoneCall {
+  content: string;
+  isError: boolean;
+  action?: AgentAction;
+}
+
+export interface ToolBatchEnv extends Omit<ToolCallEnv, 'resume'> {
+  tools: ReadonlyMap<string, Tool>;
+  returnDirectly: ReadonlySet<string>;
+  approval: ReadonlySet<string>;
+  address: AddressSegment[];
+  resume?: ResumeContext;
+}
+
+export interface ToolBatchResult {
+  done: Record<string, DoneCall>;
+  interrupts: InterruptSignal[];
+  /** The call whose result ends the agent's run (the last return-directly call in the batch). */
+  returnDirectlyId?: string;
+}
+
+export type ApprovalDecision = { approved: true; arguments?: unknown } | { approved: false; reason?: string };
+
+const NO_RESUME: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };
+
+/**
+ * Runs a batch of tool calls in parallel. Each result is emitted as soon as it finishes, except
+ * the return-directly call, whose event is held until the whole batch is done. Calls already in
+ * `done` (from before an interrupt) are skipped.
+ */
+export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: Record<string, DoneCall>): Promise<ToolBatchResult> {
+  const result: ToolBatchResult = { done: { ...done }, interrupts: [] };
+  for (const c of calls) if (env.returnDirectly.has(c.function.name)) result.returnDirectlyId = c.id;
+
+  await Promise.all(
+    calls
+      .filter((c) => !(c.id in done))
+      .map(async (call) => {
+        const address: AddressSegment[] = [...env.address, { type: 'tool', id: call.function.name, subId: call.id }];
+        const resume = env.resume?.take(address) ?? NO_RESUME;
+        const r = await runOne(env, call, resume);
+        if (r.kind === 'interrupt') {
+          result.interrupts.push(makeSignal(address, r.info, r.state, [], resume.id));
+          return;
+        }
+        const entry: DoneCall = { content: r.content, isError: r.isError };
+        if (r.action) entry.action = r.action;
+        result.done[call.id] = entry;
+        if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
+      }),
+  );
+  return result;
+}
+
+async function runOne(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo): Promise<ToolCallResult> {
+  const name = call.function.name;
+  const callEnv: ToolCallEnv = { ...env, resume };
+  if (!env.approval.has(name) || !env.tools.has(name)) return executeToolCall(call, env.tools, callEnv);
+  // Approval fails closed: anything but a well-formed decision for this very call asks again.
+  const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
+  if (!decision) {
+    let args: unknown = call.function.arguments;
+    try {
+      args = JSON.parse(call.function.arguments || '{}');
+    } catch {
+      /* shown raw */
+    }
+    const info: InterruptDetails = { kind: 'approval', message: `Allow ${name}?`, tool: name, arguments: args };
+    return { kind: 'interrupt', info };
+  }
+  if (!decision.approved) {
+    const reason = decision.reason?.trim();
+    return { kind: 'done', content: `The user rejected this ${name} call${reason ? `: ${reason}` : '.'}`, isError: true };
+  }
+  return executeToolCall(call, env.tools, { ...callEnv, resume: NO_RESUME }, decision.arguments);
+}
+
+function asDecision(data: unknown): ApprovalDecision | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  if (d.approved === true) return d.arguments === undefined ? { approved: true } : { approved: true, arguments: d.arguments };
+  if (d.approved === false) return { approved: false, reason: typeof d.reason === 'string' ? d.reason : undefined };
+  return undefined;
+}
+
+export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): AgentEvent {
+  const e = messageEvent(toolMessage(entry.content, call.id, call.function.name));
+  e.agentName = agentName;
+  if (entry.isError && e.output?.message?.message) e.output.message.message.isError = true;
+  if (entry.action) e.action = entry.action;
+  return e;
+}
+
+/** Tool messages for the model, in call order. */
+export function toolMessages(calls: ToolCall[], done: Record<string, DoneCall>): Message[] {
+  return calls.map((c) => {
+    const m = toolMessage(done[c.id].content, c.id, c.function.name);
+    if (done[c.id].isError) m.isError = true;
+    return m;
+  });
+}

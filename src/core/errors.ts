@@ -1,0 +1,104 @@
+/** Base class: every error adk raises on purpose. `code` is stable and machine-readable. */
+export class AdkError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+export class MaxIterationsError extends AdkError {
+  constructor(readonly maxIterations: number) {
+    super('max_iterations', `exceeds max iterations (${maxIterations})`);
+  }
+}
+
+/** The model endpoint answered with an HTTP error status. */
+export class ModelHttpError extends AdkError {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super('model_http', `model request failed with HTTP ${status}: ${message}`, options);
+  }
+  get retryable(): boolean {
+    return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+  }
+}
+
+/** The connection failed, was reset, or the response was not a valid stream. */
+export class ModelConnectionError extends AdkError {
+  constructor(message: string, readonly retryable = true, options?: { cause?: unknown }) {
+    super('model_connection', message, options);
+  }
+}
+
+export class ModelTimeoutError extends AdkError {
+  constructor(readonly timeoutMs: number, readonly phase: 'request' | 'idle') {
+    super(
+      'model_timeout',
+      phase === 'idle'
+        ? `model stream sent nothing for ${timeoutMs} ms (idle timeout)`
+        : `model request timed out after ${timeoutMs} ms`,
+    );
+  }
+  get retryable(): boolean {
+    return true;
+  }
+}
+
+/** A streamed attempt failed and will be retried: consumers drop what that attempt streamed. */
+export class WillRetryError extends AdkError {
+  constructor(readonly attempt: number, override readonly cause: Error) {
+    super('will_retry', `attempt ${attempt} failed and will be retried: ${cause.message}`);
+  }
+}
+
+export class RetryExhaustedError extends AdkError {
+  constructor(readonly attempts: number, readonly lastError: Error) {
+    super('retry_exhausted', `exceeds max retries (${attempts} attempts): last error: ${lastError.message}`, {
+      cause: lastError,
+    });
+  }
+}
+
+export class CancelledError extends AdkError {
+  constructor(message = 'run cancelled') {
+    super('cancelled', message);
+  }
+}
+
+export class TransferError extends AdkError {
+  constructor(readonly target: string, readonly from: string) {
+    super('transfer_failed', `transfer failed: agent '${target}' not found when transferring from '${from}'`);
+  }
+}
+
+export class CheckpointError extends AdkError {
+  constructor(code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version', readonly checkpointId: string, message: string) {
+    super(code, message);
+  }
+}
+
+export class ConfigError extends AdkError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}
+
+export function isRetryable(e: unknown): boolean {
+  if (e instanceof ModelHttpError || e instanceof ModelTimeoutError || e instanceof ModelConnectionError) return e.retryable;
+  return false;
+}
+
+export function toError(e: unknown): Error {
+  if (e instanceof Error) return e;
+  return new Error(typeof e === 'string' ? e : JSON.stringify(e));
+}
+
+export function isAbortError(e: unknown): boolean {
+  return e instanceof CancelledError || (e instanceof Error && (e.name === 'AbortError' || e.name === 'APIUserAbortError'));
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+
+/** Structural position of an interrupt point: `agent:root;agent:coder;tool:shell:call_1`. */
+export interface AddressSegment {
+  type: 'agent' | 'tool';
+  id: string;
+  subId?: string;
+}
+
+export function addressToString(address: readonly AddressSegment[]): string {
+  return address.map((s) => (s.subId ? `${s.type}:${s.id}:${s.subId}` : `${s.type}:${s.id}`)).join(';');
+}
+
+export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'custom';
+
+/** What a person is asked. Built-in kinds fill the matching fields; `custom` may carry anything in `data`. */
+export interface InterruptDetails {
+  kind: InterruptKind;
+  message: string;
+  tool?: string;
+  arguments?: unknown;
+  /** For plan_review: the proposed steps. */
+  plan?: string[];
+  data?: unknown;
+}
+
+/** Internal tree of interrupt signals: each layer wraps its children's signals with its own state. */
+export interface InterruptSignal {
+  id: string;
+  address: string;
+  info: unknown;
+  state?: unknown;
+  isRootCause: boolean;
+  subs: InterruptSignal[];
+}
+
+/** A root-cause interrupt point, as users see it. Resume data is addressed to its `id`. */
+export interface InterruptContext {
+  id: string;
+  address: string;
+  info: unknown;
+  parent?: { id: string; address: string; info: unknown };
+}
+
+export interface InterruptAction {
+  /** The root causes: the points that need an answer. */
+  contexts: InterruptContext[];
+  /** The full signal tree, persisted in the checkpoint. */
+  signal: InterruptSignal;
+}
+
+/** `id` is reused when a point interrupts again on resume, so its id stays stable for the user. */
+export function makeSignal(
+  address: readonly AddressSegment[],
+  info: unknown,
+  state?: unknown,
+  subs: InterruptSignal[] = [],
+  id: string = randomUUID(),
+): InterruptSignal {
+  return { id, address: addressToString(address), info, state, isRootCause: subs.length === 0, subs };
+}
+
+export function rootCauses(signal: InterruptSignal, parent?: InterruptSignal): InterruptContext[] {
+  if (signal.isRootCause) {
+    const ctx: InterruptContext = { id: signal.id, address: signal.address, info: signal.info };
+    if (parent) ctx.parent = { id: parent.id, address: parent.address, info: parent.info };
+    return [ctx];
+  }
+  return signal.subs.flatMap((s) => rootCauses(s, signal));
+}
+
+export function interruptAction(signal: InterruptSignal): InterruptAction {
+  return { contexts: rootCauses(signal), signal };
+}
+
+/** Every point of a signal tree, flattened for persistence. */
+export function flattenSignal(signal: InterruptSignal, out: Record<string, PersistedPoint> = {}): Record<string, PersistedPoint> {
+  out[signal.id] = { address: signal.address, info: signal.info, state: signal.state, isRootCause: signal.isRootCause };
+  for (const s of signal.subs) flattenSignal(s, out);
+  return out;
+}
+
+export interface PersistedPoint {
+  address: string;
+  info: unknown;
+  state?: unknown;
+  isRootCause: boolean;
+}
+
+/** What one layer learns about itself when a run is resumed. */
+export interface ResumeInfo {
+  /** The id this point had when it interrupted. */
+  id?: string;
+  /** This exact address was an interrupt point. */
+  wasInterrupted: boolean;
+  /** The state it saved when it interrupted. */
+  state?: unknown;
+  /** It was targeted, or (for composites) something below it was interrupted. */
+  isResumeTarget: boolean;
+  hasData: boolean;
+  data?: unknown;
+}
+
+const NOT_RESUMING: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };
+
+/** Resume data for a whole run, consulted by every layer with its own address. */
+export class ResumeContext {
+  private byAddress = new Map<string, { id: string; point: PersistedPoint }>();
+
+  constructor(
+    points: Record<string, PersistedPoint>,
+    private readonly targets: Record<string, unknown> = {},
+  ) {
+    for (const [id, point] of Object.entries(points)) this.byAddress.set(point.address, { id, point });
+  }
+
+  /** Whether any interrupt point sits at or below `address`. */
+  leadsTo(address: readonly AddressSegment[]): boolean {
+    const a = addressToString(address);
+    for (const key of this.byAddress.keys()) if (key === a || key.startsWith(a + ';')) return true;
+    return false;
+  }
+
+  /** This layer's resume info. Its own point is consumed, so a later run at the same address starts fresh. */
+  take(address: readonly AddressSegment[]): ResumeInfo {
+    const a = addressToString(address);
+    const own = this.byAddress.get(a);
+    this.byAddress.delete(a);
+    const below = [...this.byAddress.keys()].some((k) => k.startsWith(a + ';'));
+    if (!own) return below ? { ...NOT_RESUMING, isResumeTarget: true } : NOT_RESUMING;
+    const targeted = Object.prototype.hasOwnProperty.call(this.targets, own.id);
+    const data = targeted ? this.targets[own.id] : undefined;
+    return {
+      id: own.id,
+      wasInterrupted: true,
+      state: own.point.state,
+      isResumeTarget: targeted || below,
+      hasData: targeted && data !== undefined,
+      data,
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import type { Message, MessageChunk, ToolCall, Usage } from './message.js';
+
+/** Accumulates streamed chunks into one message. Handles interleaved deltas of several tool calls. */
+export class ChunkAccumulator {
+  private content: string[] = [];
+  private reasoning: string[] = [];
+  private calls = new Map<number, { id: string; name: string; args: string[] }>();
+  private usage?: Usage;
+  private finishReason?: string;
+  role: Message['role'] = 'assistant';
+
+  add(chunk: MessageChunk): void {
+    if (chunk.role) this.role = chunk.role;
+    if (chunk.content) this.content.push(chunk.content);
+    if (chunk.reasoningContent) this.reasoning.push(chunk.reasoningContent);
+    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.finishReason) this.finishReason = chunk.finishReason;
+    for (const d of chunk.toolCalls ?? []) {
+      let call = this.calls.get(d.index);
+      if (!call) {
+        call = { id: '', name: '', args: [] };
+        this.calls.set(d.index, call);
+      }
+      if (d.id) call.id = d.id;
+      if (d.function?.name) call.name += d.function.name;
+      if (d.function?.arguments) call.args.push(d.function.arguments);
+    }
+  }
+
+  get hasToolCalls(): boolean {
+    return this.calls.size > 0;
+  }
+
+  message(): Message {
+    const msg: Message = { role: this.role, content: this.content.join('') };
+    if (this.reasoning.length) msg.reasoningContent = this.reasoning.join('');
+    if (this.calls.size) {
+      msg.toolCalls = [...this.calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, c]): ToolCall => ({ id: c.id, index, function: { name: c.name, arguments: c.args.join('') } }));
+    }
+    if (this.usage) msg.usage = this.usage;
+    if (this.finishReason) msg.finishReason = this.finishReason;
+    return msg;
+  }
+}
+
+export function concatChunks(chunks: Iterable<MessageChunk>): Message {
+  const acc = new ChunkAccumulator();
+  for (const c of chunks) acc.add(c);
+  return acc.message();
+}
+
+/** Splits a whole message into chunks, e.g. to serve a non-streaming reply to a streaming consumer. */
+export function messageToChunk(m: Message): MessageChunk {
+  const chunk: MessageChunk = { role: m.role, content: m.content };
+  if (m.reasoningContent) chunk.reasoningContent = m.reasoningContent;
+  if (m.toolCalls) {
+    chunk.toolCalls = m.toolCalls.map((c, i) => ({ index: c.index ?? i, id: c.id, function: { ...c.function } }));
+  }
+  if (m.usage) chunk.usage = m.usage;
+  if (m.finishReason) chunk.finishReason = m.finishReason;
+  return chunk;
+}

@@ -1,0 +1,77 @@
+import { ChunkAccumulator, messageToChunk } from './concat.js';
+import type { Message, MessageChunk } from './message.js';
+
+/**
+ * A streamed message that any number of consumers can read from the start (the UI, the session
+ * recorder, the agent loop). Chunks are buffered; each reader has its own cursor.
+ */
+export class MessageStream implements AsyncIterable<MessageChunk> {
+  private chunks: MessageChunk[] = [];
+  private acc = new ChunkAccumulator();
+  private done = false;
+  private failure?: Error;
+  private wake: Array<() => void> = [];
+  private whole?: Promise<Message>;
+
+  push(chunk: MessageChunk): void {
+    if (this.done) return;
+    this.chunks.push(chunk);
+    this.acc.add(chunk);
+    this.notify();
+  }
+
+  close(error?: Error): void {
+    if (this.done) return;
+    this.done = true;
+    this.failure = error;
+    this.notify();
+  }
+
+  get closed(): boolean {
+    return this.done;
+  }
+
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /** The message as received so far, without waiting. */
+  snapshot(): Message {
+    return this.acc.message();
+  }
+
+  /** The whole message once the stream ends; rejects if the stream failed. */
+  collect(): Promise<Message> {
+    this.whole ??= (async () => {
+      for await (const _ of this);
+      return this.acc.message();
+    })();
+    return this.whole;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<MessageChunk> {
+    let i = 0;
+    for (;;) {
+      while (i < this.chunks.length) yield this.chunks[i++];
+      if (this.done) {
+        if (this.failure) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => this.wake.push(resolve));
+    }
+  }
+
+  static fromMessage(message: Message): MessageStream {
+    const s = new MessageStream();
+    s.chunks.push(messageToChunk(message));
+    s.acc.add(s.chunks[0]);
+    s.done = true;
+    return s;
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = [];
+    for (const f of w) f();
+  }
+}

@@ -1,0 +1,59 @@
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  id: string;
+  /** Position of the call in a streamed response; used only while concatenating chunks. */
+  index?: number;
+  function: { name: string; arguments: string };
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface Message {
+  role: Role;
+  content: string;
+  /** Set on assistant messages that call tools. */
+  toolCalls?: ToolCall[];
+  /** Set on tool messages: the call this message answers. */
+  toolCallId?: string;
+  /** Set on tool messages: the tool that produced this result. */
+  toolName?: string;
+  /** Set on tool messages whose call failed (for display; the model sees the text). */
+  isError?: boolean;
+  /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
+  reasoningContent?: string;
+  usage?: Usage;
+  finishReason?: string;
+}
+
+/** One piece of a streamed assistant message. Tool-call fields are deltas keyed by `index`. */
+export interface MessageChunk {
+  role?: Role;
+  content?: string;
+  reasoningContent?: string;
+  toolCalls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
+  usage?: Usage;
+  finishReason?: string;
+}
+
+export const systemMessage = (content: string): Message => ({ role: 'system', content });
+export const userMessage = (content: string): Message => ({ role: 'user', content });
+export const assistantMessage = (content: string, toolCalls?: ToolCall[]): Message =>
+  toolCalls?.length ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+export const toolMessage = (content: string, toolCallId: string, toolName: string): Message => ({
+  role: 'tool',
+  content,
+  toolCallId,
+  toolName,
+});
+
+export function cloneMessage(m: Message): Message {
+  const copy: Message = { ...m };
+  if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+  if (m.usage) copy.usage = { ...m.usage };
+  return copy;
+}
