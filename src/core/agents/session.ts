@@ -63,16 +63,25 @@ export class Session {
   }
 
   /** Waits for streamed messages, drops attempts that were retried, and returns plain records. */
-  async materialize(): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    for (const e of this.events()) {
-      const m = await recordedMessage(e);
-      if (!m) continue;
-      const { stream: _stream, ...rest } = e;
-      out.push({ ...rest, message: m });
-    }
-    return out;
+  materialize(): Promise<RecordedEvent[]> {
+    return materializeEvents(this.events());
   }
+
+  /** The same for this branch's own lane only. */
+  materializeLane(): Promise<RecordedEvent[]> {
+    return materializeEvents(this.laneEvents());
+  }
+}
+
+async function materializeEvents(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  for (const e of events) {
+    const m = await recordedMessage(e);
+    if (!m) continue;
+    const { stream: _stream, ...rest } = e;
+    out.push({ ...rest, message: m });
+  }
+  return out;
 }
 
 /** The message of a recorded event, or undefined when its stream failed (a retried attempt). */

@@ -1,0 +1,40 @@
+import { userMessage, type Message } from '../schema/message.js';
+import { recordedMessage, type RecordedEvent } from './session.js';
+
+/** One entry of an agent's rebuilt input: the root input or a recorded message. */
+export interface HistoryEntry {
+  isUserInput: boolean;
+  agentName: string;
+  message: Message;
+}
+
+export type HistoryRewriter = (entries: HistoryEntry[], agentName: string) => Message[] | Promise<Message[]>;
+
+/**
+ * Eino's default: the agent's own messages are replayed as they were; other agents' messages reach
+ * it as `For context:` user messages (exact format of Eino's rewriteMessage).
+ */
+export const defaultHistoryRewriter: HistoryRewriter = (entries, agentName) =>
+  entries.map((e) => (e.isUserInput || e.agentName === agentName ? e.message : rewriteMessage(e.message, e.agentName)));
+
+export function rewriteMessage(msg: Message, agentName: string): Message {
+  let text = 'For context:';
+  if (msg.role === 'assistant') {
+    if (msg.content !== '') text += ` [${agentName}] said: ${msg.content}.`;
+    for (const call of msg.toolCalls ?? []) {
+      text += ` [${agentName}] called tool: \`${call.function.name}\` with arguments: ${call.function.arguments}.`;
+    }
+  } else if (msg.role === 'tool' && msg.content !== '') {
+    text += ` [${agentName}] \`${msg.toolName ?? ''}\` tool returned result: ${msg.content}.`;
+  }
+  return userMessage(text);
+}
+
+export async function historyEntries(rootMessages: Message[], events: RecordedEvent[]): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = rootMessages.map((m) => ({ isUserInput: true, agentName: '', message: m }));
+  for (const e of events) {
+    const m = await recordedMessage(e);
+    if (m) entries.push({ isUserInput: false, agentName: e.agentName, message: m });
+  }
+  return entries;
+}

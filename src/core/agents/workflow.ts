@@ -1,0 +1,174 @@
+import { generate } from '../async-queue.js';
+import { toError } from '../errors.js';
+import { interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
+import { agentWithOptions, setSubAgents, type FlowAgent } from './flow.js';
+import { createRunContext, type RunContext } from './run-context.js';
+import type { RecordedEvent } from './session.js';
+import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './types.js';
+
+export interface WorkflowConfig {
+  name: string;
+  description?: string;
+  subAgents: Agent[];
+}
+
+export interface LoopConfig extends WorkflowConfig {
+  /** 0 means no limit. */
+  maxIterations?: number;
+}
+
+type Emit = (e: AgentEvent) => void;
+
+/** What happened when a child finished: keep going, or stop the workflow. */
+type Outcome = 'continue' | 'stop';
+
+interface SequentialState {
+  interruptIndex: number;
+}
+interface LoopState {
+  iteration: number;
+  subAgentIndex: number;
+}
+interface ParallelState {
+  lanes: Record<number, RecordedEvent[]>;
+}
+
+abstract class WorkflowAgent implements Agent {
+  abstract readonly type: string;
+  readonly name: string;
+  readonly description: string;
+  protected readonly children: FlowAgent[];
+
+  constructor(config: WorkflowConfig) {
+    this.name = config.name;
+    this.description = config.description ?? '';
+    // Children of a workflow never transfer back to it; their order is fixed.
+    const subs = config.subAgents.map((a) => agentWithOptions(a, { disallowTransferToParent: true }));
+    setSubAgents(this, subs);
+    this.children = subs;
+  }
+
+  run(input: AgentInput, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
+    return generate<AgentEvent>((emit) => this.execute(input, ctx, emit), (e) => errorEvent(toError(e), this.name));
+  }
+
+  resume(info: ResumeInfo, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
+    return generate<AgentEvent>((emit) => this.execute({ messages: [] }, ctx, emit, info), (e) => errorEvent(toError(e), this.name));
+  }
+
+  protected abstract execute(input: AgentInput, ctx: RunContext, emit: Emit, resume?: ResumeInfo): Promise<void>;
+
+  /**
+   * Runs (or resumes) one child. Action events are held until the next event arrives, so the action
+   * of a child's last event is handled here: an interrupt is wrapped with `state`, exit stops.
+   */
+  protected async step(
+    child: FlowAgent,
+    ctx: RunContext,
+    emit: Emit,
+    resuming: boolean,
+    wrap: (sub: InterruptSignal) => InterruptSignal,
+    onAction?: (e: AgentEvent) => Outcome | undefined,
+  ): Promise<Outcome> {
+    const events = resuming ? child.resume(undefined, ctx) : child.run({ messages: [] }, ctx);
+    let held: AgentEvent | undefined;
+    for await (const e of events) {
+      if (held) emit(held);
+      held = undefined;
+      if (e.action) held = e;
+      else emit(e);
+      if (e.error) {
+        if (held) emit(held);
+        return 'stop';
+      }
+    }
+    if (!held) return 'continue';
+    const action = held.action!;
+    if (action.interrupted) {
+      emit({ ...held, action: { interrupted: interruptAction(wrap(action.interrupted.signal)) } });
+      return 'stop';
+    }
+    const custom = onAction?.(held);
+    emit(held);
+    if (action.exit) return 'stop';
+    return custom ?? 'continue';
+  }
+}
+
+/** Runs its children one after another; each sees the history the earlier ones recorded. */
+export class SequentialAgent extends WorkflowAgent {
+  readonly type = 'Sequential';
+
+  protected async execute(_input: AgentInput, ctx: RunContext, emit: Emit, resume?: ResumeInfo): Promise<void> {
+    const start = (resume?.state as SequentialState | undefined)?.interruptIndex ?? 0;
+    for (let i = start; i < this.children.length; i++) {
+      const childCtx = { ...ctx, runPath: [...ctx.runPath, ...this.children.slice(0, i).map((c) => c.name)] };
+      const wrap = (sub: InterruptSignal) =>
+        makeSignal(ctx.address, { kind: 'custom', message: 'Sequential workflow interrupted' }, { interruptIndex: i } satisfies SequentialState, [sub]);
+      if ((await this.step(this.children[i], childCtx, emit, !!resume && i === start, wrap)) === 'stop') return;
+    }
+  }
+}
+
+/** Runs its children in order, repeatedly, until exit, a break-loop action, or maxIterations. */
+export class LoopAgent extends WorkflowAgent {
+  readonly type = 'Loop';
+  private readonly maxIterations: number;
+
+  constructor(config: LoopConfig) {
+    super(config);
+    this.maxIterations = config.maxIterations ?? 0;
+  }
+
+  protected async execute(_input: AgentInput, ctx: RunContext, emit: Emit, resume?: ResumeInfo): Promise<void> {
+    const saved = resume?.state as LoopState | undefined;
+    const names = this.children.map((c) => c.name);
+    // The run path keeps every sibling and iteration already run: [loop, a1, a2, a1, a2, ...].
+    const path = (iteration: number, index: number) => [...ctx.runPath, ...Array.from({ length: iteration }, () => names).flat(), ...names.slice(0, index)];
+    for (let it = saved?.iteration ?? 0; this.maxIterations === 0 || it < this.maxIterations; it++) {
+      const first = saved && it === saved.iteration ? saved.subAgentIndex : 0;
+      for (let j = first; j < this.children.length; j++) {
+        const resuming = !!saved && it === saved.iteration && j === saved.subAgentIndex;
+        const wrap = (sub: InterruptSignal) =>
+          makeSignal(ctx.address, { kind: 'custom', message: 'Loop workflow interrupted' }, { iteration: it, subAgentIndex: j } satisfies LoopState, [sub]);
+        const onAction = (e: AgentEvent): Outcome | undefined => {
+          const b = e.action?.breakLoop;
+          if (!b || b.done) return undefined;
+          e.action = { ...e.action, breakLoop: { ...b, done: true, currentIterations: it } };
+          return 'stop';
+        };
+        if ((await this.step(this.children[j], { ...ctx, runPath: path(it, j) }, emit, resuming, wrap, onAction)) === 'stop') return;
+      }
+    }
+  }
+}
+
+/** Runs its children at the same time, each in its own history lane; lanes merge in time order. */
+export class ParallelAgent extends WorkflowAgent {
+  readonly type = 'Parallel';
+
+  protected async execute(_input: AgentInput, ctx: RunContext, emit: Emit, resume?: ResumeInfo): Promise<void> {
+    const saved = resume?.state as ParallelState | undefined;
+    const lanes = this.children.map((_, i) => ctx.session.fork(saved?.lanes[i] ?? []));
+    const interrupts: Array<{ index: number; signal: InterruptSignal }> = [];
+    await Promise.all(
+      this.children.map(async (child, i) => {
+        const resuming = !!saved && !!ctx.resume?.leadsTo([...ctx.address, { type: 'agent', id: child.name }]);
+        if (saved && !resuming) return; // finished before the interrupt; not run again
+        const events = resuming ? child.resume(undefined, { ...ctx, session: lanes[i] }) : child.run({ messages: [] }, { ...ctx, session: lanes[i] });
+        for await (const e of events) {
+          if (e.action?.interrupted) interrupts.push({ index: i, signal: e.action.interrupted.signal });
+          else emit(e);
+        }
+      }),
+    );
+    if (interrupts.length) {
+      const state: ParallelState = { lanes: {} };
+      for (const [i, lane] of lanes.entries()) state.lanes[i] = await lane.materializeLane();
+      const signal = makeSignal(ctx.address, { kind: 'custom', message: 'Parallel workflow interrupted' }, state, interrupts.map((x) => x.signal));
+      emit({ agentName: this.name, runPath: ctx.runPath, action: { interrupted: interruptAction(signal) } });
+      return;
+    }
+    ctx.session.join(lanes);
+  }
+}

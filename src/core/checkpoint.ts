@@ -1,0 +1,79 @@
+import type { RecordedEvent } from './agents/session.js';
+import type { Session } from './agents/session.js';
+import type { AgentInput } from './agents/types.js';
+import { CheckpointError } from './errors.js';
+import { flattenSignal, type InterruptSignal, type PersistedPoint } from './interrupt.js';
+
+export const CHECKPOINT_VERSION = 1;
+
+/** Everything needed to resume a run in another process: plain JSON, versioned. */
+export interface Checkpoint {
+  version: typeof CHECKPOINT_VERSION;
+  rootInput: AgentInput;
+  enableStreaming: boolean;
+  runPath: string[];
+  session: { values: Record<string, unknown>; events: RecordedEvent[] };
+  /** Every interrupt point of the run, by id: address, info and the state its layer saved. */
+  interrupts: Record<string, PersistedPoint>;
+  createdAt: string;
+}
+
+/** Where checkpoints live. Implementations store opaque strings. */
+export interface CheckpointStore {
+  get(id: string): Promise<string | undefined>;
+  set(id: string, data: string): Promise<void>;
+  delete?(id: string): Promise<void>;
+}
+
+export async function buildCheckpoint(
+  rootInput: AgentInput,
+  session: Session,
+  signal: InterruptSignal,
+  runPath: string[],
+  enableStreaming: boolean,
+): Promise<Checkpoint> {
+  return {
+    version: CHECKPOINT_VERSION,
+    rootInput: { messages: rootInput.messages },
+    enableStreaming,
+    runPath,
+    session: { values: session.values, events: await session.materialize() },
+    interrupts: flattenSignal(signal),
+    createdAt: new Date().toISOString(),
+  };
+}
+
+export function parseCheckpoint(id: string, text: string): Checkpoint {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: ${(e as Error).message}`);
+  }
+  const cp = data as Partial<Checkpoint>;
+  if (!cp || typeof cp !== 'object') throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: not an object`);
+  if (cp.version !== CHECKPOINT_VERSION) {
+    throw new CheckpointError(
+      'checkpoint_version',
+      id,
+      `checkpoint ${id} has version ${JSON.stringify(cp.version)}; this adk reads version ${CHECKPOINT_VERSION}`,
+    );
+  }
+  if (!cp.rootInput?.messages || !cp.session?.events || !cp.interrupts || typeof cp.session.values !== 'object') {
+    throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: missing fields`);
+  }
+  return cp as Checkpoint;
+}
+
+export class InMemoryCheckpointStore implements CheckpointStore {
+  readonly data = new Map<string, string>();
+  async get(id: string) {
+    return this.data.get(id);
+  }
+  async set(id: string, data: string) {
+    this.data.set(id, data);
+  }
+  async delete(id: string) {
+    this.data.delete(id);
+  }
+}

@@ -1,0 +1,23 @@
+// The public API of adk's runtime.
+export * from './schema/index.js';
+export * from './errors.js';
+export * from './interrupt.js';
+export * from './async-queue.js';
+export { sleep, raceAbort, childSignal } from './abort.js';
+export * from './agents/types.js';
+export * from './agents/run-context.js';
+export { Session, type RecordedEvent } from './agents/session.js';
+export * from './agents/chat-model-agent.js';
+export * from './agents/flow.js';
+export * from './agents/history.js';
+export * from './agents/workflow.js';
+export { transferInstruction, fillPlaceholders, TRANSFER_TOOL_NAME } from './agents/instruction.js';
+export type { ApprovalDecision } from './agents/tool-batch.js';
+export * from './models/chat-model.js';
+export * from './models/scripted.js';
+export * from './models/retry.js';
+export * from './tools/tool.js';
+export { parametersJsonSchema, validateArguments } from './tools/parameters.js';
+export { exitTool, transferTool } from './tools/control-tools.js';
+export * from './checkpoint.js';
+export * from './runner.js';

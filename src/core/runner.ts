@@ -1,0 +1,102 @@
+import { toFlowAgent, type FlowAgent } from './agents/flow.js';
+import { createRunContext, DEFAULT_MAX_TRANSFERS, type AgentCallbacks, type RunContext } from './agents/run-context.js';
+import { Session } from './agents/session.js';
+import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
+import { generate } from './async-queue.js';
+import { buildCheckpoint, parseCheckpoint, type CheckpointStore } from './checkpoint.js';
+import { AdkError, CheckpointError, toError } from './errors.js';
+import { ResumeContext } from './interrupt.js';
+import { userMessage, type Message } from './schema/message.js';
+
+export interface RunnerConfig {
+  agent: Agent;
+  enableStreaming?: boolean;
+  checkpointStore?: CheckpointStore;
+  /** Bound on transfers per run, so agents that hand a question back and forth stop. */
+  maxTransfers?: number;
+}
+
+export interface RunOptions {
+  sessionValues?: Record<string, unknown>;
+  signal?: AbortSignal;
+  callbacks?: AgentCallbacks;
+  /** Where to save a checkpoint if the run is interrupted. */
+  checkpointId?: string;
+}
+
+export interface ResumeParams {
+  /** Data for the interrupt points being answered, by interrupt id. Points not listed interrupt again. */
+  targets?: Record<string, unknown>;
+}
+
+/** Runs an agent tree: one fresh session per run, checkpoints on interrupt, resume by id. */
+export class Runner {
+  private readonly root: FlowAgent;
+
+  constructor(private readonly config: RunnerConfig) {
+    this.root = toFlowAgent(config.agent);
+  }
+
+  run(messages: Message[], opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+    const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
+    const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
+    return this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId);
+  }
+
+  query(text: string, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+    return this.run([userMessage(text)], opts);
+  }
+
+  /** Continues an interrupted run from its checkpoint; later interrupts overwrite the same checkpoint. */
+  resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+    return generate<AgentEvent>(
+      async (emit) => {
+        const store = this.config.checkpointStore;
+        if (!store) throw new AdkError('no_store', 'failed to resume: no checkpoint store configured');
+        const text = await store.get(checkpointId);
+        if (text === undefined) throw new CheckpointError('checkpoint_not_found', checkpointId, `checkpoint ${checkpointId} does not exist`);
+        const cp = parseCheckpoint(checkpointId, text);
+        const session = new Session({ ...cp.session.values, ...opts.sessionValues }, cp.session.events);
+        const ctx = this.context(session, opts, cp.enableStreaming);
+        ctx.rootInput = cp.rootInput;
+        ctx.resume = new ResumeContext(cp.interrupts, params.targets);
+        for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId)) emit(e);
+      },
+      (e) => errorEvent(toError(e), this.root.name),
+    );
+  }
+
+  private context(session: Session, opts: RunOptions, enableStreaming: boolean): RunContext {
+    return createRunContext({
+      session,
+      signal: opts.signal ?? new AbortController().signal,
+      enableStreaming,
+      callbacks: opts.callbacks,
+      transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
+    });
+  }
+
+  /** Saves the checkpoint before the interrupt event is seen, so whoever sees it can resume. */
+  private async *saveOnInterrupt(
+    events: AsyncIterable<AgentEvent>,
+    ctx: RunContext,
+    input: AgentInput,
+    checkpointId?: string,
+  ): AsyncIterable<AgentEvent> {
+    const store = this.config.checkpointStore;
+    for await (const e of events) {
+      const signal = e.action?.interrupted?.signal;
+      if (signal && store && checkpointId) {
+        try {
+          const cp = await buildCheckpoint(input, ctx.session, signal, e.runPath, ctx.enableStreaming);
+          await store.set(checkpointId, JSON.stringify(cp));
+        } catch (err) {
+          yield e;
+          yield errorEvent(new AdkError('checkpoint_save', `failed to save checkpoint: ${toError(err).message}`), e.agentName);
+          continue;
+        }
+      }
+      yield e;
+    }
+  }
+}
