@@ -1,0 +1,81 @@
+import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
+import { WillRetryError, isAbortError } from '../core/index.js';
+
+/** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
+export interface EventSink {
+  delta(e: AgentEvent, text: string): void;
+  thought(e: AgentEvent, text: string): void;
+  /** A finished assistant or tool message; `discarded` when it was a failed attempt that is retried. */
+  message(e: AgentEvent, message: Message): void;
+  transfer(e: AgentEvent, to: string): void;
+  retry(e: AgentEvent): void;
+  error(e: AgentEvent, error: Error): void;
+  interrupt(e: AgentEvent, contexts: InterruptContext[]): void;
+}
+
+export type RunStatus = 'completed' | 'interrupted' | 'error' | 'cancelled';
+
+export interface RunSummary {
+  status: RunStatus;
+  output: string;
+  usage: { promptTokens: number; completionTokens: number };
+  error?: Error;
+  interrupts: InterruptContext[];
+  /** Every finished message, in order: the turn's contribution to the conversation history. */
+  messages: Message[];
+}
+
+/** Reads a run to the end, feeding `sink`, and sums it up. */
+export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSink, signal?: AbortSignal): Promise<RunSummary> {
+  const summary: RunSummary = { status: 'completed', output: '', usage: { promptTokens: 0, completionTokens: 0 }, interrupts: [], messages: [] };
+  for await (const e of events) {
+    const v = e.output?.message;
+    if (v) {
+      const msg = v.stream ? await readStream(e, sink) : v.message;
+      if (msg) {
+        sink.message(e, msg);
+        summary.messages.push(msg);
+        summary.output = msg.content;
+        if (msg.usage) {
+          summary.usage.promptTokens += msg.usage.promptTokens;
+          summary.usage.completionTokens += msg.usage.completionTokens;
+        }
+      }
+    }
+    if (e.retry) sink.retry(e);
+    if (e.action?.transferToAgent) sink.transfer(e, e.action.transferToAgent.destAgentName);
+    if (e.action?.interrupted) {
+      summary.status = 'interrupted';
+      summary.interrupts = e.action.interrupted.contexts;
+      sink.interrupt(e, e.action.interrupted.contexts);
+    }
+    if (e.error) {
+      if (isAbortError(e.error) || signal?.aborted) {
+        summary.status = 'cancelled';
+      } else {
+        summary.status = 'error';
+        summary.error = e.error;
+        sink.error(e, e.error);
+      }
+    }
+  }
+  if (signal?.aborted && summary.status !== 'interrupted') summary.status = 'cancelled';
+  return summary;
+}
+
+async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | undefined> {
+  const stream = e.output!.message!.stream!;
+  try {
+    for await (const chunk of stream) {
+      if (chunk.reasoningContent) sink.thought(e, chunk.reasoningContent);
+      if (chunk.content) sink.delta(e, chunk.content);
+    }
+    return stream.snapshot();
+  } catch (err) {
+    // A retried attempt is dropped; its retry event follows. Other failures arrive as error events.
+    if (err instanceof WillRetryError || isAbortError(err)) return undefined;
+    return undefined;
+  }
+}
+
+export type { Usage };

@@ -1,0 +1,74 @@
+import type { AgentEvent, InterruptContext, InterruptDetails, Message } from '../core/index.js';
+import type { EventSink, RunSummary } from './event-sink.js';
+
+type Write = (line: string) => void;
+
+const base = (e: AgentEvent) => ({ agent: e.agentName, runPath: e.runPath });
+
+/** `adk run --json`: one JSON object per line (DESIGN §6). */
+export class JsonlSink implements EventSink {
+  constructor(private readonly write: Write) {}
+
+  private emit(obj: Record<string, unknown>): void {
+    this.write(`${JSON.stringify(obj)}\n`);
+  }
+
+  session(sessionId: string, agent: string): void {
+    this.emit({ type: 'session', sessionId, agent });
+  }
+  delta(e: AgentEvent, content: string): void {
+    this.emit({ type: 'delta', ...base(e), content });
+  }
+  thought(e: AgentEvent, content: string): void {
+    this.emit({ type: 'thought', ...base(e), content });
+  }
+  message(e: AgentEvent, m: Message): void {
+    if (m.role === 'tool') {
+      this.emit({ type: 'tool_result', ...base(e), id: m.toolCallId, name: m.toolName, content: m.content, isError: !!m.isError });
+      return;
+    }
+    this.emit({ type: 'message', ...base(e), role: m.role, content: m.content, ...(m.reasoningContent ? { reasoning: m.reasoningContent } : {}) });
+    for (const c of m.toolCalls ?? []) {
+      this.emit({ type: 'tool_call', ...base(e), id: c.id, name: c.function.name, arguments: parseOrRaw(c.function.arguments) });
+    }
+  }
+  transfer(e: AgentEvent, to: string): void {
+    this.emit({ type: 'transfer', ...base(e), to });
+  }
+  retry(e: AgentEvent): void {
+    this.emit({ type: 'retry', ...base(e), attempt: e.retry!.attempt, delayMs: e.retry!.delayMs, error: e.retry!.error });
+  }
+  error(e: AgentEvent, error: Error): void {
+    this.emit({ type: 'error', ...base(e), message: error.message });
+  }
+  interrupt(_e: AgentEvent, _contexts: InterruptContext[]): void {
+    // Printed by `interrupted()` once the checkpoint id is known.
+  }
+  interrupted(e: { agent: string }, checkpointId: string, contexts: InterruptContext[]): void {
+    this.emit({ type: 'interrupt', agent: e.agent, checkpointId, interrupts: contexts.map(describeInterrupt) });
+  }
+  done(summary: RunSummary, sessionId: string): void {
+    this.emit({ type: 'done', status: summary.status, sessionId, output: summary.output, usage: summary.usage });
+  }
+}
+
+export function describeInterrupt(c: InterruptContext) {
+  const info = (c.info ?? {}) as Partial<InterruptDetails>;
+  return {
+    id: c.id,
+    address: c.address,
+    kind: info.kind ?? 'custom',
+    ...(info.tool ? { tool: info.tool } : {}),
+    ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
+    ...(info.plan ? { plan: info.plan } : {}),
+    message: info.message ?? '',
+  };
+}
+
+function parseOrRaw(s: string): unknown {
+  try {
+    return JSON.parse(s || '{}');
+  } catch {
+    return s;
+  }
+}

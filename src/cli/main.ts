@@ -1,0 +1,42 @@
+import { Command, Option } from 'commander';
+import { CliError, ExitCode } from './exit-codes.js';
+import { packageVersion } from './version.js';
+
+// Each command module is imported only when that command runs, so `adk --version` stays fast.
+const program = new Command()
+  .name('adk')
+  .description('Agent Development Kit: run teams of agents from the terminal.')
+  .version(packageVersion(), '-v, --version')
+  .showHelpAfterError('(run `adk --help` for usage)')
+  .exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? 0 : ExitCode.usage);
+  });
+
+program
+  .command('run')
+  .description('run one prompt headless; `-` reads the prompt from stdin')
+  .argument('<prompt...>', 'the prompt, or - for stdin')
+  .option('--json', 'print JSON Lines events on stdout')
+  .option('--model <model>', 'model name (overrides ADK_MODEL; `demo` is the offline model)')
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .option('--agent <name>', 'agent to run (default: the file’s `default`)')
+  .option('--session <id>', 'add this turn to an existing session')
+  .action(async (prompt: string[], opts) => {
+    const { runCommand } = await import('./commands/run.js');
+    process.exitCode = await runCommand(prompt, opts);
+  });
+
+program.addOption(new Option('--debug', 'print stack traces').hideHelp());
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (e) {
+    const err = e as Error;
+    process.stderr.write(`adk: ${err.message}\n`);
+    if (process.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = e instanceof CliError ? e.exitCode : ExitCode.runtimeError;
+  }
+}
+
+await main();

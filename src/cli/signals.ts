@@ -1,0 +1,32 @@
+/**
+ * Ctrl-C handling for headless runs: the first SIGINT aborts the run (which then saves and
+ * reports `cancelled`); a second one exits at once. SIGTERM aborts the same way.
+ */
+export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dispose: () => void } {
+  const ctrl = new AbortController();
+  let count = 0;
+  const handler = () => {
+    count++;
+    if (count === 1) ctrl.abort(new Error('cancelled by signal'));
+    else onSecond();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: ctrl.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** `adk run --json | head -1`: a closed pipe ends the process quietly instead of crashing. */
+export function exitQuietlyOnEpipe(): void {
+  for (const s of [process.stdout, process.stderr]) {
+    s.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}

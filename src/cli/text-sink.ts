@@ -1,0 +1,61 @@
+import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
+import type { EventSink } from './event-sink.js';
+import { describeInterrupt } from './jsonl-sink.js';
+
+type Write = (text: string) => void;
+
+/** `adk run` without --json: the answer streams to stdout; everything else is a note on stderr. */
+export class TextSink implements EventSink {
+  private midLine = false;
+  private lastAgent = '';
+
+  constructor(
+    private readonly out: Write,
+    private readonly err: Write,
+  ) {}
+
+  private note(text: string): void {
+    if (this.midLine) this.out('\n');
+    this.midLine = false;
+    this.err(`${text}\n`);
+  }
+
+  delta(e: AgentEvent, text: string): void {
+    this.lastAgent = e.agentName;
+    this.out(text);
+    this.midLine = !text.endsWith('\n');
+  }
+  thought(): void {}
+  message(e: AgentEvent, m: Message): void {
+    if (m.role === 'tool') {
+      this.note(`  ${m.isError ? '✗' : '✓'} ${m.toolName}: ${firstLine(m.content)}`);
+      return;
+    }
+    const streamed = e.output?.message?.isStreaming;
+    if (!streamed && m.content) {
+      this.out(m.content);
+      this.midLine = !m.content.endsWith('\n');
+    }
+    if (this.midLine && !m.toolCalls?.length) {
+      this.out('\n');
+      this.midLine = false;
+    }
+    for (const c of m.toolCalls ?? []) this.note(`  → ${c.function.name} ${truncate(c.function.arguments, 100)}`);
+    this.lastAgent = e.agentName;
+  }
+  transfer(e: AgentEvent, to: string): void {
+    this.note(`  ↳ ${e.agentName} → ${to}`);
+  }
+  retry(e: AgentEvent): void {
+    this.note(`  retrying (attempt ${e.retry!.attempt}) after: ${e.retry!.error}`);
+  }
+  error(): void {
+    // The CLI prints the final error once.
+  }
+  interrupt(_e: AgentEvent, contexts: InterruptContext[]): void {
+    for (const c of contexts.map(describeInterrupt)) this.note(`  ⏸ ${c.kind}: ${c.message}${c.tool ? ` (${c.tool})` : ''} [${c.id}]`);
+  }
+}
+
+const firstLine = (s: string) => truncate(s.split('\n')[0] ?? '', 100);
+const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
