@@ -1,8 +1,9 @@
 import { childSignal, raceAbort } from '../abort.js';
 import { CancelledError, toError } from '../errors.js';
+import type { RunContext } from '../agents/run-context.js';
 import type { AgentAction, AgentEvent } from '../agents/types.js';
-import type { ResumeInfo } from '../interrupt.js';
-import type { ToolCall } from '../schema/message.js';
+import type { InterruptSignal, ResumeInfo } from '../interrupt.js';
+import type { Message, ToolCall } from '../schema/message.js';
 import { validateArguments } from './parameters.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 
@@ -18,11 +19,13 @@ export interface ToolCallEnv {
   emit(event: AgentEvent): void;
   timeoutMs?: number;
   maxOutputChars?: number;
+  runContext?: RunContext;
+  messages?: readonly Message[];
 }
 
 export type ToolCallResult =
   | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown }
-  | { kind: 'interrupt'; info: unknown; state?: unknown };
+  | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };
 
 /** Parses a model's raw argument string. Empty means `{}` (many models send "" for no arguments). */
 export function parseToolArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -76,13 +79,15 @@ export async function executeToolCall(
       action = { ...action, ...a };
     },
     emit: env.emit,
+    runContext: env.runContext,
+    messages: env.messages,
   };
   try {
     const out = await raceAbort(Promise.resolve().then(() => tool.execute(valid.value, ctx)), signal);
     const { content, isError = false } = normalize(out);
     return { kind: 'done', content: cap(content, env.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS), isError, action, arguments: valid.value };
   } catch (e) {
-    if (e instanceof ToolInterrupt) return { kind: 'interrupt', info: e.info, state: e.state };
+    if (e instanceof ToolInterrupt) return { kind: 'interrupt', info: e.info, state: e.state, subs: e.subs };
     if (env.signal.aborted) throw new CancelledError();
     if (signal.aborted) return fail(`Error: tool '${name}' timed out after ${tool.timeoutMs ?? env.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS} ms.`, args);
     return fail(`Error: tool '${name}' failed: ${toError(e).message}`, args);

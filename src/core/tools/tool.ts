@@ -1,6 +1,8 @@
 import type { ZodType } from 'zod';
+import type { RunContext } from '../agents/run-context.js';
 import type { AgentAction, AgentEvent } from '../agents/types.js';
-import type { InterruptDetails, ResumeInfo } from '../interrupt.js';
+import type { InterruptDetails, InterruptSignal, ResumeInfo } from '../interrupt.js';
+import type { Message } from '../schema/message.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -27,6 +29,10 @@ export interface ToolContext {
   sendAction(action: AgentAction): void;
   /** Forwards an event (e.g. an inner agent's) to the caller's stream. */
   emit(event: AgentEvent): void;
+  /** The calling agent's run context (address, resume data, streaming), when an agent makes the call. */
+  runContext?: RunContext;
+  /** The calling agent's conversation so far, ending with the assistant message that made this call. */
+  messages?: readonly Message[];
 }
 
 export interface ToolOutput {
@@ -54,5 +60,7 @@ export class ToolInterrupt {
   constructor(
     readonly info: unknown,
     readonly state?: unknown,
+    /** Interrupts of whatever ran inside the tool (an agent tool's inner agents). */
+    readonly subs?: InterruptSignal[],
   ) {}
 }

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { Tool } from '../tool.js';
+import { locate } from '../workspace.js';
+import { readTextFile, writeFileAtomic } from './file-io.js';
+
+const parameters = z.object({
+  path: z.string().describe('Path of the file, relative to the workspace root'),
+  old: z.string().describe('The exact text to replace; it must occur exactly once in the file (whitespace matters)'),
+  new: z.string().describe('The replacement text'),
+});
+
+export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
+  return {
+    name: 'edit_file',
+    description:
+      'Replace one exact occurrence of `old` with `new` in a workspace file. `old` must match exactly once; include surrounding lines to make it unique.',
+    parameters,
+    async execute(args) {
+      const { real, shown } = await locate(workspaceRoot, args.path);
+      if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
+      const text = await readTextFile(real, shown);
+      const at = text.indexOf(args.old);
+      if (at < 0) {
+        return {
+          content: `Error: the text of \`old\` was not found in ${shown}. Read the file and copy the exact text, including whitespace and indentation`,
+          isError: true,
+        };
+      }
+      const count = occurrences(text, args.old);
+      if (count > 1) {
+        return {
+          content: `Error: the text of \`old\` occurs ${count} times in ${shown}; include more surrounding lines so that it matches exactly once`,
+          isError: true,
+        };
+      }
+      if (args.old === args.new) return `No change: \`old\` and \`new\` are identical in ${shown}`;
+      await writeFileAtomic(real, text.slice(0, at) + args.new + text.slice(at + args.old.length));
+      const line = text.slice(0, at).split('\n').length;
+      return `Edited ${shown}: replaced 1 occurrence at line ${line}`;
+    },
+  };
+}
+
+/** Counts overlapping matches too: "aa" in "aaa" is ambiguous for the model. */
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { CancelledError } from '../../errors.js';
+import type { Tool } from '../tool.js';
+import { formatBytes } from './file-io.js';
+import { htmlToText } from './html-to-text.js';
+
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+export const FETCH_MAX_BYTES = 1024 * 1024;
+
+export interface FetchUrlToolOptions {
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+const parameters = z.object({
+  url: z.string().describe('The http:// or https:// URL to GET'),
+});
+
+export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<typeof parameters>> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
+  return {
+    name: 'fetch_url',
+    description: `Fetch a web page or file with HTTP GET and return its status and text (HTML is reduced to plain text). At most ${formatBytes(maxBytes)} is read.`,
+    parameters,
+    timeoutMs: timeoutMs + 5_000,
+    async execute({ url }, ctx) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return { content: `Error: '${url}' is not a valid URL`, isError: true };
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        return { content: `Error: only http and https URLs can be fetched, not ${parsed.protocol.replace(/:$/, '')}`, isError: true };
+      }
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timeout]);
+      try {
+        const res = await fetch(parsed, { method: 'GET', redirect: 'follow', signal, headers: { 'user-agent': 'adk-fetch_url', accept: 'text/html,text/plain,application/json,*/*;q=0.8' } });
+        const { bytes, truncated } = await readCapped(res, maxBytes);
+        const type = res.headers.get('content-type') ?? '';
+        const head = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${res.url && res.url !== parsed.href ? `\nurl: ${res.url}` : ''}${type ? `\ncontent-type: ${type}` : ''}`;
+        const body = describeBody(bytes, type);
+        const note = truncated ? `\n[truncated: only the first ${formatBytes(maxBytes)} of the response was read]` : '';
+        return { content: `${head}\n\n${body}${note}`, isError: res.status >= 400 };
+      } catch (e) {
+        if (ctx.signal.aborted) throw new CancelledError();
+        if (timeout.aborted) return { content: `Error: fetching ${parsed.href} timed out after ${timeoutMs} ms`, isError: true };
+        const cause = (e as Error & { cause?: Error }).cause;
+        return { content: `Error: fetching ${parsed.href} failed: ${cause?.message ?? (e as Error).message}`, isError: true };
+      }
+    },
+  };
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  if (!res.body) return { bytes: new Uint8Array(), truncated: false };
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.length > maxBytes) {
+      parts.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    parts.push(value);
+    size += value.length;
+  }
+  return { bytes: Buffer.concat(parts), truncated };
+}
+
+function describeBody(bytes: Uint8Array, type: string): string {
+  if (bytes.length === 0) return '(empty body)';
+  const mime = type.split(';')[0].trim().toLowerCase();
+  const textual = !mime || mime.startsWith('text/') || /json|xml|javascript|ecmascript|yaml|csv|x-www-form-urlencoded/.test(mime);
+  if (!textual || bytes.subarray(0, 8192).includes(0)) return `(binary content, ${formatBytes(bytes.length)} read; not shown)`;
+  const text = decode(bytes, /charset=([^;]+)/i.exec(type)?.[1]?.trim());
+  const html = mime.includes('html') || (!mime && /^\s*<(!doctype html|html)/i.test(text));
+  return html ? htmlToText(text) : text;
+}
+
+function decode(bytes: Uint8Array, charset?: string): string {
+  try {
+    return new TextDecoder(charset || 'utf-8').decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}

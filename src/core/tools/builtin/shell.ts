@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { z } from 'zod';
+import type { Tool } from '../tool.js';
+import { OutputCapture } from './output-capture.js';
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 60_000;
+export const SHELL_MAX_OUTPUT_CHARS = 30_000;
+/** After the shell exits, background children may still hold the pipes; we stop waiting after this. */
+const DRAIN_MS = 200;
+
+export interface ShellToolOptions {
+  workspaceRoot: string;
+  timeoutMs?: number;
+  maxOutputChars?: number;
+}
+
+const parameters = z.object({
+  command: z.string().min(1).describe('The command line, run with /bin/sh -c in the workspace root'),
+});
+
+export interface ShellResult {
+  output: string;
+  exitCode: number;
+  /** Why the process was killed, if it was. */
+  killed?: 'timeout' | 'cancelled';
+}
+
+/**
+ * `shell`. Approval is not decided here: the agent's `approval` list stops the run before this
+ * executes (see DEFAULT_APPROVAL_TOOLS), and nothing in the arguments can skip that.
+ */
+export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parameters>> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  return {
+    name: 'shell',
+    description: `Run a shell command (/bin/sh -c) in the workspace root. Stdin is closed; stdout and stderr are returned together (capped at ${options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS} characters) with the exit code. Times out after ${Math.round(timeoutMs / 1000)} s.`,
+    parameters,
+    // Leave room for our own timeout to kill the process group and report it.
+    timeoutMs: timeoutMs + 5_000,
+    async execute({ command }, ctx) {
+      const r = await runShell(command, { ...options, timeoutMs }, ctx.signal);
+      let status = `exit code: ${r.exitCode}`;
+      if (r.killed === 'timeout') status += ` (killed after the ${formatSeconds(timeoutMs)} timeout)`;
+      if (r.killed === 'cancelled') status += ' (killed: the run was cancelled)';
+      return { content: `${r.output || '(no output)'}\n${status}`, isError: r.killed !== undefined };
+    },
+  };
+}
+
+/** Runs `command` in its own process group, so a timeout or cancel kills everything it started. */
+export function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal): Promise<ShellResult> {
+  const out = new OutputCapture(options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS);
+  return new Promise<ShellResult>((resolve) => {
+    let killed: ShellResult['killed'];
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd: options.workspaceRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killGroup = (why: NonNullable<ShellResult['killed']>) => {
+      killed ??= why;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => killGroup('timeout'), options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS);
+    const onAbort = () => killGroup('cancelled');
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (s: string) => out.append(s));
+    }
+    let settled = false;
+    const finish = (exitCode: number) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ output: out.toString().replace(/\n$/, ''), exitCode, ...(killed ? { killed } : {}) });
+    };
+    child.on('error', (e) => {
+      out.append(`failed to start /bin/sh: ${e.message}`);
+      finish(127);
+    });
+    child.on('exit', (code, sig) => {
+      const exitCode = code ?? 128 + (sig ? (constants.signals[sig] ?? 0) : 0);
+      // Let buffered output arrive; don't wait for background children holding the pipes.
+      const drain = setTimeout(() => finish(exitCode), DRAIN_MS);
+      child.on('close', () => {
+        clearTimeout(drain);
+        finish(exitCode);
+      });
+    });
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

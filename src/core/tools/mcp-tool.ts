@@ -1,0 +1,61 @@
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { validateArguments } from './parameters.js';
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from './tool.js';
+
+/** Calls a tool on a named server; the pool implements it so a wrapped tool survives restarts. */
+export type McpCaller = (server: string, tool: string, args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutput>;
+
+/** Model-facing tool names allow only letters, digits, `_` and `-` (OpenAI's rule). */
+export function modelToolName(name: string): string {
+  const clean = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+  return clean || 'tool';
+}
+
+/** Wraps one tool listed by an MCP server as an adk Tool. */
+export function wrapMcpTool(server: string, info: McpToolInfo, call: McpCaller): Tool<Record<string, unknown>> {
+  return {
+    name: modelToolName(info.name),
+    description: info.description || info.title || info.annotations?.title || `Tool '${info.name}' from MCP server '${server}'.`,
+    parameters: usableSchema(info.inputSchema as JsonSchema),
+    execute: (args, ctx) => call(server, info.name, args ?? {}, ctx),
+  };
+}
+
+/**
+ * The server's input schema, as long as our validator can compile it. A schema it cannot
+ * (an unknown draft, a broken $ref) falls back to "any object": the server validates anyway.
+ */
+function usableSchema(schema: JsonSchema | undefined): JsonSchema {
+  const { $schema: _drop, ...rest } = schema ?? {};
+  const candidate: JsonSchema = { ...rest, type: 'object' };
+  try {
+    validateArguments({ parameters: candidate }, {});
+    return candidate;
+  } catch {
+    return { type: 'object', properties: (rest.properties as object) ?? {} , additionalProperties: true };
+  }
+}
+
+/** Text parts are joined; other parts are named so the model knows they exist. */
+export function mcpResultToOutput(result: CallToolResult | { toolResult?: unknown }): ToolOutput {
+  if ('toolResult' in result && !('content' in result)) return { content: JSON.stringify(result.toolResult) };
+  const r = result as CallToolResult;
+  const parts = (r.content ?? []).map((c) => {
+    switch (c.type) {
+      case 'text':
+        return c.text;
+      case 'image':
+      case 'audio':
+        return `[${c.type}: ${c.mimeType}, ${Math.floor((c.data.length * 3) / 4)} bytes]`;
+      case 'resource':
+        return 'text' in c.resource && typeof c.resource.text === 'string' ? c.resource.text : `[resource: ${c.resource.uri}]`;
+      case 'resource_link':
+        return `[resource link: ${c.uri}${c.name ? ` (${c.name})` : ''}]`;
+      default:
+        return JSON.stringify(c);
+    }
+  });
+  let content = parts.join('\n');
+  if (!content && r.structuredContent !== undefined) content = JSON.stringify(r.structuredContent);
+  return r.isError ? { content: content || 'the MCP tool reported an error', isError: true } : { content };
+}

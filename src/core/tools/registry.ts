@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { BUILTIN_TOOL_NAMES, builtinTools, type BuiltinToolOptions } from './builtin/index.js';
+import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
+import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
+import type { Tool } from './tool.js';
+
+/** A tool as agents.yaml names it. */
+export type ToolRef = string | { mcp: string } | ModuleToolSpec;
+
+export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspaceRoot'> {
+  /** The folder the file tools are confined to, `shell` runs in and MCP servers start in by default. */
+  workspaceRoot: string;
+  /** The folder of agents.yaml: module paths and MCP `cwd`s are relative to it. Default: workspaceRoot. */
+  baseDir?: string;
+  mcpServers?: Record<string, McpServerConfig>;
+  mcp?: Omit<McpPoolOptions, 'cwd'>;
+  /** Extra named tools (from code), looked up by name after the built-ins. */
+  tools?: Tool[];
+}
+
+/**
+ * Turns tool references into tools. Built-ins and extra tools resolve at once; MCP servers start
+ * only when a reference needs them (`{ mcp }`, or a name that is no built-in), once, shared by all
+ * agents. Call `close()` on exit to stop them.
+ */
+export class ToolRegistry {
+  readonly pool: McpServerPool;
+  readonly builtins: Readonly<Record<string, Tool>>;
+  private readonly extras = new Map<string, Tool>();
+  private readonly modules = new Map<string, Promise<Tool>>();
+  private readonly baseDir: string;
+
+  constructor(options: ToolRegistryOptions) {
+    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], ...builtinOptions } = options;
+    this.baseDir = path.resolve(baseDir ?? workspaceRoot);
+    this.builtins = builtinTools({ workspaceRoot, ...builtinOptions });
+    for (const t of tools) this.extras.set(t.name, t);
+    const servers = Object.fromEntries(
+      Object.entries(mcpServers).map(([name, c]) => [name, c.cwd ? { ...c, cwd: path.resolve(this.baseDir, c.cwd) } : c]),
+    );
+    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot) });
+  }
+
+  /** Names that resolve without starting anything, plus the tools of MCP servers started so far. */
+  knownNames(): string[] {
+    const mcpNames = Object.values(this.pool.startedToolNames()).flat();
+    return [...new Set([...BUILTIN_TOOL_NAMES, ...this.extras.keys(), ...mcpNames])];
+  }
+
+  mcpServerNames(): string[] {
+    return this.pool.serverNames();
+  }
+
+  /** Resolves references in order. Throws ConfigError for unknown names and duplicate tool names. */
+  async resolve(refs: readonly ToolRef[]): Promise<Tool[]> {
+    const out: Tool[] = [];
+    const origin = new Map<string, { tool: Tool; from: string }>();
+    for (const ref of refs) {
+      for (const tool of await this.resolveOne(ref)) {
+        const seen = origin.get(tool.name);
+        if (seen?.tool === tool) continue;
+        if (seen) throw new ConfigError(`tool name '${tool.name}' is provided twice: by ${seen.from} and by ${describeRef(ref)}`);
+        origin.set(tool.name, { tool, from: describeRef(ref) });
+        out.push(tool);
+      }
+    }
+    return out;
+  }
+
+  async resolveOne(ref: ToolRef): Promise<Tool[]> {
+    if (typeof ref === 'string') return [await this.byName(ref)];
+    if (ref && typeof ref === 'object' && 'mcp' in ref) {
+      if (!this.pool.has(ref.mcp)) {
+        throw new ConfigError(`unknown MCP server '${ref.mcp}' (configured: ${this.pool.serverNames().join(', ') || 'none'})`);
+      }
+      try {
+        return await this.pool.toolsFor(ref.mcp);
+      } catch (e) {
+        throw new ConfigError((e as Error).message);
+      }
+    }
+    if (ref && typeof ref === 'object' && 'module' in ref) {
+      const key = `${ref.module}#${ref.export ?? 'default'}`;
+      let p = this.modules.get(key);
+      if (!p) {
+        p = loadModuleTool(this.baseDir, ref);
+        this.modules.set(key, p);
+        p.catch(() => this.modules.delete(key));
+      }
+      return [await p];
+    }
+    throw new ConfigError(`invalid tool reference ${JSON.stringify(ref)}: use a tool name, { mcp: server } or { module: path, export?: name }`);
+  }
+
+  /** Stops the MCP servers. */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async byName(name: string): Promise<Tool> {
+    const builtin = Object.prototype.hasOwnProperty.call(this.builtins, name) ? this.builtins[name] : undefined;
+    const direct = builtin ?? this.extras.get(name);
+    if (direct) return direct;
+    const failures: string[] = [];
+    for (const server of this.pool.serverNames()) {
+      try {
+        const tool = (await this.pool.toolsFor(server)).find((t) => t.name === name);
+        if (tool) return tool;
+      } catch (e) {
+        failures.push((e as Error).message);
+      }
+    }
+    const servers = this.pool.serverNames();
+    const where = servers.length ? `, and no MCP server (${servers.join(', ')}) has it` : '';
+    const failed = failures.length ? ` (${failures.join('; ')})` : '';
+    throw new ConfigError(`unknown tool '${name}': it is not a built-in tool (${BUILTIN_TOOL_NAMES.join(', ')})${where}${failed}`);
+  }
+}
+
+export function describeRef(ref: ToolRef): string {
+  if (typeof ref === 'string') return `'${ref}'`;
+  if ('mcp' in ref) return `MCP server '${ref.mcp}'`;
+  return `module '${ref.module}'${ref.export ? ` (export '${ref.export}')` : ''}`;
+}

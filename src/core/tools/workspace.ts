@@ -1,0 +1,106 @@
+import { lstat, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** read_file and edit_file refuse larger files: they would flood the model's context anyway. */
+export const MAX_READ_FILE_BYTES = 2 * 1024 * 1024;
+
+export class WorkspaceError extends Error {
+  override name = 'WorkspaceError';
+}
+
+export interface ResolveOptions {
+  /** The path may not exist yet (write_file): its nearest existing parent is checked instead. */
+  allowMissing?: boolean;
+}
+
+/** Whether `target` is `root` or lies below it (both absolute and normalized). */
+export function isInside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/**
+ * Resolves a path the model gave against the workspace root and returns its real absolute path.
+ * Refuses anything whose real location is outside the root (`../`, absolute paths, symlinks)
+ * and anything that is not a regular file or directory (devices, FIFOs, sockets).
+ * The caller must use the returned path, never the user's, so a symlink cannot redirect it later.
+ */
+export async function resolveInWorkspace(root: string, userPath: string, options: ResolveOptions = {}): Promise<string> {
+  if (typeof userPath !== 'string' || userPath.trim() === '') throw new WorkspaceError('path is empty');
+  if (userPath.includes('\0')) throw new WorkspaceError('path contains a NUL character');
+  const realRoot = await realpath(root);
+  const wanted = path.resolve(realRoot, userPath);
+  if (!isInside(realRoot, wanted)) throw outside(userPath);
+
+  const real = await realpathOrMissing(wanted);
+  if (real !== undefined) {
+    if (!isInside(realRoot, real)) throw outside(userPath, real);
+    await assertFileOrDirectory(real, userPath);
+    return real;
+  }
+  if (await isLink(wanted)) throw new WorkspaceError(`'${userPath}' is a symbolic link whose target does not exist`);
+  if (!options.allowMissing) throw new WorkspaceError(`'${userPath}' does not exist`);
+
+  // A file to be created: its nearest existing ancestor decides where it really lands.
+  let parent = path.dirname(wanted);
+  const rest = [path.basename(wanted)];
+  for (;;) {
+    const realParent = await realpathOrMissing(parent);
+    if (realParent !== undefined) {
+      if (!isInside(realRoot, realParent)) throw outside(userPath, realParent);
+      if (!(await stat(realParent)).isDirectory()) throw new WorkspaceError(`'${userPath}': '${path.relative(realRoot, realParent)}' is not a directory`);
+      return path.join(realParent, ...rest);
+    }
+    if (await isLink(parent)) throw new WorkspaceError(`'${userPath}': '${path.relative(realRoot, parent)}' is a symbolic link whose target does not exist`);
+    rest.unshift(path.basename(parent));
+    parent = path.dirname(parent);
+  }
+}
+
+export interface WorkspacePath {
+  /** Real absolute path: the one to operate on. */
+  real: string;
+  /** The same path relative to the workspace root, for messages. */
+  shown: string;
+}
+
+/** `resolveInWorkspace` plus the path to show the model. */
+export async function locate(root: string, userPath: string, options: ResolveOptions = {}): Promise<WorkspacePath> {
+  const real = await resolveInWorkspace(root, userPath, options);
+  return { real, shown: displayPath(await realpath(root), real) };
+}
+
+/** Path shown to the model: relative to the root, `.` for the root itself. */
+export function displayPath(root: string, abs: string): string {
+  return path.relative(root, abs) || '.';
+}
+
+async function realpathOrMissing(p: string): Promise<string | undefined> {
+  try {
+    return await realpath(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new WorkspaceError(`cannot resolve '${p}': ${(e as Error).message}`);
+  }
+}
+
+async function isLink(p: string): Promise<boolean> {
+  try {
+    return (await lstat(p)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+async function assertFileOrDirectory(real: string, userPath: string): Promise<void> {
+  const s = await stat(real);
+  if (s.isFile() || s.isDirectory()) return;
+  const kind = s.isFIFO() ? 'a FIFO' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'a special file';
+  throw new WorkspaceError(`'${userPath}' is ${kind}; only regular files and directories are allowed`);
+}
+
+function outside(userPath: string, real?: string): WorkspaceError {
+  const via = real ? ` (it resolves to '${real}')` : '';
+  return new WorkspaceError(`'${userPath}' is outside the workspace${via}; only paths inside the workspace root are allowed`);
+}

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChatModelAgent } from '../../src/core/agents/chat-model-agent.js';
+import type { AgentEvent } from '../../src/core/agents/types.js';
+import { ScriptedChatModel } from '../../src/core/models/scripted.js';
+import { userMessage } from '../../src/core/schema/message.js';
+import { builtinTools, DEFAULT_APPROVAL_TOOLS } from '../../src/core/tools/builtin/index.js';
+import { OutputCapture } from '../../src/core/tools/builtin/output-capture.js';
+import { shellTool } from '../../src/core/tools/builtin/shell.js';
+import { fakeCtx, isAlive, run, sandbox, waitFor, type Sandbox } from './helpers.js';
+
+let sb: Sandbox;
+beforeEach(async () => {
+  sb = await sandbox();
+});
+afterEach(() => sb.cleanup());
+
+describe('shell', () => {
+  it('runs in the workspace root and reports output and exit code', async () => {
+    const shell = shellTool({ workspaceRoot: sb.root });
+    const ok = await run(shell, { command: 'pwd; echo out; echo err >&2' });
+    expect(ok).toEqual({ content: `${sb.root}\nout\nerr\nexit code: 0`, isError: false });
+    const failed = await run(shell, { command: 'echo bad; exit 7' });
+    expect(failed.content).toBe('bad\nexit code: 7');
+    expect((await run(shell, { command: 'true' })).content).toBe('(no output)\nexit code: 0');
+    expect((await run(shell, { command: 'no-such-command-xyz' })).content).toMatch(/not found\nexit code: 127$/);
+  });
+
+  it('caps output, keeping head and tail with a note', async () => {
+    const shell = shellTool({ workspaceRoot: sb.root, maxOutputChars: 1000 });
+    const r = await run(shell, { command: 'echo START; seq 1 20000; echo END' });
+    expect(r.content.length).toBeLessThan(1200);
+    expect(r.content.startsWith('START\n1\n2\n')).toBe(true);
+    expect(r.content).toMatch(/\[\.\.\. \d+ characters omitted \(output was \d+ characters\) \.\.\.\]/);
+    expect(r.content).toMatch(/20000\nEND\nexit code: 0$/);
+  });
+
+  it('uses the default 30,000 character cap', async () => {
+    const r = await run(builtinTools({ workspaceRoot: sb.root }).shell, { command: 'head -c 100000 /dev/zero | tr "\\0" a' });
+    const body = r.content.replace(/\nexit code: 0$/, '');
+    expect(body.replace(/\n\[\.\.\..*\.\.\.\]\n/, '')).toHaveLength(30_000);
+    expect(body).toMatch(/70000 characters omitted/);
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const shell = shellTool({ workspaceRoot: sb.root, timeoutMs: 500 });
+    const started = Date.now();
+    const r = await run(shell, { command: 'sleep 30 & echo $! > bg.pid; echo started; wait' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.isError).toBe(true);
+    expect(r.content).toMatch(/^started\nexit code: 137 \(killed after the 0\.5 s timeout\)$/);
+    const bg = Number(await readFile(path.join(sb.root, 'bg.pid'), 'utf8'));
+    expect(await waitFor(() => !isAlive(bg))).toBe(true);
+  });
+
+  it('kills the process group when the signal aborts', async () => {
+    const shell = shellTool({ workspaceRoot: sb.root });
+    const ctrl = new AbortController();
+    const pending = run(shell, { command: 'sleep 30 & echo $! > bg.pid; wait' }, fakeCtx({ signal: ctrl.signal }));
+    expect(await waitFor(() => sb.exists('bg.pid') && sb.read('bg.pid').trim() !== '')).toBe(true);
+    ctrl.abort();
+    const r = await pending;
+    expect(r.content).toMatch(/exit code: 137 \(killed: the run was cancelled\)$/);
+    expect(await waitFor(() => !isAlive(Number(sb.read('bg.pid'))))).toBe(true);
+  });
+
+  it('does not wait for background children that keep the pipes open', async () => {
+    const r = await run(shellTool({ workspaceRoot: sb.root }), { command: 'sleep 5 & echo $! > bg.pid; echo done' });
+    expect(r.content).toBe('done\nexit code: 0');
+    process.kill(Number(sb.read('bg.pid')), 'SIGKILL');
+  });
+
+  it('needs approval by default, and the agent stops before running it', async () => {
+    expect(DEFAULT_APPROVAL_TOOLS).toEqual(['shell']);
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'shell', arguments: { command: 'touch ran.txt', approved: true } }] }]);
+    const agent = new ChatModelAgent({
+      name: 'a',
+      description: 'a',
+      model,
+      tools: [builtinTools({ workspaceRoot: sb.root }).shell],
+      approval: [...DEFAULT_APPROVAL_TOOLS],
+    });
+    const events: AgentEvent[] = [];
+    for await (const e of agent.run({ messages: [userMessage('go')] })) events.push(e);
+    const interrupted = events.find((e) => e.action?.interrupted)?.action?.interrupted;
+    expect(interrupted?.contexts[0].info).toMatchObject({ kind: 'approval', tool: 'shell' });
+    expect(sb.exists('ran.txt')).toBe(false);
+  });
+});
+
+describe('OutputCapture', () => {
+  it('keeps everything under the cap and head+tail above it', () => {
+    const small = new OutputCapture(10);
+    small.append('abc');
+    small.append('defghij');
+    expect(small.toString()).toBe('abcdefghij');
+    const big = new OutputCapture(10);
+    for (const ch of 'abcdefghijklmnopqrstuvwxyz') big.append(ch);
+    expect(big.toString()).toBe('abcde\n[... 16 characters omitted (output was 26 characters) ...]\nvwxyz');
+  });
+});
