@@ -26,6 +26,34 @@ program
     process.exitCode = await runCommand(prompt, opts);
   });
 
+program
+  .command('resume')
+  .description('continue a session: answer its pending interrupts, or add a prompt')
+  .argument('<id>', 'session id (or a unique prefix)')
+  .argument('[prompt...]', 'a new prompt for a finished session')
+  .option('--json', 'print JSON Lines events on stdout')
+  .option('--approve [ids...]', 'approve pending approvals (all, or the given interrupt ids)')
+  .option('--reject [ids...]', 'reject pending approvals (all, or the given interrupt ids)')
+  .option('--reason <text>', 'why (sent to the model with --reject)')
+  .option('--input <text>', 'answer pending questions (ask_user)')
+  .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')
+  .option('--model <model>', 'model name')
+  .action(async (id: string, prompt: string[], opts) => {
+    const { resumeCommand } = await import('./commands/resume.js');
+    process.exitCode = await resumeCommand(id, prompt, opts);
+  });
+
+program
+  .command('sessions')
+  .description('list, show or delete saved sessions')
+  .argument('[action]', 'list | show | delete', 'list')
+  .argument('[id]', 'session id')
+  .option('--json', 'print JSON')
+  .action(async (action: string, id: string | undefined, opts) => {
+    const { sessionsCommand } = await import('./commands/sessions.js');
+    process.exitCode = await sessionsCommand(action, id, opts);
+  });
+
 program.addOption(new Option('--debug', 'print stack traces').hideHelp());
 
 async function main(): Promise<void> {

@@ -14,6 +14,8 @@ export interface Team {
   agent: Agent;
   modelName: string;
   isDemo: boolean;
+  /** The agents file the team came from, stored with the session so resume rebuilds the same team. */
+  agentsFile?: string;
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { buildCheckpoint, parseCheckpoint, type CheckpointStore } from './checkp
 import { AdkError, CheckpointError, toError } from './errors.js';
 import { ResumeContext } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
+import type { HistoryEntry } from './agents/history.js';
 
 export interface RunnerConfig {
   agent: Agent;
@@ -22,6 +23,13 @@ export interface RunOptions {
   callbacks?: AgentCallbacks;
   /** Where to save a checkpoint if the run is interrupted. */
   checkpointId?: string;
+  /**
+   * Earlier turns of a conversation, with the agent that produced each message: each agent sees
+   * its own earlier messages verbatim and the others' as `For context:` messages.
+   */
+  history?: HistoryEntry[];
+  /** Receives the run's session, e.g. to read the recorded messages of the turn afterwards. */
+  onSession?(session: Session): void;
 }
 
 export interface ResumeParams {
@@ -39,6 +47,7 @@ export class Runner {
 
   run(messages: Message[], opts: RunOptions = {}): AsyncIterable<AgentEvent> {
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
+    ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
     return this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId);
   }
@@ -59,6 +68,7 @@ export class Runner {
         const session = new Session({ ...cp.session.values, ...opts.sessionValues }, cp.session.events);
         const ctx = this.context(session, opts, cp.enableStreaming);
         ctx.rootInput = cp.rootInput;
+        ctx.priorHistory = cp.history;
         ctx.resume = new ResumeContext(cp.interrupts, params.targets);
         for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId)) emit(e);
       },
@@ -67,6 +77,7 @@ export class Runner {
   }
 
   private context(session: Session, opts: RunOptions, enableStreaming: boolean): RunContext {
+    opts.onSession?.(session);
     return createRunContext({
       session,
       signal: opts.signal ?? new AbortController().signal,
@@ -88,7 +99,7 @@ export class Runner {
       const signal = e.action?.interrupted?.signal;
       if (signal && store && checkpointId) {
         try {
-          const cp = await buildCheckpoint(input, ctx.session, signal, e.runPath, ctx.enableStreaming);
+          const cp = await buildCheckpoint(input, ctx.session, signal, e.runPath, ctx.enableStreaming, ctx.priorHistory);
           await store.set(checkpointId, JSON.stringify(cp));
         } catch (err) {
           yield e;

@@ -1,5 +1,6 @@
 import type { AddressSegment, ResumeContext } from '../interrupt.js';
 import { Session } from './session.js';
+import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './types.js';
 
 export interface AgentRunInfo {
@@ -21,6 +22,8 @@ export interface RunContext {
   address: AddressSegment[];
   session: Session;
   rootInput?: AgentInput;
+  /** Earlier turns of the conversation, replayed before the root input when inputs are rebuilt. */
+  priorHistory?: HistoryEntry[];
   signal: AbortSignal;
   enableStreaming: boolean;
   callbacks?: AgentCallbacks;

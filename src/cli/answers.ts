@@ -1,0 +1,50 @@
+import type { PendingInterrupt } from '../core/store/index.js';
+import { CliError } from './exit-codes.js';
+
+export interface AnswerFlags {
+  approve?: string[] | boolean;
+  reject?: string[] | boolean;
+  reason?: string;
+  input?: string;
+  targets?: string;
+}
+
+/**
+ * Turns `adk resume` flags into resume data by interrupt id. `--approve`/`--reject` without ids
+ * answer every pending approval (and plan review); `--input` answers every pending question.
+ * Anything left unanswered interrupts again.
+ */
+export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags): Record<string, unknown> {
+  const targets: Record<string, unknown> = {};
+  if (flags.targets) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(flags.targets);
+    } catch (e) {
+      throw new CliError(`--targets is not valid JSON: ${(e as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError('--targets must be a JSON object of {interruptId: data}');
+    Object.assign(targets, parsed);
+  }
+  const pick = (ids: string[] | boolean | undefined, kinds: string[]) => {
+    if (!ids) return [];
+    const chosen = ids === true || ids.length === 0 ? pending.filter((p) => kinds.includes(p.kind)) : ids.map((id) => findPending(pending, id));
+    return chosen;
+  };
+  for (const p of pick(flags.approve, ['approval', 'plan_review'])) targets[p.id] = p.kind === 'plan_review' ? { accept: true } : { approved: true };
+  for (const p of pick(flags.reject, ['approval', 'plan_review'])) {
+    targets[p.id] = p.kind === 'plan_review' ? { accept: false, feedback: flags.reason ?? 'Please revise the plan.' } : { approved: false, reason: flags.reason };
+  }
+  if (flags.input !== undefined) for (const p of pending.filter((x) => x.kind === 'input')) targets[p.id] = flags.input;
+  for (const id of Object.keys(targets)) findPending(pending, id);
+  return targets;
+}
+
+function findPending(pending: PendingInterrupt[], id: string): PendingInterrupt {
+  const hit = pending.find((p) => p.id === id) ?? pending.filter((p) => p.id.startsWith(id)).at(0);
+  if (!hit) {
+    const known = pending.map((p) => `${p.id} (${p.kind}${p.tool ? ` ${p.tool}` : ''})`).join(', ') || 'none';
+    throw new CliError(`no pending interrupt ${id}; pending: ${known}`);
+  }
+  return hit;
+}

@@ -1,0 +1,46 @@
+import { targetsFromFlags, type AnswerFlags } from '../answers.js';
+import { Conversation } from '../conversation.js';
+import { CliError } from '../exit-codes.js';
+import { runHeadless } from '../headless.js';
+import { exitQuietlyOnEpipe } from '../signals.js';
+import { openStores } from '../stores.js';
+import { loadTeam } from '../team.js';
+
+export interface ResumeCommandOptions extends AnswerFlags {
+  json?: boolean;
+  model?: string;
+}
+
+const answering = (o: AnswerFlags) => !!(o.approve || o.reject || o.input !== undefined || o.targets);
+
+export async function resumeCommand(id: string, words: string[], opts: ResumeCommandOptions): Promise<number> {
+  const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && words.length === 0;
+  if (interactive) {
+    const { chatCommand } = await import('./chat.js');
+    return chatCommand({ resume: id, model: opts.model });
+  }
+  exitQuietlyOnEpipe();
+  const stores = await openStores();
+  try {
+    const record = await stores.sessions.get(await stores.sessions.resolveId(id));
+    if (!record) throw new CliError(`session ${id} does not exist`);
+    const team = await loadTeam({ model: opts.model ?? record.model, agentsFile: record.agentsFile, agentName: record.rootAgent });
+    try {
+      const conv = Conversation.open(stores, team, record);
+      const prompt = words.join(' ').trim();
+      const resumable = record.status === 'interrupted' || (record.status === 'cancelled' && !!record.checkpointId);
+      if (resumable) {
+        if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
+        const targets = targetsFromFlags(record.pendingInterrupts, opts);
+        return await runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
+      }
+      if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
+      if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
+      return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+    } finally {
+      await team.close();
+    }
+  } finally {
+    await stores.close();
+  }
+}

@@ -1,0 +1,59 @@
+import type { SessionListEntry } from '../../core/store/index.js';
+import { CliError } from '../exit-codes.js';
+import { exitQuietlyOnEpipe } from '../signals.js';
+import { openStores } from '../stores.js';
+
+export interface SessionsOptions {
+  json?: boolean;
+}
+
+const out = (s: string) => void process.stdout.write(s);
+
+export async function sessionsCommand(action: string | undefined, id: string | undefined, opts: SessionsOptions): Promise<number> {
+  exitQuietlyOnEpipe();
+  const stores = await openStores();
+  try {
+    switch (action ?? 'list') {
+      case 'list': {
+        const list = await stores.sessions.list();
+        if (opts.json) out(`${JSON.stringify(list)}\n`);
+        else out(list.length ? `${list.map(formatEntry).join('\n')}\n` : 'no sessions yet: start one with `adk chat` or `adk run "…"`\n');
+        return 0;
+      }
+      case 'show': {
+        if (!id) throw new CliError('usage: adk sessions show <id>');
+        const s = await stores.sessions.get(await stores.sessions.resolveId(id));
+        if (!s) throw new CliError(`session ${id} does not exist`);
+        if (opts.json) out(`${JSON.stringify(s)}\n`);
+        else {
+          out(`${s.id}  ${s.status}  ${s.rootAgent}${s.model ? ` (${s.model})` : ''}  ${s.updatedAt}\n${s.title}\n\n`);
+          for (const m of s.messages as Array<{ role: string; content: string; agentName?: string; toolName?: string }>) {
+            const who = m.role === 'user' ? 'you' : m.role === 'tool' ? `${m.agentName ?? ''} ⟵ ${m.toolName}` : (m.agentName ?? m.role);
+            out(`[${who}] ${m.content.length > 400 ? `${m.content.slice(0, 400)}…` : m.content}\n`);
+          }
+          for (const p of s.pendingInterrupts) out(`\n⏸ waiting: ${p.kind} ${p.tool ?? ''} ${p.message} [${p.id}]\n`);
+        }
+        return 0;
+      }
+      case 'delete': {
+        if (!id) throw new CliError('usage: adk sessions delete <id>');
+        const full = await stores.sessions.resolveId(id);
+        await stores.sessions.delete(full);
+        await stores.checkpoints.delete(full);
+        if (opts.json) out(`${JSON.stringify({ deleted: full })}\n`);
+        else out(`deleted session ${full}\n`);
+        return 0;
+      }
+      default:
+        throw new CliError(`unknown sessions action "${action}": use list, show <id> or delete <id>`);
+    }
+  } finally {
+    await stores.close();
+  }
+}
+
+function formatEntry(e: SessionListEntry): string {
+  if (e.corrupt) return `${e.id.padEnd(10)} CORRUPT  ${e.error}`;
+  const when = e.updatedAt.replace('T', ' ').slice(0, 16);
+  return `${e.id.padEnd(10)} ${e.status.padEnd(11)} ${when}  ${e.rootAgent.padEnd(12)} ${e.title}`;
+}

@@ -1,0 +1,114 @@
+import type { AdkStores, PendingInterrupt, SessionRecord } from '../core/store/index.js';
+import {
+  Runner,
+  userMessage,
+  type AgentEvent,
+  type HistoryEntry,
+  type InterruptContext,
+  type Message,
+  type Session,
+} from '../core/index.js';
+import type { RunSummary } from './event-sink.js';
+import { describeInterrupt } from './jsonl-sink.js';
+import type { Team } from './team.js';
+
+/** A stored message, tagged with the agent that wrote it (absent for the user's own turns). */
+export type HistoryMessage = Message & { agentName?: string };
+
+/**
+ * One saved conversation: runs turns and resumes interrupts through the Runner, and keeps the
+ * session record (history, status, pending interrupts, usage) saved before and after each step.
+ */
+export class Conversation {
+  private session?: Session;
+
+  private constructor(
+    readonly stores: AdkStores,
+    readonly team: Team,
+    public record: SessionRecord,
+  ) {}
+
+  static async create(stores: AdkStores, team: Team, init: { agentsFile?: string; title?: string } = {}): Promise<Conversation> {
+    const record = await stores.sessions.create({ rootAgent: team.agent.name, model: team.modelName, agentsFile: init.agentsFile, title: init.title });
+    return new Conversation(stores, team, record);
+  }
+
+  static open(stores: AdkStores, team: Team, record: SessionRecord): Conversation {
+    return new Conversation(stores, team, record);
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  private runner(): Runner {
+    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints });
+  }
+
+  /** Starts a new turn. The user's message is saved before the model is called. */
+  async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    const prior = toHistory(this.record.messages as HistoryMessage[]);
+    this.record.messages.push(userMessage(text));
+    this.record.status = 'active';
+    this.record.pendingInterrupts = [];
+    await this.save();
+    return this.runner().run([userMessage(text)], {
+      signal,
+      history: prior,
+      checkpointId: this.id,
+      onSession: (s) => (this.session = s),
+    });
+  }
+
+  /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */
+  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    const checkpointId = this.record.checkpointId ?? this.id;
+    this.record.status = 'active';
+    await this.save();
+    return this.runner().resume(checkpointId, { targets }, { signal, onSession: (s) => (this.session = s) });
+  }
+
+  get pending(): PendingInterrupt[] {
+    return this.record.pendingInterrupts;
+  }
+
+  /** Records how the turn ended. A finished turn's messages join the history; an interrupted one waits. */
+  async finishTurn(summary: RunSummary): Promise<void> {
+    const r = this.record;
+    r.usage.promptTokens += summary.usage.promptTokens;
+    r.usage.completionTokens += summary.usage.completionTokens;
+    r.status = summary.status;
+    const resumable = summary.status === 'interrupted' || (summary.status === 'cancelled' && summary.interrupts.length > 0);
+    r.pendingInterrupts = summary.status === 'interrupted' ? summary.interrupts.map(toPending) : [];
+    if (resumable) {
+      r.checkpointId = this.id;
+    } else {
+      r.checkpointId = undefined;
+      r.messages.push(...(await this.turnMessages()));
+    }
+    await this.save();
+  }
+
+  private async turnMessages(): Promise<HistoryMessage[]> {
+    if (!this.session) return [];
+    const events = await this.session.materialize();
+    return events.filter((e) => e.message).map((e) => ({ ...e.message!, agentName: e.agentName }));
+  }
+
+  async save(): Promise<void> {
+    this.record = await this.stores.sessions.save(this.record);
+  }
+}
+
+/** Stored messages as the Runner's prior history: user turns are user input; the rest keep their agent. */
+export function toHistory(messages: HistoryMessage[]): HistoryEntry[] {
+  return messages.map(({ agentName, ...message }) => ({
+    isUserInput: !agentName,
+    agentName: agentName ?? '',
+    message,
+  }));
+}
+
+export function toPending(c: InterruptContext): PendingInterrupt {
+  return describeInterrupt(c) as PendingInterrupt;
+}
