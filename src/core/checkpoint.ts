@@ -1,6 +1,7 @@
 import type { RecordedEvent } from './agents/session.js';
 import type { Session } from './agents/session.js';
 import type { AgentInput } from './agents/types.js';
+import type { HistoryEntry } from './agents/history.js';
 import { CheckpointError } from './errors.js';
 import { flattenSignal, type InterruptSignal, type PersistedPoint } from './interrupt.js';
 
@@ -10,6 +11,8 @@ export const CHECKPOINT_VERSION = 1;
 export interface Checkpoint {
   version: typeof CHECKPOINT_VERSION;
   rootInput: AgentInput;
+  /** Earlier turns of the conversation the run belongs to. */
+  history?: HistoryEntry[];
   enableStreaming: boolean;
   runPath: string[];
   session: { values: Record<string, unknown>; events: RecordedEvent[] };
@@ -31,10 +34,12 @@ export async function buildCheckpoint(
   signal: InterruptSignal,
   runPath: string[],
   enableStreaming: boolean,
+  history?: HistoryEntry[],
 ): Promise<Checkpoint> {
   return {
     version: CHECKPOINT_VERSION,
     rootInput: { messages: rootInput.messages },
+    ...(history?.length ? { history } : {}),
     enableStreaming,
     runPath,
     session: { values: session.values, events: await session.materialize() },
@@ -51,7 +56,8 @@ export function parseCheckpoint(id: string, text: string): Checkpoint {
     throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: ${(e as Error).message}`);
   }
   const cp = data as Partial<Checkpoint>;
-  if (!cp || typeof cp !== 'object') throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: not an object`);
+  if (!cp || typeof cp !== 'object' || Array.isArray(cp)) throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: not an object`);
+  if (cp.version === undefined) throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: it has no version`);
   if (cp.version !== CHECKPOINT_VERSION) {
     throw new CheckpointError(
       'checkpoint_version',

@@ -32,6 +32,8 @@ export interface InterruptSignal {
   state?: unknown;
   isRootCause: boolean;
   subs: InterruptSignal[];
+  /** The point where a cancelled run stopped: resumed without data, it simply continues. */
+  cancelled?: true;
 }
 
 /** A root-cause interrupt point, as users see it. Resume data is addressed to its `id`. */
@@ -40,6 +42,8 @@ export interface InterruptContext {
   address: string;
   info: unknown;
   parent?: { id: string; address: string; info: unknown };
+  /** A cancellation point: nothing to answer, resuming continues the run. */
+  cancelled?: true;
 }
 
 export interface InterruptAction {
@@ -47,7 +51,12 @@ export interface InterruptAction {
   contexts: InterruptContext[];
   /** The full signal tree, persisted in the checkpoint. */
   signal: InterruptSignal;
+  /** The run was cancelled (SIGINT, aborted signal) and saved at its last safe point. */
+  cancelled?: true;
 }
+
+/** What a cancellation point shows; it is resumable without data. */
+export const CANCELLED_INFO: InterruptDetails = { kind: 'custom', message: 'cancelled' };
 
 /** `id` is reused when a point interrupts again on resume, so its id stays stable for the user. */
 export function makeSignal(
@@ -64,18 +73,27 @@ export function rootCauses(signal: InterruptSignal, parent?: InterruptSignal): I
   if (signal.isRootCause) {
     const ctx: InterruptContext = { id: signal.id, address: signal.address, info: signal.info };
     if (parent) ctx.parent = { id: parent.id, address: parent.address, info: parent.info };
+    if (signal.cancelled) ctx.cancelled = true;
     return [ctx];
   }
   return signal.subs.flatMap((s) => rootCauses(s, signal));
 }
 
+/** The cancellation marker is derived from the tree, so it survives wrapping by outer layers. */
 export function interruptAction(signal: InterruptSignal): InterruptAction {
-  return { contexts: rootCauses(signal), signal };
+  const action: InterruptAction = { contexts: rootCauses(signal), signal };
+  if (isCancelled(signal)) action.cancelled = true;
+  return action;
+}
+
+export function isCancelled(signal: InterruptSignal): boolean {
+  return !!signal.cancelled || signal.subs.some(isCancelled);
 }
 
 /** Every point of a signal tree, flattened for persistence. */
 export function flattenSignal(signal: InterruptSignal, out: Record<string, PersistedPoint> = {}): Record<string, PersistedPoint> {
   out[signal.id] = { address: signal.address, info: signal.info, state: signal.state, isRootCause: signal.isRootCause };
+  if (signal.cancelled) out[signal.id].cancelled = true;
   for (const s of signal.subs) flattenSignal(s, out);
   return out;
 }
@@ -85,6 +103,7 @@ export interface PersistedPoint {
   info: unknown;
   state?: unknown;
   isRootCause: boolean;
+  cancelled?: true;
 }
 
 /** What one layer learns about itself when a run is resumed. */

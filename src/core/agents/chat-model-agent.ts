@@ -1,6 +1,6 @@
 import { generate } from '../async-queue.js';
 import { CancelledError, MaxIterationsError, toError } from '../errors.js';
-import { interruptAction, makeSignal, type ResumeInfo } from '../interrupt.js';
+import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
 import { systemMessage, type Message } from '../schema/message.js';
@@ -154,14 +154,22 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     for (;;) {
       const last = state.messages[state.messages.length - 1];
       if (!state.done || !last?.toolCalls?.length) {
-        if (ctx.signal.aborted) throw new CancelledError();
+        if (ctx.signal.aborted) return this.cancel(state, [], ctx, emit);
         if (state.remainingIterations <= 0) throw new MaxIterationsError(this.maxIterations);
         state.remainingIterations--;
-        const reply = await callModel(
-          { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit },
-          state.messages,
-          { tools: exec.toolInfos.length ? exec.toolInfos : undefined },
-        );
+        let reply: Message;
+        try {
+          reply = await callModel(
+            { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit },
+            state.messages,
+            { tools: exec.toolInfos.length ? exec.toolInfos : undefined },
+          );
+        } catch (e) {
+          if (!ctx.signal.aborted) throw e;
+          // The unfinished call is made again on resume, so it does not count.
+          state.remainingIterations++;
+          return this.cancel(state, [], ctx, emit);
+        }
         state.messages.push(reply);
         if (!reply.toolCalls?.length) {
           this.setOutput(ctx, reply.content);
@@ -184,10 +192,16 @@ export class ChatModelAgent implements Agent, SubAgentAware {
           emit,
           timeoutMs: this.config.toolTimeoutMs,
           maxOutputChars: this.config.maxToolOutputChars,
+          runContext: ctx,
+          messages: state.messages,
         },
         calls,
         state.done!,
       );
+      if (batch.cancelled) {
+        state.done = batch.done;
+        return this.cancel(state, batch.interrupts, ctx, emit);
+      }
       if (batch.interrupts.length) {
         state.done = batch.done;
         const signal = makeSignal(ctx.address, { kind: 'composite', message: `agent '${this.name}' interrupted` }, state, batch.interrupts);
@@ -204,6 +218,18 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         return;
       }
     }
+  }
+
+  /**
+   * A cancelled run stops at its last safe point (before the unfinished model call, or with the
+   * finished calls of the batch) and says so with a cancellation interrupt, which the Runner saves
+   * as a checkpoint; resuming it without data continues. Pending tool interrupts stay pending.
+   */
+  private cancel(state: ReactState, pending: InterruptSignal[], ctx: RunContext, emit: (e: AgentEvent) => void): never {
+    const signal = makeSignal(ctx.address, CANCELLED_INFO, state, pending);
+    signal.cancelled = true;
+    emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
+    throw new CancelledError();
   }
 
   private setOutput(ctx: RunContext, text: string): void {

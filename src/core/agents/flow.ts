@@ -90,7 +90,7 @@ export class FlowAgent implements Agent {
   }
 
   private async buildInput(c: RunContext) {
-    const entries = await historyEntries(c.rootInput?.messages ?? [], c.session.events());
+    const entries = [...(c.priorHistory ?? []), ...(await historyEntries(c.rootInput?.messages ?? [], c.session.events()))];
     return (this.options.historyRewriter ?? defaultHistoryRewriter)(entries, this.name);
   }
 
@@ -129,8 +129,15 @@ export class FlowAgent implements Agent {
     await this.transfer(dest, c, emit);
   }
 
+  /** A sub-agent, or the parent unless transfer to it is disallowed. */
+  transferTarget(dest: string): FlowAgent | undefined {
+    const sub = this.subAgents.find((a) => a.name === dest);
+    if (sub) return sub;
+    return this.parent?.name === dest && !this.options.disallowTransferToParent ? this.parent : undefined;
+  }
+
   private async transfer(dest: string, c: RunContext, emit: Emit): Promise<void> {
-    const target = this.subAgents.find((a) => a.name === dest) ?? (this.parent?.name === dest ? this.parent : undefined);
+    const target = this.transferTarget(dest);
     const fail = (error: Error) => emit({ agentName: this.name, runPath: c.runPath, error });
     if (!target) return fail(new TransferError(dest, this.name));
     if (++c.transfers.count > c.transfers.max) return fail(new TooManyTransfersError(c.transfers.max));
@@ -138,10 +145,18 @@ export class FlowAgent implements Agent {
   }
 }
 
+/** An agent that is only a named face of a FlowAgent (e.g. a supervisor team); it runs as that FlowAgent. */
+export interface FlowAgentView extends Agent {
+  toFlowAgent(): FlowAgent;
+}
+
+export const isFlowAgentView = (a: unknown): a is FlowAgentView => typeof (a as FlowAgentView)?.toFlowAgent === 'function';
+
 const wrappers = new WeakMap<Agent, FlowAgent>();
 
 /** The one FlowAgent for `agent`, so parent links survive being wrapped more than once. */
 export function toFlowAgent(agent: Agent, options?: FlowOptions): FlowAgent {
+  if (!(agent instanceof FlowAgent) && isFlowAgentView(agent)) agent = agent.toFlowAgent();
   if (agent instanceof FlowAgent) {
     if (options) Object.assign(agent.options, options);
     return agent;

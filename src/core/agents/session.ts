@@ -1,6 +1,6 @@
 import type { Message } from '../schema/message.js';
 import type { MessageStream } from '../schema/message-stream.js';
-import { WillRetryError } from '../errors.js';
+import { CancelledError, WillRetryError } from '../errors.js';
 
 /** One message in the shared run history, as recorded by the agent that produced it. */
 export interface RecordedEvent {
@@ -19,6 +19,11 @@ export interface RecordedEvent {
 let nextSeq = 0;
 export const nextEventSeq = (): number => ++nextSeq;
 
+/** Events restored from a checkpoint (maybe written by another process) stay ahead of new ones. */
+function continueSeqAfter(events: RecordedEvent[]): void {
+  for (const e of events) if (e.seq > nextSeq) nextSeq = e.seq;
+}
+
 interface Lane {
   parent?: Lane;
   events: RecordedEvent[];
@@ -33,7 +38,9 @@ export class Session {
     readonly values: Record<string, unknown> = {},
     private readonly committed: RecordedEvent[] = [],
     private readonly lane?: Lane,
-  ) {}
+  ) {
+    if (!lane) continueSeqAfter(committed);
+  }
 
   record(e: RecordedEvent): void {
     (this.lane?.events ?? this.committed).push(e);
@@ -49,6 +56,7 @@ export class Session {
 
   /** A child view for one parallel branch: sees committed history and its own lane only. */
   fork(seed: RecordedEvent[] = []): Session {
+    continueSeqAfter(seed);
     return new Session(this.values, this.committed, { parent: this.lane, events: [...seed] });
   }
 
@@ -91,7 +99,8 @@ export async function recordedMessage(e: RecordedEvent): Promise<Message | undef
   try {
     return await e.stream.collect();
   } catch (err) {
-    if (err instanceof WillRetryError) return undefined;
+    // A retried attempt, or a cancelled call that a resume makes again from its safe point.
+    if (err instanceof WillRetryError || err instanceof CancelledError) return undefined;
     // A stream that failed for good still leaves what it produced in the history.
     return e.stream.snapshot();
   }

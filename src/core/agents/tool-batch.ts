@@ -25,6 +25,8 @@ export interface ToolBatchResult {
   interrupts: InterruptSignal[];
   /** The call whose result ends the agent's run (the last return-directly call in the batch). */
   returnDirectlyId?: string;
+  /** The run was cancelled: some calls did not finish; `done` holds those that did. */
+  cancelled?: boolean;
 }
 
 export type ApprovalDecision = { approved: true; arguments?: unknown } | { approved: false; reason?: string };
@@ -46,9 +48,17 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
       .map(async (call) => {
         const address: AddressSegment[] = [...env.address, { type: 'tool', id: call.function.name, subId: call.id }];
         const resume = env.resume?.take(address) ?? NO_RESUME;
-        const r = await runOne(env, call, resume);
+        let r: ToolCallResult;
+        try {
+          r = await runOne(env, call, resume);
+        } catch (e) {
+          // Every call settles on cancel, so the calls that did finish are kept and not run again.
+          if (!env.signal.aborted) throw e;
+          result.cancelled = true;
+          return;
+        }
         if (r.kind === 'interrupt') {
-          result.interrupts.push(makeSignal(address, r.info, r.state, [], resume.id));
+          result.interrupts.push(makeSignal(address, r.info, r.state, r.subs ?? [], resume.id));
           return;
         }
         const entry: DoneCall = { content: r.content, isError: r.isError };
@@ -64,6 +74,9 @@ async function runOne(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo): Pr
   const name = call.function.name;
   const callEnv: ToolCallEnv = { ...env, resume };
   if (!env.approval.has(name) || !env.tools.has(name)) return executeToolCall(call, env.tools, callEnv);
+  // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
+  const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;
+  if (before) return runApproved(env, call, { ...resume, state: before.state }, before.approved.arguments);
   // Approval fails closed: anything but a well-formed decision for this very call asks again.
   const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
   if (!decision) {
@@ -80,15 +93,43 @@ async function runOne(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo): Pr
     const reason = decision.reason?.trim();
     return { kind: 'done', content: `The user rejected this ${name} call${reason ? `: ${reason}` : '.'}`, isError: true };
   }
-  return executeToolCall(call, env.tools, { ...callEnv, resume: NO_RESUME }, decision.arguments);
+  return runApproved(env, call, NO_RESUME, decision.arguments);
+}
+
+/** Kept in the state of an approved call that interrupts on its own, so approval is not asked again. */
+interface ApprovedState {
+  approved: { arguments?: unknown };
+  state?: unknown;
+}
+
+function approvedBefore(state: unknown): ApprovedState | undefined {
+  const s = state as ApprovedState | undefined;
+  return s && typeof s === 'object' && s.approved && typeof s.approved === 'object' ? s : undefined;
+}
+
+async function runApproved(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo, args: unknown): Promise<ToolCallResult> {
+  const r = await executeToolCall(call, env.tools, { ...env, resume }, args);
+  if (r.kind !== 'interrupt') return r;
+  const approved: ApprovedState = { approved: args === undefined ? {} : { arguments: args }, state: r.state };
+  return { ...r, state: approved };
 }
 
 function asDecision(data: unknown): ApprovalDecision | undefined {
   if (!data || typeof data !== 'object') return undefined;
   const d = data as Record<string, unknown>;
-  if (d.approved === true) return d.arguments === undefined ? { approved: true } : { approved: true, arguments: d.arguments };
+  if (d.approved === true) return d.arguments === undefined ? { approved: true } : { approved: true, arguments: editedArguments(d.arguments) };
   if (d.approved === false) return { approved: false, reason: typeof d.reason === 'string' ? d.reason : undefined };
   return undefined;
+}
+
+/** Edited arguments may come as the JSON text a person typed; invalid text reaches the tool's validation as is. */
+function editedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
 }
 
 export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): AgentEvent {

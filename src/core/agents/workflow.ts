@@ -61,6 +61,7 @@ abstract class WorkflowAgent implements Agent {
   /**
    * Runs (or resumes) one child. Action events are held until the next event arrives, so the action
    * of a child's last event is handled here: an interrupt is wrapped with `state`, exit stops.
+   * `onAction` sees every action event as it is released (a break-loop may stop the loop).
    */
   protected async step(
     child: FlowAgent,
@@ -72,26 +73,34 @@ abstract class WorkflowAgent implements Agent {
   ): Promise<Outcome> {
     const events = resuming ? child.resume(undefined, ctx) : child.run({ messages: [] }, ctx);
     let held: AgentEvent | undefined;
-    for await (const e of events) {
-      if (held) emit(held);
+    let outcome: Outcome = 'continue';
+    const release = (): void => {
+      const e = held;
       held = undefined;
-      if (e.action) held = e;
-      else emit(e);
+      if (!e) return;
+      const action = e.action!;
+      if (action.interrupted) {
+        emit({ ...e, action: { interrupted: interruptAction(wrap(action.interrupted.signal)) } });
+        outcome = 'stop';
+        return;
+      }
+      if (onAction?.(e) === 'stop') outcome = 'stop';
+      emit(e);
+    };
+    for await (const e of events) {
+      // A cancelled child interrupts and then fails: its interrupt is still wrapped, before the error.
+      release();
       if (e.error) {
-        if (held) emit(held);
+        emit(e);
         return 'stop';
       }
+      if (e.action) held = e;
+      else emit(e);
     }
-    if (!held) return 'continue';
-    const action = held.action!;
-    if (action.interrupted) {
-      emit({ ...held, action: { interrupted: interruptAction(wrap(action.interrupted.signal)) } });
-      return 'stop';
-    }
-    const custom = onAction?.(held);
-    emit(held);
-    if (action.exit) return 'stop';
-    return custom ?? 'continue';
+    const last = held;
+    release();
+    if (last?.action?.exit) return 'stop';
+    return outcome;
   }
 }
 

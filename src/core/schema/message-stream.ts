@@ -1,6 +1,8 @@
 import { ChunkAccumulator, messageToChunk } from './concat.js';
 import type { Message, MessageChunk } from './message.js';
 
+const DONE: IteratorResult<MessageChunk> = Object.freeze({ value: undefined, done: true });
+
 /**
  * A streamed message that any number of consumers can read from the start (the UI, the session
  * recorder, the agent loop). Chunks are buffered; each reader has its own cursor.
@@ -17,7 +19,7 @@ export class MessageStream implements AsyncIterable<MessageChunk> {
     if (this.done) return;
     this.chunks.push(chunk);
     this.acc.add(chunk);
-    this.notify();
+    if (this.wake.length) this.notify();
   }
 
   close(error?: Error): void {
@@ -49,15 +51,22 @@ export class MessageStream implements AsyncIterable<MessageChunk> {
     return this.whole;
   }
 
-  // A hand-written iterator: an async generator costs several extra promise hops per chunk.
+  // A hand-written iterator: an async generator costs several extra promise hops per chunk. A
+  // reader that has caught up waits on one promise, settled directly by the next push or close.
   [Symbol.asyncIterator](): AsyncIterator<MessageChunk> {
     let i = 0;
     const next = (): Promise<IteratorResult<MessageChunk>> => {
       if (i < this.chunks.length) return Promise.resolve({ value: this.chunks[i++], done: false });
-      if (this.done) return this.failure ? Promise.reject(this.failure) : Promise.resolve({ value: undefined, done: true });
-      return new Promise<void>((resolve) => this.wake.push(resolve)).then(next);
+      if (this.done) return this.failure ? Promise.reject(this.failure) : Promise.resolve(DONE);
+      return new Promise<IteratorResult<MessageChunk>>((resolve, reject) => {
+        this.wake.push(() => {
+          if (i < this.chunks.length) resolve({ value: this.chunks[i++], done: false });
+          else if (this.failure) reject(this.failure);
+          else resolve(DONE);
+        });
+      });
     };
-    return { next, return: () => Promise.resolve({ value: undefined, done: true }) };
+    return { next, return: () => Promise.resolve(DONE) };
   }
 
   static fromMessage(message: Message): MessageStream {

@@ -1,0 +1,105 @@
+import { buildCheckpoint, type Checkpoint } from '../checkpoint.js';
+import { ResumeContext, type AddressSegment, type InterruptSignal } from '../interrupt.js';
+import { userMessage, type Message } from '../schema/message.js';
+import { ToolInterrupt, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
+import { toFlowAgent } from './flow.js';
+import { rewriteMessage } from './history.js';
+import { createRunContext, type RunContext } from './run-context.js';
+import { Session } from './session.js';
+import { eventMessage, type Agent, type AgentEvent, type AgentInput } from './types.js';
+import { genTransferMessages } from '../prebuilt/deterministic-transfer.js';
+
+export interface AgentToolOptions {
+  /** Forward the inner agent's events to the caller's stream, with run paths `[caller…, inner…]`. */
+  emitInternalEvents?: boolean;
+  /** Give the inner agent the caller's conversation (rewritten as context) instead of `request`. */
+  fullChatHistoryAsInput?: boolean;
+  /** Per-call timeout; by default none (the inner agent is bounded by its own iterations). */
+  timeoutMs?: number;
+}
+
+/** Eino's default agent-tool parameters. */
+export const AGENT_TOOL_PARAMETERS: JsonSchema = {
+  type: 'object',
+  properties: { request: { type: 'string', description: 'request to be processed' } },
+  required: ['request'],
+};
+
+const INTERRUPTED_INFO = { kind: 'custom', message: 'agent tool interrupt' } as const;
+
+/**
+ * An agent used as a tool (Eino's NewAgentTool). The inner agent runs like under its own Runner:
+ * its own history, the caller's session values and cancellation. Its result is the text of its last
+ * event. Its actions (exit, transfer, break loop) never reach the caller; an interrupt inside becomes
+ * this call's interrupt, holding the inner checkpoint so a resume re-enters the inner agent.
+ */
+export function agentTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ request: string }> {
+  if (!agent.name) throw new Error('agent tool requires a non-empty Name');
+  if (!agent.description) throw new Error('agent tool requires a non-empty Description');
+  return {
+    name: agent.name,
+    description: agent.description,
+    parameters: AGENT_TOOL_PARAMETERS,
+    timeoutMs: options.timeoutMs ?? 0,
+    execute: (args, ctx) => runAgentTool(agent, args.request, ctx, options),
+  };
+}
+
+async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, options: AgentToolOptions): Promise<string> {
+  const caller = ctx.runContext;
+  const flow = toFlowAgent(agent);
+  // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
+  const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: agent.name, subId: ctx.callId }];
+  const base = { address, signal: ctx.signal, callbacks: undefined };
+
+  let inner: RunContext;
+  let events: AsyncIterable<AgentEvent>;
+  if (ctx.resume.wasInterrupted) {
+    const cp = ctx.resume.state as Checkpoint | undefined;
+    if (!cp?.rootInput || !cp.session) throw new Error(`agent tool '${agent.name}' interrupt has happened, but cannot find interrupt state`);
+    inner = createRunContext({
+      ...base,
+      session: new Session(ctx.sessionValues, cp.session.events),
+      rootInput: cp.rootInput,
+      enableStreaming: cp.enableStreaming,
+      // The caller's resume data covers the inner points too: their addresses nest under this call.
+      resume: caller?.resume ?? new ResumeContext(cp.interrupts),
+    });
+    events = flow.resume(undefined, inner);
+  } else {
+    const messages = options.fullChatHistoryAsInput ? chatHistoryInput(ctx, agent.name) : [userMessage(request)];
+    const input: AgentInput = { messages, enableStreaming: caller?.enableStreaming ?? false };
+    inner = createRunContext({ ...base, session: new Session(ctx.sessionValues), rootInput: input, enableStreaming: input.enableStreaming });
+    events = flow.run(input, inner);
+  }
+
+  let last: AgentEvent | undefined;
+  let interrupt: { signal: InterruptSignal; runPath: string[] } | undefined;
+  for await (const e of events) {
+    if (e.error) throw e.error;
+    last = e;
+    if (e.action?.interrupted) {
+      interrupt = { signal: e.action.interrupted.signal, runPath: e.runPath };
+      continue;
+    }
+    if (options.emitInternalEvents) ctx.emit({ ...e, runPath: [...ctx.runPath, ...e.runPath] });
+  }
+  if (interrupt) {
+    const cp = await buildCheckpoint(inner.rootInput!, inner.session, interrupt.signal, interrupt.runPath, inner.enableStreaming);
+    throw new ToolInterrupt(INTERRUPTED_INFO, cp, [interrupt.signal]);
+  }
+  if (!last) throw new Error('no event returned');
+  return (await eventMessage(last))?.content ?? '';
+}
+
+/**
+ * Eino's getReactChatHistory: the caller's conversation without its system messages and without
+ * the call being made, then a transfer to the inner agent; the caller's own messages become context.
+ */
+function chatHistoryInput(ctx: ToolContext, dest: string): Message[] {
+  const history = (ctx.messages ?? []).slice(0, -1);
+  const caller = ctx.runPath[ctx.runPath.length - 1] ?? ctx.agentName;
+  return [...history, ...genTransferMessages(dest)]
+    .filter((m) => m.role !== 'system')
+    .map((m) => (m.role === 'assistant' || m.role === 'tool' ? rewriteMessage(m, caller) : m));
+}

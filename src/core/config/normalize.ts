@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { DEFAULT_APPROVAL_TOOLS } from '../tools/builtin/index.js';
+import type { ProblemCollector } from './problems.js';
+import { DEFAULT_MODEL, type ResolvedRefs } from './references.js';
+import type { RawAgent } from './schema.js';
+import type { RawTeam } from './shape-check.js';
+import type { AgentConfig, AgentType, McpServerDef, ModelConfig, TeamConfig, ToolRef } from './types.js';
+
+/** Builds the normalized TeamConfig. Only called once the file has no problems. */
+export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: string, c: ProblemCollector): TeamConfig {
+  const models = new Map<string, ModelConfig>();
+  if (!team.models.has(DEFAULT_MODEL)) models.set(DEFAULT_MODEL, { name: DEFAULT_MODEL, provider: 'openai', fromEnvironment: true });
+  for (const [name, m] of team.models) {
+    const model: ModelConfig = { name, provider: m.provider ?? 'openai', fromEnvironment: false };
+    if (m.model) model.model = m.model;
+    if (m.base_url) model.baseUrl = m.base_url;
+    if (m.api_key_env) model.apiKeyEnv = m.api_key_env;
+    if (m.temperature !== undefined) model.temperature = m.temperature;
+    if (m.max_tokens !== undefined) model.maxTokens = m.max_tokens;
+    if (m.timeout_ms !== undefined) model.timeoutMs = m.timeout_ms;
+    models.set(name, model);
+  }
+
+  const mcpServers = new Map<string, McpServerDef>();
+  for (const [name, s] of team.mcpServers) {
+    const def: McpServerDef = { name, command: s.command!, args: s.args ?? [], env: { ...s.env }, pos: c.locate(['mcp_servers', name], 'key') };
+    if (s.cwd) def.cwd = path.resolve(dir, s.cwd);
+    if (s.timeout_ms !== undefined) def.timeoutMs = s.timeout_ms;
+    mcpServers.set(name, def);
+  }
+
+  const agents = new Map<string, AgentConfig>();
+  for (const [name, raw] of team.agents) {
+    agents.set(name, normalizeAgent(name, raw as RawAgent & { type: AgentType }, refs, c));
+  }
+  return { version: 1, file, dir, default: refs.default!, models, mcpServers, agents, roots: refs.graph.roots };
+}
+
+function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: ResolvedRefs, c: ProblemCollector): AgentConfig {
+  const base = { name, description: a.description ?? '', pos: c.locate(['agents', name], 'key') } as {
+    name: string;
+    description: string;
+    pos: AgentConfig['pos'];
+    parent?: string;
+  };
+  const parent = refs.graph.parent.get(name);
+  if (parent !== undefined) base.parent = parent;
+  const tools = refs.tools.get(name) ?? [];
+  switch (a.type) {
+    case 'chat':
+      return withOptional(
+        {
+          ...base,
+          type: 'chat',
+          instruction: a.instruction ?? '',
+          model: a.model ?? DEFAULT_MODEL,
+          tools,
+          approval: a.approval ?? defaultApproval(tools),
+          returnDirectly: a.return_directly ?? [],
+          subAgents: a.sub_agents ?? [],
+          disallowTransferToParent: a.disallow_transfer_to_parent ?? false,
+          exit: a.exit ?? false,
+        },
+        { outputKey: a.output_key, maxIterations: a.max_iterations },
+      );
+    case 'sequential':
+    case 'parallel':
+      return { ...base, type: a.type, subAgents: a.sub_agents ?? [] };
+    case 'loop':
+      return withOptional({ ...base, type: 'loop', subAgents: a.sub_agents ?? [] }, { maxIterations: a.max_iterations });
+    case 'supervisor':
+      return { ...base, type: 'supervisor', supervisor: a.supervisor!, subAgents: a.sub_agents ?? [] };
+    case 'plan_execute': {
+      const model = a.model ?? DEFAULT_MODEL;
+      return withOptional(
+        {
+          ...base,
+          type: 'plan_execute',
+          model,
+          planner: withOptional({ model: a.planner?.model ?? model, review: a.planner?.review ?? false }, { instruction: a.planner?.instruction }),
+          executor: withOptional(
+            { model: a.executor?.model ?? model, tools, approval: a.executor?.approval ?? defaultApproval(tools) },
+            { instruction: a.executor?.instruction },
+          ),
+          replanner: withOptional({ model: a.replanner?.model ?? model }, { instruction: a.replanner?.instruction }),
+        },
+        { maxIterations: a.max_iterations },
+      );
+    }
+  }
+}
+
+/** Built-in tools that ask for approval unless the agent lists `approval:` itself. */
+function defaultApproval(tools: readonly ToolRef[]): string[] {
+  return tools.flatMap((t) => (t.kind === 'builtin' && DEFAULT_APPROVAL_TOOLS.includes(t.name) ? [t.name] : []));
+}
+
+/** Adds the keys whose value is defined, so absent settings stay absent (not `undefined`). */
+function withOptional<T extends object, O extends object>(obj: T, optional: O): T & Partial<{ [K in keyof O]: Exclude<O[K], undefined> }> {
+  const out = obj as Record<string, unknown>;
+  for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
+  return out as T & Partial<{ [K in keyof O]: Exclude<O[K], undefined> }>;
+}

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { AGENT_TYPES, type AgentType } from './types.js';
+
+/** Schema version 1 of agents.yaml (DESIGN §4). Shapes only; references are checked elsewhere. */
+
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Agent names become transfer targets and tool names, so they follow OpenAI's tool-name rules. */
+export const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+const toolNameList = z.array(z.string().min(1));
+
+export const topLevelSchema = z.strictObject({
+  version: z.unknown(),
+  default: z.string().min(1).optional(),
+  models: z.record(z.string(), z.unknown()).nullable().optional(),
+  mcp_servers: z.record(z.string(), z.unknown()).nullable().optional(),
+  agents: z.record(z.string(), z.unknown()),
+});
+
+export const modelSchema = z.strictObject({
+  provider: z.enum(['openai', 'demo']).optional(),
+  model: z.string().optional(),
+  base_url: z.string().optional(),
+  api_key_env: z
+    .string()
+    .regex(ENV_NAME, { error: 'api_key_env must be the NAME of an environment variable (like OPENAI_API_KEY), not a key' })
+    .optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  timeout_ms: z.number().int().positive().optional(),
+});
+export type RawModel = z.infer<typeof modelSchema>;
+
+export const mcpServerSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().min(1).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+});
+export type RawMcpServer = z.infer<typeof mcpServerSchema>;
+
+export const mcpToolSchema = z.strictObject({ mcp: z.string().min(1) });
+export const moduleToolSchema = z.strictObject({ module: z.string().min(1), export: z.string().min(1).optional() });
+
+export const plannerSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  instruction: z.string().optional(),
+  review: z.boolean().optional(),
+});
+export const executorSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  instruction: z.string().optional(),
+  tools: z.array(z.unknown()).optional(),
+  approval: toolNameList.optional(),
+});
+export const replannerSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  instruction: z.string().optional(),
+});
+
+/** Every agent key and its shape; which keys a type accepts is in AGENT_KEYS_BY_TYPE. */
+const agentKeys = {
+  type: z.enum(AGENT_TYPES),
+  description: z.string(),
+  instruction: z.string(),
+  model: z.string().min(1),
+  tools: z.array(z.unknown()),
+  approval: toolNameList,
+  return_directly: toolNameList,
+  output_key: z.string().min(1),
+  max_iterations: z.number().int().min(0),
+  sub_agents: z.array(z.string().min(1)),
+  disallow_transfer_to_parent: z.boolean(),
+  exit: z.boolean(),
+  supervisor: z.string().min(1),
+  planner: plannerSchema,
+  executor: executorSchema,
+  replanner: replannerSchema,
+};
+export type AgentKey = keyof typeof agentKeys;
+export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
+
+export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
+  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit'],
+  sequential: ['type', 'description', 'sub_agents'],
+  parallel: ['type', 'description', 'sub_agents'],
+  loop: ['type', 'description', 'sub_agents', 'max_iterations'],
+  supervisor: ['type', 'description', 'supervisor', 'sub_agents'],
+  plan_execute: ['type', 'description', 'model', 'planner', 'executor', 'replanner', 'max_iterations'],
+};
+
+const REQUIRED: Partial<Record<AgentType, readonly AgentKey[]>> = {
+  sequential: ['sub_agents'],
+  parallel: ['sub_agents'],
+  loop: ['sub_agents'],
+  supervisor: ['supervisor', 'sub_agents'],
+};
+
+/** A parsed agent; any key may be missing when its value was invalid (already reported). */
+export interface RawAgent {
+  type?: AgentType;
+  description?: string;
+  instruction?: string;
+  model?: string;
+  tools?: unknown[];
+  approval?: string[];
+  return_directly?: string[];
+  output_key?: string;
+  max_iterations?: number;
+  sub_agents?: string[];
+  disallow_transfer_to_parent?: boolean;
+  exit?: boolean;
+  supervisor?: string;
+  planner?: z.infer<typeof plannerSchema>;
+  executor?: z.infer<typeof executorSchema>;
+  replanner?: z.infer<typeof replannerSchema>;
+}
+
+function buildAgentSchema(keys: readonly AgentKey[], required: readonly AgentKey[] = []) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const k of keys) {
+    let s: z.ZodType = agentKeys[k];
+    // Lists that define a workflow must not be empty.
+    if (required.includes(k) && k === 'sub_agents') s = agentKeys.sub_agents.min(1);
+    shape[k] = required.includes(k) ? s : s.optional();
+  }
+  return z.strictObject(shape);
+}
+
+export const agentSchemaByType = Object.fromEntries(
+  AGENT_TYPES.map((t) => [t, buildAgentSchema(AGENT_KEYS_BY_TYPE[t], REQUIRED[t])]),
+) as Record<AgentType, z.ZodObject>;
+
+/** Used when `type` itself is invalid: accepts any agent key so only real mistakes are reported. */
+export const anyAgentSchema = buildAgentSchema(ALL_AGENT_KEYS);

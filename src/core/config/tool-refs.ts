@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/builtin/index.js';
+import { checkModulePath } from '../tools/module-tool.js';
+import { didYouMean } from './did-you-mean.js';
+import type { PathSeg, ProblemCollector } from './problems.js';
+import { checkObject, describe, isRecord } from './shape-check.js';
+import { mcpToolSchema, moduleToolSchema } from './schema.js';
+import type { ToolRef } from './types.js';
+
+export interface ToolCheckContext {
+  c: ProblemCollector;
+  baseDir: string;
+  mcpServers: ReadonlySet<string>;
+}
+
+const TOOL_FORMS = "a tool is a built-in name, { mcp: <server> } or { module: ./file.js, export?: <name> }";
+
+/** Checks a `tools:` list and returns the valid entries as references. */
+export function checkTools(list: readonly unknown[] | undefined, base: readonly PathSeg[], ctx: ToolCheckContext): ToolRef[] {
+  const refs: ToolRef[] = [];
+  const seen = new Set<string>();
+  (list ?? []).forEach((entry, i) => {
+    const p = [...base, i];
+    const ref = checkTool(entry, p, ctx);
+    if (!ref) return;
+    const id = ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
+    if (seen.has(id)) {
+      ctx.c.report(p, `tool ${ref.kind === 'builtin' ? `'${ref.name}'` : id} is listed twice`);
+      return;
+    }
+    seen.add(id);
+    refs.push(ref);
+  });
+  return refs;
+}
+
+function checkTool(entry: unknown, p: PathSeg[], ctx: ToolCheckContext): ToolRef | undefined {
+  const { c } = ctx;
+  const pos = c.locate(p);
+  if (typeof entry === 'string') {
+    if (isBuiltinToolName(entry)) return { kind: 'builtin', name: entry, pos };
+    const hint =
+      entry === 'exit'
+        ? 'the exit tool is not listed in tools: set "exit: true" on the agent'
+        : entry === 'transfer_to_agent'
+          ? 'transfer_to_agent is added automatically for agents with sub_agents'
+          : `built-in tools: ${BUILTIN_TOOL_NAMES.join(', ')}`;
+    c.report(p, `unknown tool '${entry}'${didYouMean(entry, BUILTIN_TOOL_NAMES)}`, { hint });
+    return undefined;
+  }
+  if (!isRecord(entry)) {
+    c.report(p, `expected a tool, got ${describe(entry)}`, { hint: TOOL_FORMS });
+    return undefined;
+  }
+  if ('mcp' in entry) {
+    const t = checkObject(mcpToolSchema, entry, p, c, (key) => ({ message: `unknown key '${key}' in an MCP tool`, hint: TOOL_FORMS }));
+    if (!t?.mcp) return undefined;
+    if (!ctx.mcpServers.has(t.mcp)) {
+      c.report([...p, 'mcp'], `undefined MCP server '${t.mcp}'${didYouMean(t.mcp, ctx.mcpServers)}`, {
+        hint: ctx.mcpServers.size ? `defined under mcp_servers: ${[...ctx.mcpServers].join(', ')}` : 'define it under mcp_servers:',
+      });
+      return undefined;
+    }
+    return { kind: 'mcp', server: t.mcp, pos };
+  }
+  if ('module' in entry) {
+    const t = checkObject(moduleToolSchema, entry, p, c, (key) => ({
+      message: `unknown key '${key}' in a module tool${didYouMean(key, ['module', 'export'])}`,
+      hint: TOOL_FORMS,
+    }));
+    if (!t?.module) return undefined;
+    const refused = checkModulePath(ctx.baseDir, t.module);
+    if (refused) {
+      c.report([...p, 'module'], refused, { hint: 'module tools must live in the folder of agents.yaml or below it' });
+      return undefined;
+    }
+    const ref: ToolRef = { kind: 'module', path: t.module, resolvedPath: path.resolve(ctx.baseDir, t.module), pos };
+    if (t.export) ref.exportName = t.export;
+    return ref;
+  }
+  const key = Object.keys(entry)[0];
+  c.report(p, `unknown tool form${key ? ` with key '${key}'${didYouMean(key, ['mcp', 'module'])}` : ''}`, { hint: TOOL_FORMS, at: 'value' });
+  return undefined;
+}
+
+/**
+ * Checks `approval:` / `return_directly:` against the agent's tools. Names of MCP or module tools
+ * are only known once those are loaded, so with such tools a non-built-in name is accepted here.
+ */
+export function checkToolNames(names: readonly string[] | undefined, key: string, tools: readonly ToolRef[], base: readonly PathSeg[], c: ProblemCollector): void {
+  if (!names) return;
+  const have = new Set(tools.flatMap((t) => (t.kind === 'builtin' ? [t.name] : [])));
+  const dynamic = tools.some((t) => t.kind !== 'builtin');
+  const seen = new Set<string>();
+  names.forEach((name, i) => {
+    const p = [...base, i];
+    if (seen.has(name)) return c.report(p, `'${name}' is listed twice in ${key}`);
+    seen.add(name);
+    if (have.has(name)) return;
+    if (isBuiltinToolName(name)) {
+      return c.report(p, `${key} names '${name}', which is not among this agent's tools`, { hint: `add '${name}' to tools, or remove it from ${key}` });
+    }
+    if (dynamic) return;
+    c.report(p, `${key} names unknown tool '${name}'${didYouMean(name, have)}`, {
+      hint: have.size ? `this agent's tools: ${[...have].join(', ')}` : 'this agent has no tools',
+    });
+  });
+}

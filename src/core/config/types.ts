@@ -1,0 +1,175 @@
+/**
+ * The normalized team configuration produced from agents.yaml. Everything is resolved and
+ * defaulted, so building agents from it needs no further lookups in the YAML.
+ */
+
+export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute'] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+
+/** 1-based position in the YAML source. */
+export interface SourcePos {
+  line: number;
+  col: number;
+}
+
+export interface ModelConfig {
+  name: string;
+  provider: 'openai' | 'demo';
+  model?: string;
+  /** Omitted when empty (e.g. `"${OPENAI_BASE_URL:-}"` with the variable unset). */
+  baseUrl?: string;
+  /** The NAME of the environment variable holding the key; never the key itself. */
+  apiKeyEnv?: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  /**
+   * True for the implicit `default` model when agents.yaml defines none: its settings come from
+   * OPENAI_API_KEY / OPENAI_BASE_URL / ADK_MODEL when the team is built.
+   */
+  fromEnvironment: boolean;
+}
+
+/** Assignable to the McpServerConfig of src/core/tools/mcp.ts. */
+export interface McpServerDef {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute; relative `cwd` values are resolved against the folder of agents.yaml. */
+  cwd?: string;
+  /** Per-call timeout for this server's tools. */
+  timeoutMs?: number;
+  pos: SourcePos;
+}
+
+export type ToolRef =
+  | { kind: 'builtin'; name: string; pos: SourcePos }
+  | { kind: 'mcp'; server: string; pos: SourcePos }
+  /** `path` as written; `resolvedPath` is absolute and known to stay inside the folder of agents.yaml. */
+  | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos: SourcePos };
+
+interface AgentConfigBase {
+  name: string;
+  description: string;
+  /** Position of the agent's name key. */
+  pos: SourcePos;
+  /** The agent that lists this one as a child (sub-agent or supervisor), if any. */
+  parent?: string;
+}
+
+export interface ChatAgentConfig extends AgentConfigBase {
+  type: 'chat';
+  instruction: string;
+  /** A key of TeamConfig.models (always present there). */
+  model: string;
+  tools: ToolRef[];
+  /**
+   * Tool names that stop the run and ask a person first: the `approval:` list as written, or, when
+   * the key is absent, the agent's tools among DEFAULT_APPROVAL_TOOLS (`shell`).
+   */
+  approval: string[];
+  /** Tool names whose result ends the agent's turn. */
+  returnDirectly: string[];
+  outputKey?: string;
+  /** Unset means the ChatModelAgent default. */
+  maxIterations?: number;
+  subAgents: string[];
+  disallowTransferToParent: boolean;
+  /** Gives the agent the `exit` tool. */
+  exit: boolean;
+}
+
+export interface WorkflowAgentConfig extends AgentConfigBase {
+  type: 'sequential' | 'parallel' | 'loop';
+  subAgents: string[];
+  /** Only for `loop`; unset means the LoopAgent default. */
+  maxIterations?: number;
+}
+
+export interface SupervisorAgentConfig extends AgentConfigBase {
+  type: 'supervisor';
+  /** The agent that supervises; it is a child of this node like the sub-agents. */
+  supervisor: string;
+  subAgents: string[];
+}
+
+export interface PlannerConfig {
+  model: string;
+  instruction?: string;
+  /** Stop for a person to review the plan before executing it. */
+  review: boolean;
+}
+
+export interface ExecutorConfig {
+  model: string;
+  instruction?: string;
+  tools: ToolRef[];
+  approval: string[];
+}
+
+export interface ReplannerConfig {
+  model: string;
+  instruction?: string;
+}
+
+export interface PlanExecuteAgentConfig extends AgentConfigBase {
+  type: 'plan_execute';
+  /** Default model of the three inline parts. */
+  model: string;
+  planner: PlannerConfig;
+  executor: ExecutorConfig;
+  replanner: ReplannerConfig;
+  maxIterations?: number;
+}
+
+export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig;
+
+export interface TeamConfig {
+  version: 1;
+  /** The file the configuration came from, as given (used in messages). */
+  file: string;
+  /** Absolute folder of the file: module paths and MCP `cwd` are relative to it. */
+  dir: string;
+  /** Agent to start with: `default:` or else the first root agent in file order. */
+  default: string;
+  /** Always contains `default` (possibly `fromEnvironment`). */
+  models: Map<string, ModelConfig>;
+  mcpServers: Map<string, McpServerDef>;
+  /** In file order. */
+  agents: Map<string, AgentConfig>;
+  /** Agents that are nobody's child, in file order. */
+  roots: string[];
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file that was read. */
+  file: string;
+  config: TeamConfig;
+}
+
+export interface ConfigProblem {
+  file: string;
+  /** 1-based; 0 when the problem has no position (e.g. the file cannot be read). */
+  line: number;
+  col: number;
+  /** Dotted path of the offending key, e.g. `agents.coder.tools[2]`; '' for the whole file. */
+  path: string;
+  message: string;
+  hint?: string;
+}
+
+export interface ValidationResult {
+  ok: boolean;
+  config?: TeamConfig;
+  problems: ConfigProblem[];
+}
+
+export interface ConfigOptions {
+  /** Variables for `${VAR}` interpolation; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Folder module paths are checked against; defaults to the folder of `file`. */
+  baseDir?: string;
+  /** Nodes that aliases may expand to (alias-bomb guard); default max(10 000, length of the text). */
+  maxAliasExpansion?: number;
+}

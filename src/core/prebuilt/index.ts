@@ -1,0 +1,3 @@
+export * from './deterministic-transfer.js';
+export * from './supervisor.js';
+export * from './plan-execute/index.js';

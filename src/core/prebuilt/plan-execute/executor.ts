@@ -1,0 +1,50 @@
+import { ChatModelAgent, type ChatModelAgentConfig } from '../../agents/chat-model-agent.js';
+import type { RunContext } from '../../agents/run-context.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import { systemMessage, userMessage, type Message } from '../../schema/message.js';
+import type { Tool } from '../../tools/tool.js';
+import { EXECUTOR_SYSTEM_PROMPT, EXECUTOR_USER_PROMPT, formatPrompt } from './prompts.js';
+import { executionContext, EXECUTED_STEP_SESSION_KEY, firstStep, formatExecutedSteps, formatInput, type ExecutionContext } from './session.js';
+
+export interface ExecutorConfig {
+  model: ChatModel;
+  tools?: Tool[];
+  /** Tools that stop for a person's approval before they run. */
+  approval?: string[];
+  /** Model calls per step; default 20. */
+  maxIterations?: number;
+  /** Replaces Eino's ExecutorPrompt. */
+  genInput?: (ec: ExecutionContext) => Message[];
+  retry?: ChatModelAgentConfig['retry'];
+}
+
+/** Eino's ExecutorPrompt, filled from the session. */
+export function defaultExecutorInput(ec: ExecutionContext): Message[] {
+  return [
+    systemMessage(EXECUTOR_SYSTEM_PROMPT),
+    userMessage(
+      formatPrompt(EXECUTOR_USER_PROMPT, {
+        input: formatInput(ec.userInput),
+        plan: JSON.stringify(ec.plan),
+        executed_steps: formatExecutedSteps(ec.executedSteps),
+        step: firstStep(ec.plan),
+      }),
+    ),
+  ];
+}
+
+/** Eino's executor: a ReAct agent that executes the plan's first step; its answer goes to `ExecutedStep`. */
+export function newExecutor(config: ExecutorConfig): ChatModelAgent {
+  const gen = config.genInput ?? defaultExecutorInput;
+  return new ChatModelAgent({
+    name: 'executor',
+    description: 'an executor agent',
+    model: config.model,
+    tools: config.tools,
+    approval: config.approval,
+    maxIterations: config.maxIterations,
+    outputKey: EXECUTED_STEP_SESSION_KEY,
+    retry: config.retry,
+    genModelInput: (_instruction: string, _input, ctx: RunContext) => gen(executionContext(ctx.session.values)),
+  });
+}

@@ -1,0 +1,63 @@
+import { callModel } from '../../agents/model-step.js';
+import type { RunContext } from '../../agents/run-context.js';
+import type { AgentEvent } from '../../agents/types.js';
+import { toError } from '../../errors.js';
+import type { ChatModel, ToolChoice } from '../../models/chat-model.js';
+import { defaultRetryPolicy, type RetryPolicy } from '../../models/retry.js';
+import { assistantMessage, type Message, type ToolCall } from '../../schema/message.js';
+import { MessageStream } from '../../schema/message-stream.js';
+import type { ToolInfo } from '../../tools/tool.js';
+
+export interface ToolCallStepEnv {
+  model: ChatModel;
+  agentName: string;
+  ctx: RunContext;
+  emit(e: AgentEvent): void;
+  retry?: Partial<RetryPolicy>;
+}
+
+/**
+ * One model call forced to use a tool (planner, replanner). As in Eino, the event shows the first
+ * tool call's arguments as the assistant's text; the call itself is returned for parsing.
+ */
+export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], tools: ToolInfo[], toolChoice: ToolChoice): Promise<ToolCall> {
+  const forward = (e: AgentEvent): void => {
+    const v = e.output?.message;
+    if (!v) return env.emit(e);
+    if (v.stream) return env.emit({ ...e, output: { message: { ...v, stream: argumentsAsContent(v.stream) } } });
+    const call = v.message?.toolCalls?.[0];
+    if (call) env.emit({ ...e, output: { message: { ...v, message: assistantMessage(call.function.arguments) } } });
+  };
+  const reply = await callModel(
+    {
+      model: env.model,
+      agentName: env.agentName,
+      streaming: env.ctx.enableStreaming,
+      retry: { ...defaultRetryPolicy, ...env.retry },
+      signal: env.ctx.signal,
+      emit: forward,
+    },
+    messages,
+    { tools, toolChoice },
+  );
+  const call = reply.toolCalls?.[0];
+  if (!call) throw new Error('no tool call');
+  return call;
+}
+
+/** A stream of the first tool call's argument text, failing when the source fails. */
+function argumentsAsContent(source: MessageStream): MessageStream {
+  const out = new MessageStream();
+  void (async () => {
+    try {
+      for await (const chunk of source) {
+        const args = chunk.toolCalls?.find((c) => c.index === 0)?.function?.arguments;
+        if (args) out.push({ role: 'assistant', content: args });
+      }
+      out.close();
+    } catch (e) {
+      out.close(toError(e));
+    }
+  })();
+  return out;
+}

@@ -1,0 +1,55 @@
+import { setSubAgents, type FlowAgent, type FlowAgentView } from '../agents/flow.js';
+import type { RunContext } from '../agents/run-context.js';
+import type { Agent, AgentEvent, AgentInput } from '../agents/types.js';
+import type { ResumeInfo } from '../interrupt.js';
+import { agentWithDeterministicTransferTo } from './deterministic-transfer.js';
+
+export interface SupervisorConfig {
+  /** Decides who works next; gets the transfer tool listing the sub-agents. */
+  supervisor: Agent;
+  /** Each hands control back to the supervisor when it finishes. */
+  subAgents: Agent[];
+}
+
+/**
+ * Eino's supervisor pattern: the supervisor transfers to a sub-agent, which transfers back
+ * automatically when done; a sub-agent's `exit` ends everything. The team runs as the supervisor's
+ * FlowAgent, so run paths read `[Sup, Sub1, Sup, Sub2, Sup]`.
+ */
+export class SupervisorAgent implements FlowAgentView {
+  readonly type = 'Supervisor';
+  /** The supervisor's FlowAgent, with the wrapped sub-agents as its transfer targets. */
+  readonly flow: FlowAgent;
+
+  constructor(readonly config: SupervisorConfig) {
+    const back = [config.supervisor.name];
+    const wrapped = config.subAgents.map((agent) => agentWithDeterministicTransferTo({ agent, toAgentNames: back }));
+    this.flow = setSubAgents(config.supervisor, wrapped);
+  }
+
+  get name(): string {
+    return this.flow.name;
+  }
+  get description(): string {
+    return this.flow.description;
+  }
+  get subAgents(): Agent[] {
+    return this.config.subAgents;
+  }
+
+  toFlowAgent(): FlowAgent {
+    return this.flow;
+  }
+
+  run(input: AgentInput, ctx?: RunContext): AsyncIterable<AgentEvent> {
+    return this.flow.run(input, ctx);
+  }
+
+  resume(info: ResumeInfo, ctx: RunContext): AsyncIterable<AgentEvent> {
+    return this.flow.resume(info, ctx);
+  }
+}
+
+export function supervisor(config: SupervisorConfig): SupervisorAgent {
+  return new SupervisorAgent(config);
+}

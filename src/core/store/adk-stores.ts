@@ -1,0 +1,18 @@
+import { KeyValueCheckpointStore, type SecretOptions } from './checkpoint-store.js';
+import type { KeyValueStore } from './key-value-store.js';
+import { openKeyValueStore, type OpenStoreOptions } from './open-store.js';
+import { SessionStore } from './session-store.js';
+
+/** Sessions and checkpoints sharing one backend, as the CLI uses them. */
+export interface AdkStores {
+  kv: KeyValueStore;
+  sessions: SessionStore;
+  checkpoints: KeyValueCheckpointStore;
+  close(): Promise<void>;
+}
+
+export async function openAdkStores(url?: string, opts: OpenStoreOptions & SecretOptions = {}): Promise<AdkStores> {
+  const kv = await openKeyValueStore(url, opts);
+  const secrets: SecretOptions = { secrets: opts.secrets, env: opts.env };
+  return { kv, sessions: new SessionStore(kv, secrets), checkpoints: new KeyValueCheckpointStore(kv, secrets), close: () => kv.close() };
+}

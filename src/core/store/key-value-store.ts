@@ -1,0 +1,127 @@
+import { Keyv, type KeyvStoreAdapter } from 'keyv';
+import { sleep } from '../abort.js';
+import { StoreError } from './errors.js';
+import type { StoreKind } from './store-url.js';
+
+/** A string key-value store. Keys are namespaced (default `adk:`) on the backend. */
+export interface KeyValueStore {
+  readonly kind: StoreKind;
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  /** True when the key existed. */
+  delete(key: string): Promise<boolean>;
+  /** Keys (without namespace) that start with `prefix`, sorted. */
+  list(prefix: string): Promise<string[]>;
+  close(): Promise<void>;
+  /** The store's URL without credentials. */
+  describe(): string;
+}
+
+/** What each backend provides to the shared keyv wrapper. Keys here are physical (namespaced). */
+export interface Backend {
+  kind: StoreKind;
+  display: string;
+  keyv: Keyv<string>;
+  listKeys(physicalPrefix: string): Promise<string[]>;
+  close(): Promise<void>;
+  /** Turns a low-level failure into a clear StoreError. */
+  wrapError(e: unknown, op: string): Error;
+  /** Failures worth retrying inside one operation (SQLite lock contention). */
+  isTransient?(e: unknown): boolean;
+  transientRetries?: number;
+  /** Network backends: an operation that takes longer fails instead of hanging. */
+  operationTimeoutMs?: number;
+}
+
+/** Keyv with its own key prefixing off (we prefix ourselves, the same way on every backend) and errors thrown. */
+export function makeKeyv(adapter: KeyvStoreAdapter | Map<string, string>): Keyv<string> {
+  const keyv = new Keyv<string>(adapter as KeyvStoreAdapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
+  keyv.on('error', () => {}); // errors reach the caller through the rejected operation
+  return keyv;
+}
+
+export class KeyvKeyValueStore implements KeyValueStore {
+  private closed = false;
+  private readonly prefix: string;
+
+  constructor(private readonly backend: Backend, namespace: string) {
+    this.prefix = `${namespace}:`;
+  }
+
+  get kind(): StoreKind {
+    return this.backend.kind;
+  }
+
+  describe(): string {
+    return this.backend.display;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.op('get', () => this.backend.keyv.get(this.prefix + key));
+    if (value === undefined || value === null) return undefined;
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    if (typeof value !== 'string') throw new TypeError(`store values must be strings (key ${key})`);
+    await this.op('set', () => this.backend.keyv.set(this.prefix + key, value));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.op('delete', () => this.backend.keyv.delete(this.prefix + key));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const keys = await this.op('list', () => this.backend.listKeys(this.prefix + prefix));
+    return [...new Set(keys)]
+      .filter((k) => k.startsWith(this.prefix + prefix))
+      .map((k) => k.slice(this.prefix.length))
+      .sort();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.backend.close();
+  }
+
+  private async op<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreError('store_failed', `store ${this.backend.display} is closed`, this.backend.display);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await withTimeout(fn(), this.backend.operationTimeoutMs, () =>
+          new StoreError('store_unavailable', `${name} on store ${this.backend.display} timed out after ${this.backend.operationTimeoutMs} ms`, this.backend.display),
+        );
+      } catch (e) {
+        if (e instanceof StoreError) throw e;
+        if (this.backend.isTransient?.(e) && attempt < (this.backend.transientRetries ?? 0)) {
+          await sleep(backoffMs(attempt, 50, 1000));
+          continue;
+        }
+        throw this.backend.wrapError(e, name);
+      }
+    }
+  }
+}
+
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** attempt);
+  return exp / 2 + Math.random() * (exp / 2);
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
+  if (!ms) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import { KeyvKeyValueStore, makeKeyv, type Backend, type KeyValueStore } from './key-value-store.js';
+import { defaultAdkHome, parseStoreUrl } from './store-url.js';
+
+export interface OpenStoreOptions {
+  /** Where the default SQLite file lives; defaults to ADK_HOME, else ~/.adk. */
+  adkHome?: string;
+  /** Key prefix on the backend (letters, digits, `_`, `-`); default `adk`. */
+  namespace?: string;
+  /** SQLite: how long to wait on another process's lock before each retry (default 5000). */
+  busyTimeoutMs?: number;
+  /** SQLite: retries after a lock timeout (default 3). */
+  lockRetries?: number;
+  /** Redis/Postgres: connection timeout (default 5000). */
+  connectTimeoutMs?: number;
+  /** Redis/Postgres: an operation that takes longer fails (default 10000). */
+  operationTimeoutMs?: number;
+  /** Environment used for ADK_STORE and ADK_HOME (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Opens the store at `url`, else ADK_STORE, else `${ADK_HOME}/adk.sqlite`.
+ * Backends are imported on demand, so SQLite users never load the Redis or Postgres clients.
+ */
+export async function openKeyValueStore(url?: string, opts: OpenStoreOptions = {}): Promise<KeyValueStore> {
+  const env = opts.env ?? process.env;
+  const namespace = opts.namespace ?? 'adk';
+  if (!/^[A-Za-z0-9_-]+$/.test(namespace)) throw new ConfigError(`invalid store namespace "${namespace}": use letters, digits, _ or -`);
+  const adkHome = opts.adkHome ?? defaultAdkHome(env);
+  const loc = parseStoreUrl(url ?? env.ADK_STORE, adkHome);
+  let backend: Backend;
+  switch (loc.kind) {
+    case 'memory':
+      backend = memoryBackend();
+      break;
+    case 'sqlite': {
+      if (!url && !env.ADK_STORE) mkdirSync(adkHome, { recursive: true, mode: 0o700 });
+      const { openSqliteBackend } = await import('./sqlite-backend.js');
+      backend = await openSqliteBackend(loc.target, opts);
+      break;
+    }
+    case 'redis': {
+      const { openRedisBackend } = await import('./redis-backend.js');
+      backend = await openRedisBackend(loc, opts);
+      break;
+    }
+    case 'postgres': {
+      const { openPostgresBackend } = await import('./postgres-backend.js');
+      backend = await openPostgresBackend(loc, opts);
+      break;
+    }
+  }
+  return new KeyvKeyValueStore(backend, namespace);
+}
+
+function memoryBackend(): Backend {
+  const map = new Map<string, string>();
+  return {
+    kind: 'memory',
+    display: 'memory:',
+    keyv: makeKeyv(map),
+    listKeys: async (prefix) => [...map.keys()].filter((k) => k.startsWith(prefix)),
+    close: async () => map.clear(),
+    wrapError: (e) => (e instanceof Error ? e : new Error(String(e))),
+  };
+}

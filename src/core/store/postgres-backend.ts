@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import { describeCause, StoreError } from './errors.js';
+import { makeKeyv, type Backend } from './key-value-store.js';
+import type { NetworkOptions } from './redis-backend.js';
+import { scrub, type StoreLocation } from './store-url.js';
+
+const TABLE = 'public.keyv';
+
+interface PgPool {
+  query(sql: string, values?: unknown): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (e: Error) => void): unknown;
+}
+
+/** Postgres through @keyv/postgres (a pg pool); connection and query time are bounded. */
+export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptions = {}): Promise<Backend> {
+  const display = loc.display;
+  const connectTimeout = opts.connectTimeoutMs ?? 5000;
+  const operationTimeoutMs = opts.operationTimeoutMs ?? 10_000;
+  const { KeyvPostgres } = await import('@keyv/postgres');
+  // @keyv/postgres's shared pool has no 'error' listener, so a server restart would crash the
+  // process (an idle connection dying emits 'error'). Each store gets its own pool, with one.
+  // pg is loaded from where @keyv/postgres finds it: it is that package's dependency.
+  const pg = createRequire(import.meta.resolve('@keyv/postgres'))('pg') as { Pool: new (config: object) => PgPool };
+  const pool = new pg.Pool({ connectionString: loc.target, connectionTimeoutMillis: connectTimeout, query_timeout: operationTimeoutMs, max: 4 });
+  pool.on('error', () => {}); // the next query opens a fresh connection, or fails clearly
+  class PooledPostgres extends KeyvPostgres {
+    override async connect() {
+      return async (sql: string, values?: unknown) => (await pool.query(sql, values)).rows as any[];
+    }
+    override async disconnect() {
+      await pool.end();
+    }
+  }
+  const adapter = new PooledPostgres({ uri: loc.target });
+  adapter.on('error', () => {}); // the table creation failure resurfaces on the first query below
+  const wrapError = (e: unknown, op: string): Error => {
+    if (e instanceof StoreError) return e;
+    const code = (e as { code?: unknown }).code;
+    // pg server errors carry a 5-character SQLSTATE; anything else is the connection.
+    const fromServer = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+    const message = scrub(
+      fromServer ? `${op} on postgres store ${display} failed: ${describeCause(e)}` : `${op} failed: cannot reach postgres store ${display}: ${describeCause(e)}`,
+      loc.secrets,
+    );
+    return new StoreError(fromServer ? 'store_failed' : 'store_unavailable', message, display, { cause: e });
+  };
+  try {
+    await adapter.query(`CREATE TABLE IF NOT EXISTS ${TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT)`);
+  } catch (e) {
+    // 23505: another process created the table at the same moment.
+    if ((e as { code?: unknown }).code !== '23505') {
+      await adapter.disconnect().catch(() => {});
+      throw wrapError(e, 'connect');
+    }
+  }
+  return {
+    kind: 'postgres',
+    display,
+    keyv: makeKeyv(adapter),
+    listKeys: async (prefix) => {
+      const rows = (await adapter.query(`SELECT key FROM ${TABLE} WHERE substr(key, 1, char_length($1::text)) = $1::text`, [prefix])) as Array<{ key: string }>;
+      return rows.map((r) => r.key);
+    },
+    close: () => adapter.disconnect(),
+    wrapError,
+    operationTimeoutMs,
+  };
+}

@@ -1,0 +1,76 @@
+export const REDACTED = '[REDACTED]';
+
+const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$/;
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The values that must never be persisted: OPENAI_API_KEY and every variable named `*_KEY`,
+ * `*_TOKEN` or `*_SECRET`. Values shorter than 8 characters are ignored: they are not real
+ * secrets, and redacting them would mangle ordinary words.
+ */
+export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const out = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_SECRET_LENGTH) continue;
+    if (name === 'OPENAI_API_KEY' || SECRET_NAME.test(name.toUpperCase())) out.add(value);
+  }
+  return [...out];
+}
+
+/** Secrets as they may appear inside JSON text too (a secret with `"` or `\` is escaped there). */
+function variants(secrets: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) {
+    if (!s || s.length < MIN_SECRET_LENGTH) continue;
+    out.add(s);
+    out.add(JSON.stringify(s).slice(1, -1));
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function redactString(text: string, list: readonly string[]): string {
+  let out = text;
+  for (const s of list) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** True when `text` contains any secret (raw or JSON-escaped). Cheap check before a deep copy. */
+export function containsSecret(text: string, secrets: readonly string[]): boolean {
+  return variants(secrets).some((s) => text.includes(s));
+}
+
+/**
+ * Replaces every occurrence of a secret with `[REDACTED]`: in a string, or in every string
+ * (and key) of a JSON-like value, which is copied. Numbers and booleans are left alone.
+ */
+export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
+  const list = variants(secrets);
+  if (!list.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactString(v, list);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[redactString(k, list)] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * Redacts JSON text without changing its meaning: parsed and rewritten only when a secret occurs.
+ * Text that is not JSON is redacted as plain text.
+ */
+export function redactJsonText(text: string, secrets: readonly string[]): string {
+  if (!containsSecret(text, secrets)) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return redactSecrets(text, secrets);
+  }
+  return JSON.stringify(redactSecrets(parsed, secrets));
+}

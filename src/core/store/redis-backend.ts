@@ -1,0 +1,88 @@
+import { sleep } from '../abort.js';
+import { describeCause, StoreError } from './errors.js';
+import { makeKeyv, withTimeout, type Backend } from './key-value-store.js';
+import { scrub, type StoreLocation } from './store-url.js';
+
+export interface NetworkOptions {
+  connectTimeoutMs?: number;
+  operationTimeoutMs?: number;
+}
+
+/** Redis replies with errors such as `ERR …`, `WRONGTYPE …`, `NOAUTH …`: those are not outages. */
+const SERVER_REPLY = /^[A-Z]{2,}[A-Z_]*\b/;
+
+/**
+ * Redis without an offline queue: while the server is unreachable, operations fail at once
+ * (the client reconnects a few times in the background, then each operation tries to connect again).
+ */
+export async function openRedisBackend(loc: StoreLocation, opts: NetworkOptions = {}): Promise<Backend> {
+  const connectTimeout = opts.connectTimeoutMs ?? 5000;
+  const display = loc.display;
+  const { default: KeyvRedis, createClient } = await import('@keyv/redis');
+  const client = createClient({
+    url: loc.target,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        retries >= 5 ? new Error(`${describeCause(cause)} (gave up after ${retries} attempts)`) : Math.min(50 * 2 ** retries, 1000),
+    },
+  });
+  // Errors reach the caller through the failing operation; the last one explains a refused reconnect.
+  let lastSocketError: unknown;
+  client.on('error', (e: unknown) => (lastSocketError = e));
+  const unavailable = (e: unknown, what: string) => {
+    // @keyv/redis replaces a failed reconnect with a generic message: show the socket's reason instead.
+    const message = e instanceof Error ? e.message : '';
+    let reason = describeCause(e);
+    if (/client is not connected or has failed to connect/.test(message) && lastSocketError) reason = describeCause(lastSocketError);
+    if (/client is offline|Socket closed unexpectedly/i.test(message)) {
+      reason = `connection lost (${lastSocketError ? describeCause(lastSocketError) : message}); reconnecting`;
+    }
+    return new StoreError('store_unavailable', scrub(`${what} redis store ${display}: ${reason}`, loc.secrets), display, { cause: e });
+  };
+
+  try {
+    await withTimeout(client.connect(), connectTimeout, () => new Error(`no answer within ${connectTimeout} ms`));
+  } catch (e) {
+    if (client.isOpen) client.destroy(); // stop the background reconnects
+    throw unavailable(e, 'cannot connect to');
+  }
+
+  const adapter = new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true, connectionTimeout: connectTimeout });
+  return {
+    kind: 'redis',
+    display,
+    keyv: makeKeyv(adapter),
+    listKeys: async (prefix) => {
+      const conn = await adapter.getClient();
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const page = await conn.scan(cursor, { MATCH: `${escapeGlob(prefix)}*`, COUNT: 1000 });
+        cursor = String(page.cursor);
+        keys.push(...page.keys.map(String));
+      } while (cursor !== '0');
+      return keys;
+    },
+    close: async () => {
+      if (!client.isOpen) return;
+      // A graceful close waits for the server; a dead server must not hold the process.
+      await Promise.race([client.close().catch(() => {}), sleep(1000)]);
+      if (client.isOpen) client.destroy();
+    },
+    wrapError: (e, op) => {
+      if (e instanceof StoreError) return e;
+      const reason = describeCause(e);
+      if (SERVER_REPLY.test(reason)) {
+        return new StoreError('store_failed', scrub(`${op} on redis store ${display} failed: ${reason}`, loc.secrets), display, { cause: e });
+      }
+      return unavailable(e, `${op} failed: cannot reach`);
+    },
+    operationTimeoutMs: opts.operationTimeoutMs ?? 10_000,
+  };
+}
+
+function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]\\]/g, '\\$&');
+}

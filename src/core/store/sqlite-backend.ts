@@ -1,0 +1,84 @@
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { KeyvSqlite } from '@keyv/sqlite';
+import { sleep } from '../abort.js';
+import { describeCause, StoreError } from './errors.js';
+import { backoffMs, makeKeyv, type Backend } from './key-value-store.js';
+
+export interface SqliteOptions {
+  /** How long SQLite itself waits on a lock before reporting SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+  /** Further attempts, with backoff, after SQLITE_BUSY. */
+  lockRetries?: number;
+}
+
+const TABLE = 'keyv';
+
+export function isSqliteBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (e instanceof Error && /database (table )?is locked/i.test(e.message));
+}
+
+/** A SQLite file in WAL mode with synchronous=FULL: a confirmed write survives kill -9 and power loss. */
+export async function openSqliteBackend(file: string, opts: SqliteOptions = {}): Promise<Backend> {
+  const busyTimeout = opts.busyTimeoutMs ?? 5000;
+  const retries = opts.lockRetries ?? 3;
+  const display = `sqlite://${file}`;
+  const wrapError = (e: unknown, op: string): Error => sqliteError(e, op, file, display);
+  prepareFile(file, display);
+  const { KeyvSqlite } = await import('@keyv/sqlite');
+
+  let adapter: KeyvSqlite | undefined;
+  for (let attempt = 0; !adapter; attempt++) {
+    const candidate = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout, table: TABLE });
+    candidate.on('error', () => {}); // reported through the awaited queries below
+    try {
+      await candidate.query('PRAGMA journal_mode=WAL');
+      await candidate.query('PRAGMA synchronous=FULL');
+      adapter = candidate;
+    } catch (e) {
+      await candidate.close().catch(() => {});
+      if (!isSqliteBusy(e) || attempt >= retries) throw wrapError(e, 'open');
+      await sleep(backoffMs(attempt, 50, 1000));
+    }
+  }
+
+  const ready = adapter;
+  return {
+    kind: 'sqlite',
+    display,
+    keyv: makeKeyv(ready),
+    // substr/length count characters on both sides, so any prefix matches exactly (LIKE would be case-insensitive).
+    listKeys: async (prefix) => {
+      const rows = (await ready.query(`SELECT key FROM ${TABLE} WHERE substr(key, 1, length(?)) = ?`, prefix, prefix)) as Array<{ key: string }>;
+      return rows.map((r) => r.key);
+    },
+    close: () => ready.disconnect(),
+    wrapError,
+    isTransient: isSqliteBusy,
+    transientRetries: retries,
+  };
+}
+
+function prepareFile(file: string, display: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Sessions hold private conversations: create the file owner-only (SQLite gives -wal/-shm the same mode).
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  } catch (e) {
+    throw new StoreError('store_failed', `cannot create the store ${display}: ${describeCause(e)}`, display, { cause: e });
+  }
+}
+
+function sqliteError(e: unknown, op: string, file: string, display: string): Error {
+  if (e instanceof StoreError) return e;
+  const code = (e as { code?: unknown } | undefined)?.code;
+  if (isSqliteBusy(e)) return new StoreError('store_locked', `store is locked by another process: ${file}`, display, { cause: e });
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new StoreError('store_failed', `the store ${file} is not a valid SQLite database (${describeCause(e)})`, display, { cause: e });
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
+    return new StoreError('store_failed', `cannot open the store ${file} for writing: ${describeCause(e)}`, display, { cause: e });
+  }
+  return new StoreError('store_failed', `${op} on store ${display} failed: ${describeCause(e)}`, display, { cause: e });
+}

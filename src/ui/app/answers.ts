@@ -1,0 +1,49 @@
+import type { ApprovalChoice } from '../components/ApprovalPrompt.js';
+import type { PlanDecision } from '../components/PlanReviewPrompt.js';
+import type { PendingInterrupt } from '../state/transcript.js';
+
+/** What a prompt returns, per kind of interrupt. */
+export type PromptAnswer =
+  | { kind: 'approval'; choice: ApprovalChoice }
+  | { kind: 'input'; text: string }
+  | { kind: 'plan_review'; decision: PlanDecision };
+
+/** The resume data the runtime expects for an answer (`always` stays in the app). */
+export function resumeData(answer: PromptAnswer): unknown {
+  switch (answer.kind) {
+    case 'approval': {
+      const c = answer.choice;
+      if (!c.approved) return c.reason ? { approved: false, reason: c.reason } : { approved: false };
+      if ('arguments' in c) return { approved: true, arguments: c.arguments };
+      return { approved: true };
+    }
+    case 'input':
+      return answer.text;
+    case 'plan_review':
+      return answer.decision;
+  }
+}
+
+/** A line for the transcript recording what the person decided. */
+export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
+  const tool = p.info.tool ?? 'tool';
+  switch (answer.kind) {
+    case 'approval': {
+      const c = answer.choice;
+      if (!c.approved) return `⊘ rejected ${tool}${c.reason ? `: ${c.reason}` : ''}`;
+      if ('always' in c) return `✓ approved ${tool} for the rest of the session`;
+      if ('arguments' in c) return `✓ approved ${tool} with edited arguments`;
+      return `✓ approved ${tool}`;
+    }
+    case 'input':
+      return `↳ answered: ${answer.text || '(empty)'}`;
+    case 'plan_review':
+      return answer.decision.accept ? '✓ plan accepted' : `↳ plan feedback: ${answer.decision.feedback}`;
+  }
+}
+
+/** An approval the person already granted for the whole session is answered without asking. */
+export function autoAnswer(p: PendingInterrupt, alwaysApproved: ReadonlySet<string>): PromptAnswer | undefined {
+  if (p.info.kind === 'approval' && p.info.tool && alwaysApproved.has(p.info.tool)) return { kind: 'approval', choice: { approved: true } };
+  return undefined;
+}

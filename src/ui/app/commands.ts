@@ -1,0 +1,53 @@
+import type { AgentEvent } from '../../core/agents/types.js';
+import { DEFAULT_SLASH_COMMANDS, parseSlashCommand as parse, type SlashCommandInfo } from '../input/slash-commands.js';
+import type { RunOutcome } from '../state/consume-run.js';
+import { formatTokens } from '../components/StatusLine.js';
+
+/** What a slash command can do to the screen. */
+export interface ChatUi {
+  info(text: string, tone?: 'info' | 'warning' | 'success' | 'muted'): void;
+  error(text: string): void;
+  /** Prints markdown under a name (e.g. `/agents` output under `adk`). */
+  markdown(text: string, title?: string): void;
+  /** Starts over on screen (nothing printed is erased). */
+  clear(): void;
+  /** Shows a run (e.g. the rest of a resumed session); prompts open if it stops for a person. */
+  run(events: AsyncIterable<AgentEvent>): Promise<RunOutcome>;
+  usage(): { promptTokens: number; completionTokens: number };
+  expandLast(): void;
+  exit(): void;
+}
+
+/** A command from the input, when the text is one (`/path/to/file` is not). */
+export function parseCommand(text: string, commands: readonly SlashCommandInfo[]): { name: string; args: string } | undefined {
+  const c = parse(text);
+  if (!c) return undefined;
+  // `/etc is full` reads as a message; an unknown `/word` alone reads as a mistyped command.
+  const known = commands.some((k) => k.name === c.name);
+  return known || !c.args ? c : undefined;
+}
+
+/** What the app does for a command the caller did not take. */
+export function defaultCommand(name: string, ui: ChatUi, commands: readonly SlashCommandInfo[] = DEFAULT_SLASH_COMMANDS): void {
+  switch (name) {
+    case '/exit':
+      return ui.exit();
+    case '/expand':
+      return ui.expandLast();
+    case '/clear':
+      return ui.clear();
+    case '/cost': {
+      const u = ui.usage();
+      return ui.info(`Tokens this session: ${formatTokens(u.promptTokens)} in, ${formatTokens(u.completionTokens)} out.`);
+    }
+    case '/help':
+      return ui.markdown(helpText(commands), 'help');
+    default:
+      return ui.error(`Unknown command ${name}. Type /help for the list.`);
+  }
+}
+
+export function helpText(commands: readonly SlashCommandInfo[]): string {
+  const rows = commands.map((c) => `- \`${c.name}\` ${c.description ?? ''}`).join('\n');
+  return `${rows}\n\nKeys: Enter sends, \`\\\`+Enter or Ctrl-J adds a line, ↑/↓ history, Tab completes commands, Esc cancels a run, Ctrl-C twice exits, Ctrl-D on an empty line exits.`;
+}

@@ -1,0 +1,139 @@
+import { Box, useInput, type Key } from 'ink';
+import { useRef, useState } from 'react';
+import { applyEditKey, normalizeNewlines } from '../input/apply-key.js';
+import * as ed from '../input/editor.js';
+import { atDraft, stepHistory, type HistoryCursor } from '../input/history.js';
+import { lineCount, PASTE_END, PASTE_START, PasteStore } from '../input/paste.js';
+import { commonPrefix, slashSuggestions, type SlashCommandInfo } from '../input/slash-commands.js';
+import { EditorView } from './EditorView.js';
+import { Suggestions } from './Suggestions.js';
+
+export interface InputBoxProps {
+  /** Earlier inputs, oldest first (the caller keeps and saves them). */
+  history?: readonly string[];
+  /** The text with pastes expanded. The caller adds it to the history. */
+  onSubmit: (text: string) => void;
+  /** Every change of the visible text (the app needs to know when it is empty, for Ctrl-D). */
+  onChange?: (text: string) => void;
+  commands?: readonly SlashCommandInfo[];
+  isActive?: boolean;
+  /** While a run is going, Enter does nothing (typing ahead still works). */
+  busy?: boolean;
+  placeholder?: string;
+  /** Pastes with at least this many lines show as `[Pasted N lines]`. */
+  pasteLineThreshold?: number;
+}
+
+interface TabCycle {
+  base: string;
+  index: number;
+}
+
+/**
+ * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
+ * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
+ */
+export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10 }: InputBoxProps) {
+  const [state, setState] = useState<ed.EditorState>(ed.emptyEditor);
+  const [cycle, setCycle] = useState<TabCycle>();
+  const [hideSuggestions, setHideSuggestions] = useState(false);
+  // Keys of one stdin chunk arrive before React re-renders: keep the latest values in refs.
+  const current = useRef(state);
+  const historyAt = useRef<HistoryCursor>(atDraft);
+  const paste = useRef<{ buffer: string } | null>(null);
+  const pastes = useRef(new PasteStore());
+
+  const set = (next: ed.EditorState, keepCycle = false) => {
+    const changed = next.text !== current.current.text;
+    current.current = next;
+    setState(next);
+    if (!keepCycle) setCycle(undefined);
+    if (changed) {
+      setHideSuggestions(false);
+      onChange?.(next.text);
+    }
+  };
+
+  const insertPaste = (raw: string) => {
+    const text = normalizeNewlines(raw);
+    set(ed.insert(current.current, lineCount(text) >= pasteLineThreshold ? pastes.current.add(text) : text));
+  };
+
+  const submit = () => {
+    const text = pastes.current.expand(current.current.text);
+    if (!text.trim() || busy) return;
+    pastes.current.clear();
+    historyAt.current = atDraft;
+    set(ed.emptyEditor);
+    onSubmit(text);
+  };
+
+  const suggestionBase = cycle?.base ?? state.text;
+  const suggestions = hideSuggestions ? [] : slashSuggestions(suggestionBase, commands);
+
+  const complete = () => {
+    const s = current.current;
+    const base = cycle?.base ?? s.text;
+    const matches = slashSuggestions(base, commands).map((c) => c.name);
+    if (!matches.length) return;
+    if (matches.length === 1) return set(ed.editorAt(`${matches[0]} `));
+    const prefix = commonPrefix(matches);
+    if (!cycle && prefix.length > s.text.length) return set(ed.editorAt(prefix));
+    const index = cycle ? (cycle.index + 1) % matches.length : 0;
+    set(ed.editorAt(matches[index]), true);
+    setCycle({ base, index });
+  };
+
+  const browseHistory = (dir: 'older' | 'newer') => {
+    const step = stepHistory(history, historyAt.current, current.current.text, dir);
+    if (!step) return;
+    historyAt.current = step.at;
+    set(ed.editorAt(step.text));
+  };
+
+  const onKey = (input: string, key: Key) => {
+    if (paste.current) {
+      if (input === PASTE_END) {
+        const text = paste.current.buffer;
+        paste.current = null;
+        return insertPaste(text);
+      }
+      paste.current.buffer += key.return ? '\n' : key.tab ? '\t' : input;
+      return;
+    }
+    if (input === PASTE_START) {
+      paste.current = { buffer: '' };
+      return;
+    }
+    if (key.ctrl && (input === 'c' || input === 'd')) return;
+    const s = current.current;
+    if (key.return) {
+      if (s.text.slice(0, s.cursor).endsWith('\\')) return set(ed.insert(ed.backspace(s), '\n'));
+      if (key.meta) return set(ed.insert(s, '\n'));
+      return submit();
+    }
+    // Ctrl-J arrives as a bare line feed.
+    if (input === '\n') return set(ed.insert(s, '\n'));
+    // A terminal without bracketed paste sends a paste as one chunk with its line breaks.
+    if (input.length > 1 && /[\r\n]/.test(input)) return insertPaste(input);
+    if (key.tab) return complete();
+    if (key.escape) return setHideSuggestions(true);
+    if (key.upArrow) return ed.isOnFirstLine(s) ? browseHistory('older') : set(ed.verticalMove(s, -1));
+    if (key.downArrow) return ed.isOnLastLine(s) ? browseHistory('newer') : set(ed.verticalMove(s, 1));
+    if (key.backspace || key.delete) {
+      const token = pastes.current.tokenAtEnd(s.text.slice(0, s.cursor));
+      if (token) return set(ed.deleteBefore(s, token.length));
+    }
+    const next = applyEditKey(s, input, key);
+    if (next) set(next);
+  };
+
+  useInput(onKey, { isActive });
+
+  return (
+    <Box flexDirection="column">
+      <EditorView state={state} prompt="› " promptColor={busy ? 'gray' : 'cyan'} placeholder={placeholder} focus={isActive} />
+      <Suggestions items={suggestions} selected={cycle?.index} />
+    </Box>
+  );
+}

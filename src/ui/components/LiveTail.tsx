@@ -1,0 +1,58 @@
+import { Box, measureElement, Text, type DOMElement } from 'ink';
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { LiveItem, TranscriptItem } from '../state/transcript.js';
+import { layoutLive } from './live-layout.js';
+import { LiveMessageView } from './LiveMessageView.js';
+import { ToolRow } from './ToolRow.js';
+
+export interface LiveTailProps {
+  items: readonly LiveItem[];
+  /** The transcript's last item, for spacing and for continuing its message without a new header. */
+  lastCommitted?: TranscriptItem;
+  width: number;
+  /** Rows the tail may take: the terminal's rows minus the input area. */
+  maxRows: number;
+}
+
+/**
+ * The part of the screen that still changes. It never grows past `maxRows` (a taller dynamic area
+ * makes Ink clear the whole terminal on every frame); when it would, its top lines are hidden
+ * behind a `… N lines hidden` note. Its height is predicted from the last measured height plus the
+ * estimated change, then measured again after each frame.
+ */
+export function LiveTail({ items, lastCommitted, width, maxRows }: LiveTailProps) {
+  const inner = useRef<DOMElement>(null);
+  const [measure, setMeasure] = useState({ height: 0, estimate: 0 });
+  const rowsAllowed = Math.max(3, maxRows);
+  const layout = layoutLive(items, lastCommitted, width, rowsAllowed);
+  const estimate = layout.reduce((n, l) => n + l.estimate, 0);
+  useLayoutEffect(() => {
+    if (!inner.current) return;
+    const height = measureElement(inner.current).height;
+    if (height !== measure.height || estimate !== measure.estimate) setMeasure({ height, estimate });
+  });
+  if (!items.length) return null;
+  const predicted = Math.max(1, measure.height + estimate - measure.estimate);
+  const dropped = layout.reduce((n, l) => n + l.dropped, 0);
+  const clipped = predicted > rowsAllowed || dropped > 0;
+  const height = clipped ? Math.min(predicted, rowsAllowed - 1) : predicted;
+  const hidden = predicted - height + dropped;
+  return (
+    <Box flexDirection="column" width={width}>
+      {clipped ? <Text dimColor>{`… ${hidden} lines hidden`}</Text> : null}
+      <Box height={height} overflowY="hidden" flexDirection="column" justifyContent="flex-end">
+        <Box ref={inner} flexDirection="column" flexShrink={0}>
+          {layout.map((l) => (
+            <Box key={l.item.id} marginTop={l.gap} flexDirection="column">
+              {l.item.kind === 'tool' ? (
+                <ToolRow call={l.item.call} width={width} />
+              ) : (
+                <LiveMessageView item={l.item} text={l.text} showHeader={l.showHeader} width={width} />
+              )}
+            </Box>
+          ))}
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import { Box, Text } from 'ink';
+
+export interface StatusLineProps {
+  model?: string;
+  sessionId?: string;
+  tokensIn?: number;
+  tokensOut?: number;
+  elapsedMs?: number;
+  /** The session is saved: an interrupted or closed session loses nothing. */
+  saved?: boolean;
+  /** A short key hint on the right, e.g. `Ctrl-C again to exit`. */
+  hint?: string;
+  width: number;
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatElapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** One line under the input: model · session · tokens · time · saved, and a key hint. */
+export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, elapsedMs, saved, hint, width }: StatusLineProps) {
+  const parts: string[] = [];
+  if (model) parts.push(model);
+  if (sessionId) parts.push(`session ${sessionId.slice(0, 8)}`);
+  parts.push(`↑${formatTokens(tokensIn)} ↓${formatTokens(tokensOut)}`);
+  if (elapsedMs !== undefined && elapsedMs > 0) parts.push(formatElapsed(elapsedMs));
+  return (
+    <Box width={width} justifyContent="space-between">
+      <Text dimColor wrap="truncate-end">
+        {parts.join(' · ')}
+        {saved ? <Text color="green">{' · ✓ saved'}</Text> : null}
+      </Text>
+      {hint ? (
+        <Text color="yellow" wrap="truncate-end">
+          {hint}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,62 @@
+import { Box, Text } from 'ink';
+import { COLLAPSED_RESULT_LINES } from '../state/reducer.js';
+import type { ToolCallView } from '../state/transcript.js';
+import { displayWidth, truncate } from '../text/width.js';
+import { TOOL_GLYPH, TOOL_GLYPH_COLOR } from '../theme/glyphs.js';
+import { Spinner } from './Spinner.js';
+
+export interface ToolRowProps {
+  call: ToolCallView;
+  width: number;
+  /** Show the whole result instead of its first lines. */
+  expanded?: boolean;
+}
+
+/** Tool arguments on one line: `command: "ls -la", path: "."`. */
+export function formatArgs(args: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args || '{}');
+  } catch {
+    return args.replace(/\s+/g, ' ').trim();
+  }
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    return Object.entries(parsed)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ');
+  }
+  return JSON.stringify(parsed);
+}
+
+const RESULT_INDENT = '  ⎿ ';
+const CONTINUATION = '    ';
+
+/** One tool call: status glyph, name, arguments on one line, and the result (collapsed by default). */
+export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
+  const glyph = call.status === 'running' ? <Spinner /> : <Text color={TOOL_GLYPH_COLOR[call.status]}>{TOOL_GLYPH[call.status]}</Text>;
+  const argsRoom = width - 2 - displayWidth(call.name) - 1;
+  const args = truncate(formatArgs(call.args), argsRoom);
+  const result = (call.result ?? '').replace(/\s+$/, '');
+  const lines = result ? result.split('\n') : [];
+  const shown = expanded ? lines : lines.slice(0, COLLAPSED_RESULT_LINES);
+  const hidden = lines.length - shown.length;
+  const color = call.status === 'error' ? 'red' : call.status === 'rejected' ? 'yellow' : undefined;
+  const lineRoom = width - RESULT_INDENT.length;
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {glyph} <Text bold>{call.name}</Text>
+        {args ? <Text dimColor>{` ${args}`}</Text> : null}
+        {call.status === 'pending' ? <Text color="yellow">{' · waiting for you'}</Text> : null}
+      </Text>
+      {shown.map((line, i) => (
+        <Text key={i} color={color} dimColor={!color}>
+          {i === 0 ? RESULT_INDENT : CONTINUATION}
+          {expanded ? line : truncate(line, lineRoom)}
+        </Text>
+      ))}
+      {call.status === 'done' && !lines.length ? <Text dimColor>{`${RESULT_INDENT}(no output)`}</Text> : null}
+      {hidden > 0 ? <Text dimColor>{`${CONTINUATION}… +${hidden} lines (/expand)`}</Text> : null}
+    </Box>
+  );
+}

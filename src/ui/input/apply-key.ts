@@ -1,0 +1,24 @@
+import type { Key } from 'ink';
+import * as ed from './editor.js';
+
+/** Line endings from a terminal or a paste, as the editor keeps them. */
+export const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
+
+/**
+ * The editing keys every text field shares: printable text, cursor moves and deletions.
+ * Returns undefined for keys the field decides itself (Enter, Tab, Esc, ↑/↓, Ctrl combinations).
+ */
+export function applyEditKey(s: ed.EditorState, input: string, key: Key): ed.EditorState | undefined {
+  if (key.leftArrow) return ed.left(s);
+  if (key.rightArrow) return ed.right(s);
+  if (key.home || (key.ctrl && input === 'a')) return ed.home(s);
+  if (key.end || (key.ctrl && input === 'e')) return ed.end(s);
+  // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.
+  if (key.backspace || key.delete) return ed.backspace(s);
+  if (key.ctrl && input === 'u') return ed.deleteToLineStart(s);
+  if (key.ctrl && input === 'k') return ed.deleteToLineEnd(s);
+  if (key.ctrl && input === 'w') return ed.deleteWordBefore(s);
+  if (key.ctrl || key.meta || key.return || key.tab || key.escape || key.upArrow || key.downArrow) return undefined;
+  if (key.pageUp || key.pageDown || !input || input === '\n') return undefined;
+  return ed.insert(s, normalizeNewlines(input));
+}

@@ -1,0 +1,43 @@
+/** Bracketed paste markers as Ink hands them over (the leading ESC is stripped). */
+export const PASTE_START = '[200~';
+export const PASTE_END = '[201~';
+
+/** Turns the terminal's bracketed paste mode on or off (the CLI calls this around the app). */
+export function bracketedPasteMode(on: boolean): string {
+  return on ? '\u001B[?2004h' : '\u001B[?2004l';
+}
+
+export const lineCount = (text: string) => text.split('\n').length;
+
+/**
+ * Large pastes are shown as a `[Pasted N lines]` placeholder; the full text is kept here and
+ * put back when the input is submitted.
+ */
+export class PasteStore {
+  private readonly pastes = new Map<string, string>();
+
+  /** The placeholder for `text` (unique within this store). */
+  add(text: string): string {
+    const base = `[Pasted ${lineCount(text)} lines`;
+    let token = `${base}]`;
+    for (let n = 2; this.pastes.has(token); n++) token = `${base} #${n}]`;
+    this.pastes.set(token, text);
+    return token;
+  }
+
+  /** The placeholder that `before` ends with, if any (so Backspace removes it whole). */
+  tokenAtEnd(before: string): string | undefined {
+    for (const token of this.pastes.keys()) if (before.endsWith(token)) return token;
+    return undefined;
+  }
+
+  expand(text: string): string {
+    let out = text;
+    for (const [token, content] of this.pastes) out = out.split(token).join(content);
+    return out;
+  }
+
+  clear(): void {
+    this.pastes.clear();
+  }
+}

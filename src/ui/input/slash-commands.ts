@@ -1,0 +1,38 @@
+export interface SlashCommandInfo {
+  /** With the slash: `/help`. */
+  name: string;
+  description?: string;
+}
+
+export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
+  { name: '/help', description: 'show commands and keys' },
+  { name: '/agents', description: 'show the agent tree' },
+  { name: '/sessions', description: 'list saved sessions' },
+  { name: '/resume', description: 'continue a saved session' },
+  { name: '/new', description: 'start a new session' },
+  { name: '/model', description: 'show or change the model' },
+  { name: '/tools', description: 'list the tools' },
+  { name: '/clear', description: 'clear the conversation' },
+  { name: '/cost', description: 'tokens used so far' },
+  { name: '/expand', description: 'show the last collapsed output in full' },
+  { name: '/exit', description: 'quit' },
+];
+
+/** Commands matching what is typed, while the input is a single `/word` being written. */
+export function slashSuggestions(text: string, commands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
+  if (!/^\/\S*$/.test(text)) return [];
+  return commands.filter((c) => c.name.startsWith(text) && c.name !== text);
+}
+
+export function commonPrefix(words: readonly string[]): string {
+  if (!words.length) return '';
+  let p = words[0];
+  for (const w of words) while (!w.startsWith(p)) p = p.slice(0, -1);
+  return p;
+}
+
+/** `/help foo` → { name: '/help', args: 'foo' }; undefined when the text is not a command. */
+export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
+  const m = /^(\/[^\s/]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1], args: (m[2] ?? '').trim() } : undefined;
+}

@@ -1,0 +1,34 @@
+import type { InterruptContext } from '../../core/interrupt.js';
+import type { Message } from '../../core/schema/message.js';
+import type { NewTranscriptItem } from './transcript.js';
+
+/** How a stream ended, as far as the view cares. */
+export type StreamOutcome = 'done' | 'retry' | 'cancelled' | 'error';
+
+/** Everything that changes the view. Core events become these in `consumeRun`. */
+export type ViewAction =
+  | { type: 'user'; text: string }
+  | { type: 'runStart' }
+  | { type: 'runEnd'; cancelled?: boolean }
+  | { type: 'path'; runPath: string[] }
+  | { type: 'streamStart'; streamId: string; lane: string; agent: string; runPath: string[] }
+  | { type: 'streamDelta'; streamId: string; content?: string; reasoning?: string; toolNames?: string[] }
+  | { type: 'streamEnd'; streamId: string; outcome: StreamOutcome; message?: Message }
+  /** A whole message: an assistant reply (not streamed) or a tool result. */
+  | { type: 'message'; agent: string; runPath: string[]; message: Message }
+  | { type: 'transfer'; from: string; to: string }
+  | { type: 'retry'; agent: string; attempt: number; delayMs: number; error: string }
+  | { type: 'error'; agent?: string; text: string }
+  | { type: 'cancelled' }
+  | { type: 'interrupted'; agent: string; contexts: InterruptContext[] }
+  /** Every interrupt got an answer: waiting rows run again until the resumed run reports them. */
+  | { type: 'interruptsAnswered' }
+  /** The person left the interrupts unanswered: waiting rows go to the transcript as they are. */
+  | { type: 'interruptsDismissed' }
+  | { type: 'info'; text: string; tone?: 'info' | 'warning' | 'success' | 'muted' }
+  /** Appends a finished item as is (slash command output, a restored transcript). */
+  | { type: 'append'; item: NewTranscriptItem }
+  /** Re-shows the last collapsed tool result in full (Static rows cannot change, so it is a copy). */
+  | { type: 'expandLast' }
+  | { type: 'clear' }
+  | { type: 'batch'; actions: ViewAction[] };

@@ -1,0 +1,84 @@
+import type { ViewAction } from './actions.js';
+import { commit } from './commit.js';
+import { streamDelta, streamEnd, streamStart, wholeAssistantMessage } from './stream-reducer.js';
+import { closeOpenRows, commitWaitingRows, interrupted, resumeWaitingRows, toolResult } from './tool-reducer.js';
+import { initialViewState, type LiveMessage, type TranscriptItem, type ViewState } from './transcript.js';
+
+/** Lines a tool result shows before it is collapsed. */
+export const COLLAPSED_RESULT_LINES = 3;
+
+/** The view model: a pure function from the view state and one action to the next view state. */
+export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+  switch (action.type) {
+    case 'batch':
+      return action.actions.reduce(viewReducer, state);
+    case 'user':
+      return commit(state, { kind: 'user', text: action.text });
+    case 'runStart':
+      return { ...state, running: true };
+    case 'runEnd':
+      return endRun(state, !!action.cancelled);
+    case 'path':
+      return samePath(state.path, action.runPath) ? state : { ...state, path: action.runPath };
+    case 'streamStart':
+      return streamStart(state, action);
+    case 'streamDelta':
+      return streamDelta(state, action);
+    case 'streamEnd':
+      return streamEnd(state, action);
+    case 'message':
+      return action.message.role === 'tool'
+        ? toolResult(state, action.agent, action.message)
+        : wholeAssistantMessage(state, action.agent, action.message);
+    case 'transfer':
+      return commit(state, { kind: 'transfer', from: action.from, to: action.to });
+    case 'retry':
+      return commit(state, { kind: 'retry', agent: action.agent, attempt: action.attempt, delayMs: action.delayMs, error: action.error });
+    case 'error':
+      return commit(state, { kind: 'error', agent: action.agent, text: action.text });
+    case 'cancelled':
+      return commit(state, { kind: 'info', tone: 'muted', text: 'Cancelled.' });
+    case 'interrupted':
+      return interrupted(state, action.agent, action.contexts);
+    case 'interruptsAnswered':
+      return resumeWaitingRows({ ...state, interrupts: [] });
+    case 'interruptsDismissed':
+      return commitWaitingRows({ ...state, interrupts: [] });
+    case 'info':
+      return commit(state, { kind: 'info', text: action.text, tone: action.tone });
+    case 'append':
+      return commit(state, action.item);
+    case 'expandLast':
+      return expandLast(state);
+    case 'clear':
+      return { ...initialViewState(), epoch: state.epoch + 1, nextId: state.nextId, usage: state.usage };
+  }
+}
+
+/** Whatever is still live goes into the transcript, except rows waiting for an answer. */
+function endRun(state: ViewState, cancelled: boolean): ViewState {
+  let s: ViewState = { ...state, running: false };
+  for (const m of state.live.filter((x): x is LiveMessage => x.kind === 'message'))
+    s = streamEnd(s, { type: 'streamEnd', streamId: m.streamId, outcome: cancelled ? 'cancelled' : 'error' });
+  return closeOpenRows(s, { keepWaiting: s.interrupts.length > 0, cancelled });
+}
+
+type Collapsible = Extract<TranscriptItem, { kind: 'tool' | 'thought' }>;
+
+function collapsedText(x: TranscriptItem): string | undefined {
+  if (x.kind === 'tool' && !x.expanded) return x.call.result ?? '';
+  if (x.kind === 'thought' && !x.expanded) return x.text;
+  return undefined;
+}
+
+/** The last tool result or thought that was shown collapsed, appended again in full. */
+function expandLast(state: ViewState): ViewState {
+  const last = [...state.committed].reverse().find((x): x is Collapsible => (collapsedText(x)?.split('\n').length ?? 0) > COLLAPSED_RESULT_LINES);
+  if (!last) return commit(state, { kind: 'info', tone: 'muted', text: 'Nothing to expand.' });
+  const { id: _id, ...rest } = last;
+  return commit(state, { ...rest, expanded: true });
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,113 @@
+import { TRANSFER_TOOL_NAME } from '../../core/agents/instruction.js';
+import type { InterruptContext, InterruptDetails } from '../../core/interrupt.js';
+import type { Message, ToolCall } from '../../core/schema/message.js';
+import { commit, replaceLive, takeId } from './commit.js';
+import { toolCallIdOfAddress, toolResultStatus } from './tool-status.js';
+import type { LiveTool, PendingInterrupt, ToolStatus, ViewState } from './transcript.js';
+
+/** Tools whose rows are not shown: the transfer line tells the story better. */
+export const HIDDEN_TOOLS: ReadonlySet<string> = new Set([TRANSFER_TOOL_NAME]);
+
+function findTool(state: ViewState, callId: string): LiveTool | undefined {
+  return state.live.find((x): x is LiveTool => x.kind === 'tool' && x.call.callId === callId);
+}
+
+/** Rows for the calls of a finished assistant message; they run until their results arrive. */
+export function addToolRows(state: ViewState, agent: string, calls: ToolCall[]): ViewState {
+  let s = state;
+  for (const c of calls) {
+    if (HIDDEN_TOOLS.has(c.function.name)) {
+      s = { ...s, hiddenCalls: [...s.hiddenCalls, c.id] };
+      continue;
+    }
+    // A resumed run may announce a call again: keep the one row.
+    if (findTool(s, c.id)) continue;
+    const [id, next] = takeId(s);
+    const row: LiveTool = { kind: 'tool', id, agent, call: { callId: c.id, name: c.function.name, args: c.function.arguments, status: 'running' } };
+    s = { ...next, live: [...next.live, row] };
+  }
+  return s;
+}
+
+/** A tool result: its row gets the final status and moves into the transcript. */
+export function toolResult(state: ViewState, agent: string, message: Message): ViewState {
+  const callId = message.toolCallId ?? '';
+  if (state.hiddenCalls.includes(callId) || (message.toolName && HIDDEN_TOOLS.has(message.toolName))) return state;
+  const status = toolResultStatus(message);
+  const row = callId ? findTool(state, callId) : undefined;
+  if (row) {
+    const s = replaceLive(state, row.id, undefined);
+    return commit(s, { kind: 'tool', agent: row.agent, call: { ...row.call, status, result: message.content } });
+  }
+  // No row yet: the call was made before this process started (a resumed session).
+  return commit(state, {
+    kind: 'tool',
+    agent,
+    call: { callId, name: message.toolName ?? 'tool', args: '', status, result: message.content },
+  });
+}
+
+export function interrupted(state: ViewState, agent: string, contexts: InterruptContext[]): ViewState {
+  let s = state;
+  const pending: PendingInterrupt[] = [];
+  for (const c of contexts) {
+    const toolCallId = toolCallIdOfAddress(c.address);
+    const p: PendingInterrupt = { id: c.id, address: c.address, agent: agentOfAddress(c.address) ?? agent, info: asDetails(c.info) };
+    if (toolCallId) {
+      p.toolCallId = toolCallId;
+      s = setToolStatus(s, toolCallId, 'pending');
+    }
+    pending.push(p);
+  }
+  const known = new Set(pending.map((p) => p.id));
+  return { ...s, interrupts: [...s.interrupts.filter((p) => !known.has(p.id)), ...pending] };
+}
+
+/** Rows still waiting for a person go into the transcript as they are. */
+export function commitWaitingRows(state: ViewState): ViewState {
+  let s = state;
+  for (const row of state.live) {
+    if (row.kind !== 'tool' || row.call.status !== 'pending') continue;
+    s = commit(replaceLive(s, row.id, undefined), { kind: 'tool', agent: row.agent, call: row.call });
+  }
+  return s;
+}
+
+export function resumeWaitingRows(state: ViewState): ViewState {
+  const live = state.live.map((x) => (x.kind === 'tool' && x.call.status === 'pending' ? { ...x, call: { ...x.call, status: 'running' as const } } : x));
+  return { ...state, live };
+}
+
+/** At the end of a run: rows that never got a result are closed (waiting rows stay if asked). */
+export function closeOpenRows(state: ViewState, opts: { keepWaiting: boolean; cancelled: boolean }): ViewState {
+  let s = state;
+  for (const row of state.live) {
+    if (row.kind !== 'tool') continue;
+    if (opts.keepWaiting && row.call.status === 'pending') continue;
+    const call =
+      row.call.status === 'running'
+        ? { ...row.call, status: 'error' as const, result: opts.cancelled ? 'cancelled' : '(no result)' }
+        : row.call;
+    s = commit(replaceLive(s, row.id, undefined), { kind: 'tool', agent: row.agent, call });
+  }
+  return s;
+}
+
+function setToolStatus(state: ViewState, callId: string, status: ToolStatus): ViewState {
+  const row = findTool(state, callId);
+  return row ? replaceLive(state, row.id, { ...row, call: { ...row.call, status } }) : state;
+}
+
+function agentOfAddress(address: string): string | undefined {
+  const agents = address.split(';').filter((x) => x.startsWith('agent:'));
+  return agents.length ? agents[agents.length - 1].slice('agent:'.length).split(':')[0] : undefined;
+}
+
+/** Interrupt info from tools follows InterruptDetails; anything else is shown as a custom request. */
+export function asDetails(info: unknown): InterruptDetails {
+  if (info && typeof info === 'object' && typeof (info as InterruptDetails).kind === 'string') {
+    const d = info as InterruptDetails;
+    return { ...d, message: typeof d.message === 'string' ? d.message : '' };
+  }
+  return { kind: 'custom', message: typeof info === 'string' ? info : JSON.stringify(info ?? null), data: info };
+}

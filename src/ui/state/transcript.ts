@@ -1,0 +1,97 @@
+import type { InterruptDetails } from '../../core/interrupt.js';
+
+export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'rejected';
+
+export interface ToolCallView {
+  /** The tool call id (`call_1`). */
+  callId: string;
+  name: string;
+  /** The arguments as the model sent them (a JSON string, usually). */
+  args: string;
+  status: ToolStatus;
+  result?: string;
+}
+
+interface Base {
+  /** Stable and unique within a view state: the React key. */
+  id: string;
+}
+
+/** Finished rows of the transcript. They go into Ink's <Static> and never change. */
+export type TranscriptItem =
+  | (Base & { kind: 'user'; text: string })
+  /** A committed piece of an assistant message: whole paragraphs of markdown. */
+  | (Base & { kind: 'assistant'; agent: string; text: string; messageId: string; showHeader: boolean })
+  | (Base & { kind: 'thought'; agent: string; text: string; expanded?: boolean })
+  | (Base & { kind: 'tool'; agent: string; call: ToolCallView; expanded?: boolean })
+  | (Base & { kind: 'transfer'; from: string; to: string })
+  | (Base & { kind: 'retry'; agent: string; attempt: number; delayMs: number; error: string })
+  | (Base & { kind: 'error'; agent?: string; text: string })
+  | (Base & { kind: 'info'; text: string; tone?: 'info' | 'warning' | 'success' | 'muted' });
+
+export type TranscriptKind = TranscriptItem['kind'];
+
+/** A message still streaming in one lane: its uncommitted tail and its reasoning so far. */
+export interface LiveMessage extends Base {
+  kind: 'message';
+  streamId: string;
+  lane: string;
+  agent: string;
+  runPath: string[];
+  /** The part of the content not yet committed. */
+  text: string;
+  thought: string;
+  thoughtCommitted: boolean;
+  /** How many committed pieces this message already has. */
+  committedChunks: number;
+  /** Names of tool calls the model is writing, shown as a hint until the message completes. */
+  toolNames: string[];
+}
+
+export interface LiveTool extends Base {
+  kind: 'tool';
+  agent: string;
+  call: ToolCallView;
+}
+
+export type LiveItem = LiveMessage | LiveTool;
+
+/** A run stopped here and waits for a person. Answers are addressed by `id`. */
+export interface PendingInterrupt {
+  id: string;
+  address: string;
+  agent: string;
+  info: InterruptDetails;
+  /** Set when the interrupt point is a tool call. */
+  toolCallId?: string;
+}
+
+export interface ViewState {
+  /** Bumped by `clear`: the transcript remounts <Static> (without clearing the screen). */
+  epoch: number;
+  committed: TranscriptItem[];
+  live: LiveItem[];
+  /** The run path of the latest event: the breadcrumb. */
+  path: string[];
+  interrupts: PendingInterrupt[];
+  usage: { promptTokens: number; completionTokens: number };
+  running: boolean;
+  nextId: number;
+  /** Calls whose rows are not shown (transfer_to_agent: its transfer line says it all). */
+  hiddenCalls: string[];
+}
+
+export const initialViewState = (committed: TranscriptItem[] = []): ViewState => ({
+  epoch: 0,
+  committed,
+  live: [],
+  path: [],
+  interrupts: [],
+  usage: { promptTokens: 0, completionTokens: 0 },
+  running: false,
+  nextId: 1,
+  hiddenCalls: [],
+});
+
+/** A transcript item before it gets its id. */
+export type NewTranscriptItem = TranscriptItem extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;

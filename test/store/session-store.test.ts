@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { assistantMessage, toolMessage, userMessage, type Message } from '../../src/core/schema/message.js';
+import {
+  openKeyValueStore,
+  SessionStore,
+  SessionStoreError,
+  type KeyValueStore,
+  type SessionRecord,
+} from '../../src/core/store/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'adk-sessions-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A clock that advances one second per call, so updatedAt ordering is deterministic. */
+function clock(start = Date.parse('2025-01-01T00:00:00Z')) {
+  let t = start;
+  return () => new Date((t += 1000));
+}
+
+async function errorOf(p: Promise<unknown>): Promise<SessionStoreError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(SessionStoreError);
+  return e as SessionStoreError;
+}
+
+describe('SessionStore', () => {
+  let kv: KeyValueStore;
+  let store: SessionStore;
+  beforeEach(async () => {
+    kv = await openKeyValueStore('memory:');
+    store = new SessionStore(kv, { env: {}, now: clock() });
+  });
+
+  it('creates a session with a short, typable id and a title from the first user line', async () => {
+    const s = await store.create({ rootAgent: 'assistant', model: 'gpt-4o-mini', messages: [userMessage('\n\n   Fix   the build\nthen run tests')] });
+    expect(s.id).toMatch(/^[a-z][0-9a-z]{7}$/);
+    expect(s).toMatchObject({
+      version: 1,
+      title: 'Fix the build',
+      rootAgent: 'assistant',
+      model: 'gpt-4o-mini',
+      status: 'active',
+      pendingInterrupts: [],
+      usage: { promptTokens: 0, completionTokens: 0 },
+    });
+    expect(s.createdAt).toBe(s.updatedAt);
+    expect(await store.get(s.id)).toEqual(s);
+    const ids = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await store.create({ rootAgent: 'a' })).id)));
+    expect(ids.size).toBe(50);
+  });
+
+  it('caps titles at 60 characters and fills an empty title once a user line arrives', async () => {
+    const long = 'x'.repeat(50) + ' 漢字🙂 ' + 'y'.repeat(40);
+    const a = await store.create({ rootAgent: 'a', messages: [userMessage(long)] });
+    expect([...a.title].length).toBe(60);
+    expect(a.title.endsWith('…')).toBe(true);
+    const b = await store.create({ rootAgent: 'a' });
+    expect(b.title).toBe('');
+    const saved = await store.save({ ...b, messages: [userMessage('hello there')] });
+    expect(saved.title).toBe('hello there');
+    expect((await store.get(b.id))?.title).toBe('hello there');
+  });
+
+  it('saves the whole conversation, refreshing updatedAt but not createdAt', async () => {
+    const s = await store.create({ rootAgent: 'assistant', agentsFile: '/p/agents.yaml' });
+    const messages: Message[] = [
+      userMessage('list files'),
+      assistantMessage('', [{ id: 'call_1', function: { name: 'list_dir', arguments: '{"path":"."}' } }]),
+      toolMessage('a.txt\nb.txt', 'call_1', 'list_dir'),
+      { role: 'assistant', content: 'Two files.', reasoningContent: 'think', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
+    ];
+    const next: SessionRecord = {
+      ...s,
+      messages,
+      transcript: [{ kind: 'tool', name: 'list_dir', collapsed: true }],
+      status: 'interrupted',
+      checkpointId: 'cp-1',
+      pendingInterrupts: [{ id: 'i1', address: 'agent:assistant;tool:shell:call_2', kind: 'approval', tool: 'shell', arguments: { command: 'ls' }, message: 'Run ls?' }],
+      usage: { promptTokens: 10, completionTokens: 5 },
+    };
+    const saved = await store.save(next);
+    expect(saved.createdAt).toBe(s.createdAt);
+    expect(saved.updatedAt > s.updatedAt).toBe(true);
+    expect(await store.get(s.id)).toEqual(saved);
+  });
+
+  it('refuses to save an invalid record, naming the session and the field', async () => {
+    const s = await store.create({ rootAgent: 'a' });
+    const bad = { ...s, messages: [{ role: 'robot', content: 'beep' }] } as unknown as SessionRecord;
+    const e = await errorOf(store.save(bad));
+    expect(e.code).toBe('session_invalid');
+    expect(e.message).toMatch(new RegExp(`^cannot save session ${s.id}: messages\\.0\\.role`));
+    expect(await store.get(s.id)).toEqual(s);
+  });
+
+  it('lists summaries newest first', async () => {
+    const a = await store.create({ rootAgent: 'a', messages: [userMessage('first')] });
+    const b = await store.create({ rootAgent: 'b', messages: [userMessage('second')] });
+    const c = await store.create({ rootAgent: 'c', messages: [userMessage('third')] });
+    await store.save({ ...a, status: 'completed', messages: [...a.messages, assistantMessage('done')] });
+    const list = await store.list();
+    expect(list.map((e) => e.id)).toEqual([a.id, c.id, b.id]);
+    expect(list[0]).toMatchObject({ corrupt: false, title: 'first', rootAgent: 'a', status: 'completed', messageCount: 2, pendingInterrupts: 0 });
+  });
+
+  it('reports a corrupt record clearly and still lists the others', async () => {
+    const ok = await store.create({ rootAgent: 'a', messages: [userMessage('fine')] });
+    await kv.set('session:broken1', '{"version":1,"id":"broken1", truncated');
+    const e = await errorOf(store.get('broken1'));
+    expect(e.code).toBe('session_corrupt');
+    expect(e.sessionId).toBe('broken1');
+    expect(e.message).toMatch(/^session broken1 is corrupt: invalid JSON/);
+
+    const valid = (await store.get(ok.id))!;
+    await kv.set('session:badshape', JSON.stringify({ ...valid, id: 'badshape', messages: [{ role: 'user' }] }));
+    expect((await errorOf(store.get('badshape'))).message).toMatch(/^session badshape is corrupt: messages\.0\.content: /);
+    await kv.set('session:moved', JSON.stringify(valid));
+    expect((await errorOf(store.get('moved'))).message).toBe(`session moved is corrupt: it is stored with id "${ok.id}"`);
+    await kv.set('session:array', '[1,2]');
+    expect((await errorOf(store.get('array'))).message).toBe('session array is corrupt: not a JSON object');
+
+    const list = await store.list();
+    expect(list[0]).toMatchObject({ corrupt: false, id: ok.id, title: 'fine' });
+    expect(list.slice(1).map((x) => [x.id, x.corrupt])).toEqual([
+      ['array', true],
+      ['badshape', true],
+      ['broken1', true],
+      ['moved', true],
+    ]);
+    expect(list[3]).toMatchObject({ code: 'session_corrupt', error: expect.stringMatching(/^session broken1 is corrupt/) });
+  });
+
+  it('refuses records from a newer adk, or with an unknown version', async () => {
+    const s = await store.create({ rootAgent: 'a' });
+    await kv.set('session:future', JSON.stringify({ ...s, id: 'future', version: 2 }));
+    const e = await errorOf(store.get('future'));
+    expect(e.code).toBe('session_version');
+    expect(e.message).toBe('session future was written by a newer adk (version 2); upgrade adk to open it');
+    await kv.set('session:odd', JSON.stringify({ ...s, id: 'odd', version: '1' }));
+    expect((await errorOf(store.get('odd'))).message).toBe('session odd has an unknown version ("1"); this adk reads version 1');
+    await kv.set('session:none', JSON.stringify({ ...s, id: 'none', version: undefined }));
+    expect((await errorOf(store.get('none'))).message).toBe('session none is corrupt: it has no version');
+    expect((await store.list()).filter((x) => x.corrupt).map((x) => x.id)).toEqual(['future', 'none', 'odd']);
+  });
+
+  it('keeps fields it does not know (a later adk writing version 1)', async () => {
+    const s = await store.create({ rootAgent: 'a' });
+    await kv.set(`session:${s.id}`, JSON.stringify({ ...s, pinned: true, messages: [{ role: 'user', content: 'x', attachments: ['a.png'] }] }));
+    const read = (await store.get(s.id))! as SessionRecord & { pinned?: boolean };
+    expect(read.pinned).toBe(true);
+    await store.save(read);
+    expect(JSON.parse((await kv.get(`session:${s.id}`))!)).toMatchObject({ pinned: true, messages: [{ attachments: ['a.png'] }] });
+  });
+
+  it('deletes sessions', async () => {
+    const s = await store.create({ rootAgent: 'a' });
+    expect(await store.delete(s.id)).toBe(true);
+    expect(await store.get(s.id)).toBeUndefined();
+    expect(await store.delete(s.id)).toBe(false);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('resolves unique id prefixes', async () => {
+    for (const id of ['abc12345', 'abd00000', 'abc', 'xyz98765']) await store.create({ rootAgent: 'a', id });
+    expect(await store.resolveId('xyz')).toBe('xyz98765');
+    expect(await store.resolveId('XYZ9')).toBe('xyz98765');
+    expect(await store.resolveId('abd')).toBe('abd00000');
+    expect(await store.resolveId('abc')).toBe('abc'); // an exact id wins over longer ones
+    expect(await store.resolveId(' abc12345 ')).toBe('abc12345');
+    const ambiguous = await errorOf(store.resolveId('ab'));
+    expect(ambiguous.code).toBe('session_ambiguous');
+    expect(ambiguous.message).toBe('session id "ab" is ambiguous: it matches abc, abc12345, abd00000');
+    const missing = await errorOf(store.resolveId('qq'));
+    expect(missing.code).toBe('session_not_found');
+    expect(missing.message).toBe('no session matches "qq"');
+    expect((await errorOf(store.resolveId(''))).code).toBe('session_not_found');
+  });
+
+  it('works the same on SQLite, across reopen, with a large conversation', async () => {
+    const file = join(tmp, 'sessions.sqlite');
+    const kv1 = await openKeyValueStore(`sqlite://${file}`);
+    const messages = Array.from({ length: 1000 }, (_, i) => (i % 2 ? assistantMessage(`answer ${i} 🙂 漢字`) : userMessage(`question ${i}\nline two`)));
+    const s = await new SessionStore(kv1, { env: {} }).create({ rootAgent: 'assistant', messages });
+    await kv1.close();
+    const kv2 = await openKeyValueStore(`sqlite://${file}`);
+    const sessions = new SessionStore(kv2, { env: {} });
+    expect(await sessions.get(s.id)).toEqual(s);
+    expect((await sessions.list())[0]).toMatchObject({ id: s.id, messageCount: 1000, title: 'question 0' });
+    await kv2.close();
+  });
+});
