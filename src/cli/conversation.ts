@@ -78,15 +78,19 @@ export class Conversation {
     r.usage.promptTokens += summary.usage.promptTokens;
     r.usage.completionTokens += summary.usage.completionTokens;
     r.status = summary.status;
-    const resumable = summary.status === 'interrupted' || (summary.status === 'cancelled' && summary.interrupts.length > 0);
-    r.pendingInterrupts = summary.status === 'interrupted' ? summary.interrupts.map(toPending) : [];
+    const resumable = summary.status === 'interrupted' || !!summary.cancelledAtCheckpoint;
+    r.pendingInterrupts = resumable ? summary.interrupts.map(toPending) : [];
     if (resumable) {
       r.checkpointId = this.id;
-    } else {
-      r.checkpointId = undefined;
-      r.messages.push(...(await this.turnMessages()));
+      await this.save();
+      return;
     }
+    const finishedCheckpoint = r.checkpointId;
+    r.checkpointId = undefined;
+    r.messages.push(...(await this.turnMessages()));
     await this.save();
+    // A finished turn's checkpoint must not be resumable again: that would re-run approved tools.
+    if (finishedCheckpoint) await this.stores.checkpoints.delete(finishedCheckpoint);
   }
 
   private async turnMessages(): Promise<HistoryMessage[]> {

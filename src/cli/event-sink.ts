@@ -21,6 +21,8 @@ export interface RunSummary {
   usage: { promptTokens: number; completionTokens: number };
   error?: Error;
   interrupts: InterruptContext[];
+  /** The run was cancelled and saved at a safe point: resuming continues it. */
+  cancelledAtCheckpoint?: boolean;
   /** Every finished message, in order: the turn's contribution to the conversation history. */
   messages: Message[];
 }
@@ -44,14 +46,17 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
     }
     if (e.retry) sink.retry(e);
     if (e.action?.transferToAgent) sink.transfer(e, e.action.transferToAgent.destAgentName);
-    if (e.action?.interrupted) {
-      summary.status = 'interrupted';
-      summary.interrupts = e.action.interrupted.contexts;
-      sink.interrupt(e, e.action.interrupted.contexts);
+    const interrupted = e.action?.interrupted;
+    if (interrupted) {
+      // A cancel is saved as an interrupt at the last safe point; only real questions are pending.
+      summary.interrupts = interrupted.contexts.filter((c) => !c.cancelled);
+      summary.cancelledAtCheckpoint = !!interrupted.cancelled;
+      summary.status = interrupted.cancelled ? 'cancelled' : 'interrupted';
+      if (!interrupted.cancelled) sink.interrupt(e, summary.interrupts);
     }
     if (e.error) {
       if (isAbortError(e.error) || signal?.aborted) {
-        summary.status = 'cancelled';
+        if (summary.status !== 'interrupted' || summary.cancelledAtCheckpoint) summary.status = 'cancelled';
       } else {
         summary.status = 'error';
         summary.error = e.error;
@@ -59,7 +64,7 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
       }
     }
   }
-  if (signal?.aborted && summary.status !== 'interrupted') summary.status = 'cancelled';
+  if (summary.cancelledAtCheckpoint || (signal?.aborted && summary.status !== 'interrupted')) summary.status = 'cancelled';
   return summary;
 }
 

@@ -54,6 +54,24 @@ program
     process.exitCode = await sessionsCommand(action, id, opts);
   });
 
+program
+  .command('validate')
+  .description('check an agents.yaml: exit 0, or 2 with every problem as file:line:col')
+  .argument('[file]', 'agents file (default ./agents.yaml, else the bundled one)')
+  .action(async (file: string | undefined) => {
+    const { validateCommand } = await import('./commands/config-file.js');
+    process.exitCode = await validateCommand(file);
+  });
+
+program
+  .command('agents')
+  .description('print the agent tree with types, tools and models')
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .action(async (opts) => {
+    const { agentsCommand } = await import('./commands/config-file.js');
+    process.exitCode = await agentsCommand(opts);
+  });
+
 program.addOption(new Option('--debug', 'print stack traces').hideHelp());
 
 async function main(): Promise<void> {

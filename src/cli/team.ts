@@ -1,6 +1,6 @@
-import type { Agent, ChatModel } from '../core/index.js';
-import { ChatModelAgent } from '../core/index.js';
-import { createDemoModel, DEMO_MODEL_NAME } from '../core/models/demo.js';
+import { fileURLToPath } from 'node:url';
+import type { Agent } from '../core/index.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 export interface TeamOptions {
   model?: string;
@@ -16,30 +16,76 @@ export interface Team {
   isDemo: boolean;
   /** The agents file the team came from, stored with the session so resume rebuilds the same team. */
   agentsFile?: string;
+  /** The agent tree's tool names, for `/tools`. */
+  toolNames: string[];
   close(): Promise<void>;
 }
 
-/** The model named by --model / ADK_MODEL, or the offline demo when nothing points at a real endpoint. */
-export async function resolveModel(opts: TeamOptions): Promise<{ model: ChatModel; isDemo: boolean }> {
+export const BUNDLED_AGENTS_FILE = fileURLToPath(new URL('../../agents.yaml', import.meta.url));
+export const DEMO_TEAM = 'demo';
+
+/** True when nothing points at a real model endpoint: no key, no base URL, no --model. */
+export function wantsDemo(opts: TeamOptions): boolean {
   const env = opts.env ?? process.env;
-  const name = opts.model ?? env.ADK_MODEL;
-  const configured = !!(env.OPENAI_API_KEY || env.OPENAI_BASE_URL);
-  if (name === DEMO_MODEL_NAME || (!configured && !opts.model)) return { model: createDemoModel(), isDemo: true };
-  const { modelFromEnv } = await import('../core/models/from-env.js');
-  return { model: modelFromEnv(env, { model: name }), isDemo: false };
+  return !opts.model && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && (!env.ADK_MODEL || env.ADK_MODEL === 'demo');
 }
 
-/** The default agent of `adk run` when no agents file is used. */
+/**
+ * Builds the team from agents.yaml (`--agents`, else ./agents.yaml, else the bundled file).
+ * Without any model configuration the bundled file starts on its offline `demo` team.
+ */
 export async function loadTeam(opts: TeamOptions): Promise<Team> {
-  const { model, isDemo } = await resolveModel(opts);
-  const { builtinTools } = await import('../core/tools/builtin/index.js');
-  const t = builtinTools({ workspaceRoot: opts.cwd ?? process.cwd() });
-  const agent = new ChatModelAgent({
-    name: 'assistant',
-    description: 'A general helper that can read files in the current folder.',
-    instruction: 'You are a helpful assistant working in the user’s current folder. Use the tools to look at files when needed. Be concise.',
-    model,
-    tools: [t.read_file, t.list_dir, t.current_time],
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const { findAgentsFile, validateConfig, formatProblems, createTeam } = await import('../core/config/index.js');
+  const location = findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
+  const result = validateConfig({ file: location.path }, { env });
+  if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
+  const config = result.config;
+
+  const demoFallback = !opts.agentName && location.source === 'bundled' && wantsDemo(opts) && config.agents.has(DEMO_TEAM);
+  const rootName = opts.agentName ?? (demoFallback ? DEMO_TEAM : config.default);
+  if (!config.agents.has(rootName)) {
+    throw new CliError(`agent '${rootName}' is not defined in ${location.path}; defined: ${[...config.agents.keys()].join(', ')}`);
+  }
+
+  const { ToolRegistry } = await import('../core/tools/registry.js');
+  const { modelFromConfig } = await import('../core/models/from-config.js');
+  const registry = new ToolRegistry({
+    workspaceRoot: cwd,
+    baseDir: config.dir,
+    mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
   });
-  return { agent, modelName: model.modelName, isDemo, close: async () => {} };
+  const modelNames = new Set<string>();
+  const toolNames = new Set<string>();
+  try {
+    const agent = await createTeam(
+      config,
+      {
+        model: (mc) => {
+          const m = modelFromConfig(mc, env, opts.model);
+          modelNames.add(m.modelName);
+          return m;
+        },
+        tools: async (refs) => {
+          const tools = await registry.resolve(refs);
+          for (const t of tools) toolNames.add(t.name);
+          return tools;
+        },
+      },
+      rootName,
+    );
+    const names = [...modelNames];
+    return {
+      agent,
+      modelName: names.join(', ') || 'none',
+      isDemo: names.length > 0 && names.every((n) => n === 'demo'),
+      agentsFile: location.source === 'bundled' ? undefined : location.path,
+      toolNames: [...toolNames].sort(),
+      close: () => registry.close(),
+    };
+  } catch (e) {
+    await registry.close();
+    throw e instanceof CliError ? e : new CliError((e as Error).message, ExitCode.usage);
+  }
 }

@@ -38,6 +38,17 @@ const harnesses: Harness[] = [
   },
 ];
 
+// Postgres is opt-in (CI has no server): ADK_TEST_POSTGRES_URL=postgres://user@127.0.0.1:5432/db
+const postgresUrl = process.env.ADK_TEST_POSTGRES_URL;
+if (postgresUrl) {
+  harnesses.push({
+    name: 'postgres',
+    setup: async () => {},
+    open: () => openKeyValueStore(postgresUrl, { namespace: `t${process.pid}x${++counter}` }),
+    teardown: async () => {},
+  });
+}
+
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const UNICODE_VALUES: Record<string, string> = {
@@ -157,7 +168,8 @@ describe.each(harnesses)('KeyValueStore conformance: $name', (h) => {
 
   it('describes itself without credentials', async () => {
     await fresh();
-    expect(kv.describe()).toMatch(/^(memory:|sqlite:\/\/\/|redis:\/\/127\.0\.0\.1:)/);
+    expect(kv.describe()).toMatch(/^(memory:|sqlite:\/\/\/|redis:\/\/127\.0\.0\.1:|postgres(ql)?:\/\/)/);
+    expect(kv.describe()).not.toContain('@');
     expect(kv.kind).toBe(h.name);
     await kv.close();
   });

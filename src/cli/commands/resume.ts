@@ -28,7 +28,7 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
     try {
       const conv = Conversation.open(stores, team, record);
       const prompt = words.join(' ').trim();
-      const resumable = record.status === 'interrupted' || (record.status === 'cancelled' && !!record.checkpointId);
+      const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
       if (resumable) {
         if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
         const targets = targetsFromFlags(record.pendingInterrupts, opts);

@@ -27,3 +27,4 @@ export type {
   ValidationResult,
   WorkflowAgentConfig,
 } from './types.js';
+export { createTeam, toRegistryRef, type TeamDeps } from './create-team.js';

@@ -110,7 +110,7 @@ class Walker {
     const size = this.sizeOf(target);
     if (this.expanding.has(target) || size === Infinity) return fail(`alias '*${node.source}' refers to itself`);
     // Aliases nested in an expansion are already part of the outer alias's size.
-    this.expanded += 0;
+    if (this.expanding.size === 0) this.expanded += size;
     if (this.expanded > this.budget) {
       this.aliasBudgetExceeded = true;
       return fail(

@@ -74,7 +74,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, width, c
         </Box>
       ) : null}
       {mode === 'menu' ? (
-        <KeyHints hints={[['y', 'approve once'], ['a', `always allow ${tool} this session`], ['n', 'reject'], ['e', 'edit arguments']]} />
+        <KeyHints hints={[['y', 'approve once'], ['a', `always allow ${tool}`], ['n', 'reject'], ['e', 'edit args']]} />
       ) : null}
       {mode === 'reason' ? (
         <Box flexDirection="column">

@@ -74,11 +74,11 @@ export async function consumeRun(events: AsyncIterable<AgentEvent>, dispatch: Di
       dispatch({ type: 'error', text: error.message });
     }
   }
-  if (options.signal?.aborted && !outcome.cancelled) {
-    outcome.cancelled = true;
-    dispatch({ type: 'cancelled' });
-  }
+  // What was streamed so far stays on screen, followed by the note.
+  const note = !!options.signal?.aborted && !outcome.cancelled;
+  if (note) outcome.cancelled = true;
   dispatch({ type: 'runEnd', cancelled: outcome.cancelled });
+  if (note) dispatch({ type: 'cancelled' });
   return outcome;
 }
 

@@ -1,0 +1,110 @@
+import { ChatModelAgent } from '../agents/chat-model-agent.js';
+import { agentWithOptions, setSubAgents } from '../agents/flow.js';
+import type { Agent } from '../agents/types.js';
+import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow.js';
+import { ConfigError } from '../errors.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { newExecutor, newPlanner, newReplanner, planExecute } from '../prebuilt/plan-execute/index.js';
+import { supervisor } from '../prebuilt/supervisor.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolRef as RegistryToolRef } from '../tools/registry.js';
+import type { AgentConfig, ModelConfig, TeamConfig, ToolRef } from './types.js';
+
+/** What building a team needs from outside; tests inject scripted models and fake tools. */
+export interface TeamDeps {
+  /** Builds (or reuses) the model for a `models:` entry. */
+  model(config: ModelConfig): ChatModel;
+  /** Resolves an agent's tool references (built-ins, MCP servers, modules). */
+  tools(refs: RegistryToolRef[]): Promise<Tool[]>;
+}
+
+/**
+ * The seed's contract: a validated config in, a runnable agent tree out. Each call builds fresh
+ * agent instances (an agent can have only one parent and is frozen after its first run).
+ */
+export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: string = config.default): Promise<Agent> {
+  const models = new Map<string, ChatModel>();
+  const modelFor = (name: string): ChatModel => {
+    let m = models.get(name);
+    if (!m) {
+      const mc = config.models.get(name);
+      if (!mc) throw new ConfigError(`model '${name}' is not defined in ${config.file}`);
+      m = deps.model(mc);
+      models.set(name, m);
+    }
+    return m;
+  };
+  const building = new Set<string>();
+
+  async function build(name: string): Promise<Agent> {
+    const a = config.agents.get(name);
+    if (!a) throw new ConfigError(`agent '${name}' is not defined in ${config.file}`);
+    if (building.has(name)) throw new ConfigError(`agent '${name}' is part of a cycle in ${config.file}`);
+    building.add(name);
+    try {
+      return await buildAgent(a);
+    } finally {
+      building.delete(name);
+    }
+  }
+
+  async function children(names: string[]): Promise<Agent[]> {
+    const out: Agent[] = [];
+    for (const n of names) {
+      const child = await build(n);
+      const c = config.agents.get(n);
+      out.push(c?.type === 'chat' && c.disallowTransferToParent ? agentWithOptions(child, { disallowTransferToParent: true }) : child);
+    }
+    return out;
+  }
+
+  async function buildAgent(a: AgentConfig): Promise<Agent> {
+    switch (a.type) {
+      case 'chat': {
+        const agent = new ChatModelAgent({
+          name: a.name,
+          description: a.description,
+          instruction: a.instruction,
+          model: modelFor(a.model),
+          tools: await deps.tools(a.tools.map(toRegistryRef)),
+          approval: a.approval,
+          returnDirectly: a.returnDirectly,
+          outputKey: a.outputKey,
+          maxIterations: a.maxIterations,
+          exit: a.exit,
+        });
+        return a.subAgents.length ? setSubAgents(agent, await children(a.subAgents)) : agent;
+      }
+      case 'sequential':
+        return new SequentialAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents) });
+      case 'parallel':
+        return new ParallelAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents) });
+      case 'loop':
+        return new LoopAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents), maxIterations: a.maxIterations });
+      case 'supervisor':
+        return supervisor({ supervisor: await build(a.supervisor), subAgents: await children(a.subAgents) });
+      case 'plan_execute':
+        return planExecute({
+          name: a.name,
+          description: a.description,
+          maxIterations: a.maxIterations,
+          planner: newPlanner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review }),
+          executor: newExecutor({ model: modelFor(a.executor.model), tools: await deps.tools(a.executor.tools.map(toRegistryRef)), approval: a.executor.approval }),
+          replanner: newReplanner({ model: modelFor(a.replanner.model) }),
+        });
+    }
+  }
+
+  return build(rootName);
+}
+
+export function toRegistryRef(ref: ToolRef): RegistryToolRef {
+  switch (ref.kind) {
+    case 'builtin':
+      return ref.name;
+    case 'mcp':
+      return { mcp: ref.server };
+    case 'module':
+      return ref.exportName ? { module: ref.path, export: ref.exportName } : { module: ref.path };
+  }
+}

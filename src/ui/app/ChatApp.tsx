@@ -1,0 +1,115 @@
+import { Box, measureElement, type DOMElement } from 'ink';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { InputBox } from '../components/InputBox.js';
+import { StatusLine } from '../components/StatusLine.js';
+import { Transcript } from '../components/Transcript.js';
+import { useElapsed } from '../hooks/use-elapsed.js';
+import { useTerminalSize } from '../hooks/use-terminal-size.js';
+import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
+import { ActivityLine } from './ActivityLine.js';
+import { InterruptPrompt } from './InterruptPrompt.js';
+import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
+import { useExitKeys } from './use-exit-keys.js';
+
+export interface ChatAppProps extends ChatControllerOptions {
+  /** Earlier inputs, oldest first; `onHistoryAdd` is called with each new one (persist it there). */
+  history?: readonly string[];
+  onHistoryAdd?: (text: string) => void;
+  model?: string;
+  sessionId?: string;
+  /** The session is saved (the host sets it after saving). */
+  saved?: boolean;
+  /** Fixed size (tests); by default the terminal's, following resizes. */
+  columns?: number;
+  rows?: number;
+}
+
+/**
+ * `adk chat`: the transcript (finished items in the terminal's scrollback, a capped live tail), the
+ * prompt for a waiting interrupt or the input box, and the status line.
+ */
+export function ChatApp(props: ChatAppProps) {
+  const size = useTerminalSize();
+  const columns = props.columns ?? size.columns;
+  const rows = props.rows ?? size.rows;
+  const width = Math.max(20, columns - 1);
+  const c = useChatController(props);
+  const [inputKey, setInputKey] = useState(0);
+  const inputText = useRef('');
+  const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
+
+  const hint = useExitKeys({
+    busy: c.busy,
+    hasPrompt: !!c.prompt,
+    inputEmpty: () => inputText.current === '',
+    cancel: c.cancel,
+    dismiss: c.dismiss,
+    clearInput: () => {
+      if (!inputText.current) return;
+      inputText.current = '';
+      setInputKey((k) => k + 1);
+    },
+    onExit: props.onExit,
+  });
+
+  const onSubmit = useCallback(
+    (text: string) => {
+      inputText.current = '';
+      setHistory((h) => (h[h.length - 1] === text ? h : [...h, text]));
+      props.onHistoryAdd?.(text);
+      void c.submit(text);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [c.submit, props.onHistoryAdd],
+  );
+
+  // The live tail gets the rows the bottom area leaves free (measured after each frame).
+  const bottom = useRef<DOMElement>(null);
+  const [bottomRows, setBottomRows] = useState(4);
+  useLayoutEffect(() => {
+    if (!bottom.current) return;
+    const h = measureElement(bottom.current).height;
+    if (h !== bottomRows) setBottomRows(h);
+  });
+  const maxLiveRows = Math.max(3, rows - bottomRows - 2);
+  const elapsed = useElapsed(c.startedAt, !!c.prompt);
+
+  return (
+    <Box flexDirection="column">
+      <Transcript state={c.state} width={width} maxLiveRows={maxLiveRows} />
+      <Box ref={bottom} flexDirection="column" marginTop={1} width={width}>
+        {c.prompt ? (
+          <InterruptPrompt
+            key={c.prompt.interrupt.id}
+            interrupt={c.prompt.interrupt}
+            counter={c.prompt.counter}
+            width={width}
+            onAnswer={(a) => c.answer(c.prompt!.interrupt, a)}
+          />
+        ) : null}
+        {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
+        {!c.prompt ? (
+          <InputBox
+            key={inputKey}
+            history={history}
+            onSubmit={onSubmit}
+            onChange={(t) => (inputText.current = t)}
+            commands={props.commands ?? DEFAULT_SLASH_COMMANDS}
+            busy={c.busy}
+            placeholder={c.busy ? undefined : 'Message, or / for commands'}
+          />
+        ) : null}
+        <StatusLine
+          model={props.model}
+          sessionId={props.sessionId}
+          tokensIn={c.state.usage.promptTokens}
+          tokensOut={c.state.usage.completionTokens}
+          elapsedMs={c.busy ? elapsed : undefined}
+          saved={props.saved}
+          hint={hint}
+          width={width}
+        />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,158 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AgentEvent } from '../../core/agents/types.js';
+import { toError } from '../../core/errors.js';
+import type { InterruptContext } from '../../core/interrupt.js';
+import { useBatchedReducer } from '../hooks/use-batched-reducer.js';
+import { DEFAULT_SLASH_COMMANDS, type SlashCommandInfo } from '../input/slash-commands.js';
+import { coalesceViewActions } from '../state/coalesce.js';
+import { consumeRun, type RunOutcome } from '../state/consume-run.js';
+import { viewReducer } from '../state/reducer.js';
+import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type ViewState } from '../state/transcript.js';
+import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
+import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
+
+/** Everything the app needs from its host; the runtime itself is built by the caller. */
+export interface ChatControllerOptions {
+  /** Starts a run for what the person typed. */
+  runTurn: (text: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  /** Continues the stopped run: one answer per interrupt id (approval decisions, answers, plan reviews). */
+  answerInterrupts: (answers: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  /** Slash commands; return true when handled, anything else falls back to the built-in behaviour. */
+  onCommand?: (name: string, args: string, ui: ChatUi) => boolean | void | Promise<boolean | void>;
+  commands?: readonly SlashCommandInfo[];
+  /** After every run (save the session here). */
+  onRunEnd?: (outcome: RunOutcome) => void;
+  /** Interrupts an earlier process left (`adk resume <id>`): their prompts open at once. */
+  initialInterrupts?: InterruptContext[];
+  /** Items shown first (a welcome line, an earlier transcript). */
+  initialItems?: NewTranscriptItem[];
+  /** Tools approved for the whole session already. */
+  alwaysApproved?: readonly string[];
+  onAlwaysApprove?: (tool: string) => void;
+  onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
+  /** Render at most once per this many ms while streaming (default ~30 fps). */
+  frameMs?: number;
+}
+
+function init(o: ChatControllerOptions): ViewState {
+  let s = initialViewState();
+  for (const item of o.initialItems ?? []) s = viewReducer(s, { type: 'append', item });
+  if (o.initialInterrupts?.length) s = viewReducer(s, { type: 'interrupted', agent: '', contexts: o.initialInterrupts });
+  return s;
+}
+
+export function useChatController(o: ChatControllerOptions) {
+  const [state, dispatch] = useBatchedReducer(viewReducer, () => init(o), { frameMs: o.frameMs, coalesce: coalesceViewActions });
+  const [busy, setBusy] = useState(false);
+  const [startedAt, setStartedAt] = useState<number>();
+  const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
+  const always = useRef(new Set(o.alwaysApproved ?? []));
+  const abort = useRef<AbortController>(undefined);
+  const opts = useRef(o);
+  opts.current = o;
+  const latest = useRef(state);
+  latest.current = state;
+
+  const run = useCallback(
+    async (start: (signal: AbortSignal) => AsyncIterable<AgentEvent>): Promise<RunOutcome> => {
+      const ac = new AbortController();
+      abort.current = ac;
+      setBusy(true);
+      setStartedAt(Date.now());
+      let outcome: RunOutcome;
+      try {
+        outcome = await consumeRun(start(ac.signal), dispatch, { signal: ac.signal });
+      } catch (e) {
+        dispatch({ type: 'error', text: toError(e).message });
+        dispatch({ type: 'runEnd' });
+        outcome = { interrupts: [], cancelled: false, exit: false, error: toError(e) };
+      }
+      dispatch.flush();
+      abort.current = undefined;
+      setBusy(false);
+      setStartedAt(undefined);
+      opts.current.onRunEnd?.(outcome);
+      return outcome;
+    },
+    [dispatch],
+  );
+
+  const ui: ChatUi = useMemo(
+    () => ({
+      info: (text, tone) => dispatch({ type: 'info', text, tone }),
+      error: (text) => dispatch({ type: 'error', text }),
+      markdown: (text, title = 'adk') => dispatch({ type: 'append', item: { kind: 'assistant', agent: title, text, messageId: '', showHeader: true } }),
+      clear: () => dispatch({ type: 'clear' }),
+      run: (events) => run(() => events),
+      usage: () => latest.current.usage,
+      expandLast: () => dispatch({ type: 'expandLast' }),
+      exit: () => opts.current.onExit('command'),
+    }),
+    [dispatch, run],
+  );
+
+  const submit = useCallback(
+    async (text: string) => {
+      const commands = opts.current.commands ?? DEFAULT_SLASH_COMMANDS;
+      const command = parseCommand(text, commands);
+      dispatch({ type: 'user', text });
+      dispatch.flush();
+      if (command) {
+        const handled = await opts.current.onCommand?.(command.name, command.args, ui);
+        if (handled !== true) defaultCommand(command.name, ui, commands);
+        return;
+      }
+      await run((signal) => opts.current.runTurn(text, signal));
+    },
+    [dispatch, run, ui],
+  );
+
+  const answer = useCallback(
+    (p: PendingInterrupt, a: PromptAnswer) => {
+      if (a.kind === 'approval' && a.choice.approved && 'always' in a.choice && p.info.tool) {
+        always.current.add(p.info.tool);
+        opts.current.onAlwaysApprove?.(p.info.tool);
+      }
+      dispatch({ type: 'info', tone: 'muted', text: answerNote(p, a) });
+      setAnswers((prev) => ({ ...prev, [p.id]: a }));
+    },
+    [dispatch],
+  );
+
+  // Approvals granted for the session answer themselves; once every point has an answer, resume.
+  useEffect(() => {
+    if (busy || !state.interrupts.length) return;
+    const auto: Record<string, PromptAnswer> = {};
+    for (const p of state.interrupts) {
+      const a = answers[p.id] ? undefined : autoAnswer(p, always.current);
+      if (a) auto[p.id] = a;
+    }
+    if (Object.keys(auto).length) {
+      for (const p of state.interrupts) if (auto[p.id]) dispatch({ type: 'info', tone: 'muted', text: `${answerNote(p, auto[p.id])} (allowed this session)` });
+      setAnswers((prev) => ({ ...prev, ...auto }));
+      return;
+    }
+    if (!state.interrupts.every((p) => answers[p.id])) return;
+    const data = Object.fromEntries(state.interrupts.map((p) => [p.id, resumeData(answers[p.id])]));
+    dispatch({ type: 'interruptsAnswered' });
+    dispatch.flush();
+    setAnswers({});
+    void run((signal) => opts.current.answerInterrupts(data, signal));
+  }, [busy, state.interrupts, answers, dispatch, run]);
+
+  const pending = busy ? [] : state.interrupts.filter((p) => !answers[p.id]);
+  const prompt = pending.length
+    ? { interrupt: pending[0], counter: state.interrupts.length > 1 ? `${state.interrupts.length - pending.length + 1}/${state.interrupts.length}` : undefined }
+    : undefined;
+
+  const cancel = useCallback(() => abort.current?.abort(), []);
+  const dismiss = useCallback(() => {
+    const n = latest.current.interrupts.length;
+    if (!n) return;
+    dispatch({ type: 'interruptsDismissed' });
+    dispatch({ type: 'info', tone: 'warning', text: `Left ${n} question${n > 1 ? 's' : ''} unanswered. The session is saved; resume it later to answer.` });
+    setAnswers({});
+  }, [dispatch]);
+
+  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui };
+}

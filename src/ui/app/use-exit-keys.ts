@@ -1,0 +1,43 @@
+import { useInput } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { EXIT_WINDOW_MS, ExitGate } from './exit-gate.js';
+
+export interface ExitKeysOptions {
+  busy: boolean;
+  hasPrompt: boolean;
+  inputEmpty: () => boolean;
+  cancel: () => void;
+  dismiss: () => void;
+  clearInput: () => void;
+  onExit: (reason: 'ctrl-c' | 'ctrl-d') => void;
+}
+
+/**
+ * Esc cancels a run. Ctrl-C cancels a run (or leaves the prompts, or clears the input) and arms
+ * the exit; a second Ctrl-C within 2 s exits. Ctrl-D exits on an empty input. Returns the hint to show.
+ */
+export function useExitKeys(o: ExitKeysOptions): string | undefined {
+  const gate = useRef(new ExitGate());
+  const [hint, setHint] = useState<string>();
+  useEffect(() => {
+    if (!hint) return;
+    const t = setTimeout(() => setHint(undefined), EXIT_WINDOW_MS);
+    return () => clearTimeout(t);
+  }, [hint]);
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (o.busy) o.cancel();
+      else if (o.hasPrompt) o.dismiss();
+      o.clearInput();
+      if (gate.current.press() === 'exit') return o.onExit('ctrl-c');
+      setHint('Press Ctrl-C again to exit');
+      return;
+    }
+    if (key.ctrl && input === 'd') {
+      if (!o.busy && !o.hasPrompt && o.inputEmpty()) o.onExit('ctrl-d');
+      return;
+    }
+    if (key.escape && o.busy) o.cancel();
+  });
+  return hint;
+}
