@@ -57,14 +57,17 @@ function lastUserText(messages: Message[]): string {
   return '';
 }
 
-/** Transfers once per question: to the sub-agent named in the request, else to the first one. */
+/** Transfers once per question, when the request names a sub-agent or asks to delegate. */
 function transferTarget(tools: ToolInfo[], text: string, messages: Message[]): string | undefined {
   if (!tools.some((t) => t.name === 'transfer_to_agent')) return undefined;
   if (messages.some((m) => m.role === 'user' && m.content.startsWith('For context:'))) return undefined;
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const names = [...system.matchAll(/- Agent name: (\S+)/g)].map((m) => m[1]);
   if (!names.length) return undefined;
-  return names.find((n) => text.toLowerCase().includes(n.toLowerCase())) ?? names[0];
+  const lower = text.toLowerCase();
+  const named = names.find((n) => lower.includes(n.toLowerCase()) || lower.includes(n.toLowerCase().replace(/^demo_/, '')));
+  if (named) return named;
+  return /\b(delegate|transfer|hand (it )?over|team)\b/i.test(text) ? names[0] : undefined;
 }
 
 function summarize(tool: Message): ScriptedReply {
