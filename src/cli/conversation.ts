@@ -24,7 +24,7 @@ export class Conversation {
 
   private constructor(
     readonly stores: AdkStores,
-    readonly team: Team,
+    public team: Team,
     public record: SessionRecord,
   ) {}
 
@@ -70,6 +70,14 @@ export class Conversation {
 
   get pending(): PendingInterrupt[] {
     return this.record.pendingInterrupts;
+  }
+
+  /** Saves the waiting questions before anyone sees them, so quitting at a prompt loses nothing. */
+  async markInterrupted(contexts: InterruptContext[]): Promise<void> {
+    this.record.status = 'interrupted';
+    this.record.checkpointId = this.id;
+    this.record.pendingInterrupts = contexts.filter((c) => !c.cancelled).map(toPending);
+    await this.save();
   }
 
   /** Records how the turn ended. A finished turn's messages join the history; an interrupted one waits. */

@@ -1,5 +1,5 @@
 import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
-import { WillRetryError, isAbortError } from '../core/index.js';
+import { AsyncQueue, WillRetryError, isAbortError } from '../core/index.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
@@ -84,3 +84,25 @@ async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | und
 }
 
 export type { Usage };
+
+const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {} };
+
+/**
+ * Passes a run's events through to one consumer (the REPL) while a second reader sums the run up
+ * for the session record. Streams are multi-consumer, so both read every chunk.
+ */
+export function withSummary(events: AsyncIterable<AgentEvent>, signal?: AbortSignal): { events: AsyncIterable<AgentEvent>; summary: Promise<RunSummary> } {
+  const copy = new AsyncQueue<AgentEvent>();
+  const summary = drainRun(copy, silent, signal);
+  async function* pass(): AsyncIterable<AgentEvent> {
+    try {
+      for await (const e of events) {
+        copy.push(e);
+        yield e;
+      }
+    } finally {
+      copy.close();
+    }
+  }
+  return { events: pass(), summary };
+}

@@ -13,6 +13,17 @@ const program = new Command()
   });
 
 program
+  .command('chat')
+  .description('the interactive REPL (a new session); offline demo team when no model is configured')
+  .option('--model <model>', 'model name (overrides ADK_MODEL; `demo` is the offline model)')
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .option('--agent <name>', 'agent to talk to (default: the file’s `default`)')
+  .action(async (opts) => {
+    const { chatCommand } = await import('./commands/chat.js');
+    process.exitCode = await chatCommand(opts);
+  });
+
+program
   .command('run')
   .description('run one prompt headless; `-` reads the prompt from stdin')
   .argument('<prompt...>', 'the prompt, or - for stdin')

@@ -18,6 +18,8 @@ export interface Team {
   agentsFile?: string;
   /** The agent tree's tool names, for `/tools`. */
   toolNames: string[];
+  /** The team as `adk agents` prints it, for `/agents`. */
+  tree: string;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export function wantsDemo(opts: TeamOptions): boolean {
 export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const { findAgentsFile, validateConfig, formatProblems, createTeam } = await import('../core/config/index.js');
+  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree } = await import('../core/config/index.js');
   const location = findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
   const result = validateConfig({ file: location.path }, { env });
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
@@ -51,6 +53,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
 
   const { ToolRegistry } = await import('../core/tools/registry.js');
   const { modelFromConfig } = await import('../core/models/from-config.js');
+  const { retryPolicyFromEnv } = await import('../core/models/retry.js');
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
     baseDir: config.dir,
@@ -72,6 +75,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
           for (const t of tools) toolNames.add(t.name);
           return tools;
         },
+        retry: retryPolicyFromEnv(env),
       },
       rootName,
     );
@@ -82,6 +86,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       toolNames: [...toolNames].sort(),
+      tree: renderAgentTree(agentTree(config, rootName)),
       close: () => registry.close(),
     };
   } catch (e) {

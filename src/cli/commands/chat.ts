@@ -1,4 +1,6 @@
-import { CliError } from '../exit-codes.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { openStores } from '../stores.js';
+import { loadTeam, wantsDemo, type TeamOptions } from '../team.js';
 
 export interface ChatCommandOptions {
   resume?: string;
@@ -7,6 +9,31 @@ export interface ChatCommandOptions {
   agent?: string;
 }
 
-export async function chatCommand(_opts: ChatCommandOptions): Promise<number> {
-  throw new CliError('the interactive REPL is not wired yet');
+/** `adk chat` and interactive `adk resume <id>`: the Ink REPL. */
+export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new CliError('adk chat needs an interactive terminal; for scripts use `adk run` (or `adk resume <id> --json`).');
+  }
+  const stores = await openStores();
+  try {
+    const record = opts.resume ? await stores.sessions.get(await stores.sessions.resolveId(opts.resume)) : undefined;
+    if (opts.resume && !record) throw new CliError(`session ${opts.resume} does not exist`);
+    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent };
+    const team = await loadTeam({
+      ...teamOptions,
+      model: opts.model ?? record?.model?.split(', ')[0],
+      agentsFile: opts.agents ?? record?.agentsFile,
+      agentName: opts.agent ?? record?.rootAgent,
+    });
+    const { startRepl } = await import('../chat/start-repl.js');
+    const demoNote = team.isDemo && wantsDemo(teamOptions)
+      ? 'No model configured: running the offline demo team. For a real model set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any compatible server, e.g. http://localhost:11434/v1 for Ollama), or pass --model.'
+      : undefined;
+    return await startRepl({ stores, team, record, teamOptions, demoNote });
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError((e as Error).message, ExitCode.runtimeError);
+  } finally {
+    await stores.close();
+  }
 }

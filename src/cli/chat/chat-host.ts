@@ -1,0 +1,93 @@
+import type { AgentEvent } from '../../core/index.js';
+import type { AdkStores } from '../../core/store/index.js';
+import type { ChatUi } from '../../ui/index.js';
+import { Conversation } from '../conversation.js';
+import { withSummary } from '../event-sink.js';
+import { loadTeam, type Team, type TeamOptions } from '../team.js';
+import { historyItems } from './history-items.js';
+
+/**
+ * The REPL's link to the runtime: owns the current conversation (which `/new` and `/resume`
+ * replace), runs turns and resumes through it, and keeps its session saved at every step.
+ */
+export class ChatHost {
+  saved = true;
+  onChange?: () => void;
+
+  constructor(
+    readonly stores: AdkStores,
+    public conv: Conversation,
+    private readonly teamOptions: TeamOptions,
+  ) {}
+
+  get team(): Team {
+    return this.conv.team;
+  }
+
+  runTurn = (text: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.track(() => this.conv.startTurn(text, signal), signal);
+
+  answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal): AsyncIterable<AgentEvent> =>
+    this.track(() => this.conv.resumeTurn(answers, signal), signal);
+
+  /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
+  private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    const conv = this.conv;
+    this.setSaved(false);
+    const { events, summary } = withSummary(await start(), signal);
+    try {
+      for await (const e of events) {
+        const i = e.action?.interrupted;
+        if (i && !i.cancelled) await conv.markInterrupted(i.contexts);
+        yield e;
+      }
+    } finally {
+      await conv.finishTurn(await summary);
+      this.setSaved(true);
+    }
+  }
+
+  private setSaved(saved: boolean): void {
+    this.saved = saved;
+    this.onChange?.();
+  }
+
+  async switchModel(model: string, ui: ChatUi): Promise<void> {
+    try {
+      const team = await loadTeam({ ...this.teamOptions, model, agentName: this.conv.record.rootAgent, agentsFile: this.conv.record.agentsFile });
+      await this.conv.team.close();
+      this.conv.team = team;
+      this.conv.record.model = team.modelName;
+      await this.conv.save();
+      ui.info(`Model: ${team.modelName}.`, 'success');
+      this.onChange?.();
+    } catch (e) {
+      ui.error((e as Error).message);
+    }
+  }
+
+  async newSession(ui: ChatUi): Promise<void> {
+    this.conv = await Conversation.create(this.stores, this.conv.team, { agentsFile: this.conv.record.agentsFile });
+    ui.clear();
+    ui.info(`New session ${this.conv.id}.`, 'success');
+    this.onChange?.();
+  }
+
+  async openSession(id: string, ui: ChatUi): Promise<void> {
+    try {
+      const record = await this.stores.sessions.get(await this.stores.sessions.resolveId(id));
+      if (!record) throw new Error(`session ${id} does not exist`);
+      const team = record.rootAgent === this.team.agent.name && record.agentsFile === this.conv.record.agentsFile ? this.team : await loadTeam({ ...this.teamOptions, agentName: record.rootAgent, agentsFile: record.agentsFile, model: this.teamOptions.model ?? record.model });
+      this.conv = Conversation.open(this.stores, team, record);
+      ui.clear();
+      ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
+      for (const item of historyItems(record.messages)) {
+        if (item.kind === 'user') ui.info(`› ${item.text}`, 'muted');
+        else if (item.kind === 'assistant') ui.markdown(item.text, item.agent);
+      }
+      this.onChange?.();
+      if (record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
+    } catch (e) {
+      ui.error((e as Error).message);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { ChatUi } from '../../ui/index.js';
+import type { AdkStores } from '../../core/store/index.js';
+import type { ChatHost } from './chat-host.js';
+
+/** The REPL's commands that need the runtime or the store; the app handles the rest itself. */
+export async function handleCommand(host: ChatHost, stores: AdkStores, name: string, args: string, ui: ChatUi): Promise<boolean> {
+  switch (name) {
+    case '/agents':
+      ui.markdown(`\`\`\`text\n${host.team.tree}\n\`\`\``, 'agents');
+      return true;
+    case '/tools':
+      ui.markdown(host.team.toolNames.map((t) => `- \`${t}\``).join('\n') || 'This team has no tools.', 'tools');
+      return true;
+    case '/model':
+      if (!args.trim()) {
+        ui.info(`Model: ${host.team.modelName}. Switch with /model <name> (e.g. /model gpt-4o-mini, /model demo).`);
+        return true;
+      }
+      await host.switchModel(args.trim(), ui);
+      return true;
+    case '/sessions': {
+      const list = await stores.sessions.list();
+      const rows = list.slice(0, 20).map((s) => (s.corrupt ? `- \`${s.id}\` corrupt: ${s.error}` : `- \`${s.id}\` ${s.status} · ${s.updatedAt.slice(0, 16).replace('T', ' ')} · ${s.title || '(untitled)'}`));
+      ui.markdown(rows.join('\n') || 'No saved sessions yet.', 'sessions');
+      return true;
+    }
+    case '/new':
+      await host.newSession(ui);
+      return true;
+    case '/resume':
+      if (!args.trim()) {
+        ui.error('Usage: /resume <session id>. /sessions lists them.');
+        return true;
+      }
+      await host.openSession(args.trim(), ui);
+      return true;
+    default:
+      return false;
+  }
+}
