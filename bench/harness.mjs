@@ -1,5 +1,10 @@
-// Small helpers shared by the benchmarks: warm-up, repeated runs, median/min/max.
+// Small helpers shared by the benchmarks: warm-up, repeated runs, median/min/max, tables.
 import { performance } from 'node:perf_hooks';
+
+const summary = (samples) => {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1], samples };
+};
 
 export async function measure(fn, { runs = 5, warmup = 2 } = {}) {
   for (let i = 0; i < warmup; i++) await fn();
@@ -10,15 +15,36 @@ export async function measure(fn, { runs = 5, warmup = 2 } = {}) {
     await fn();
     samples.push(performance.now() - t0);
   }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)], min: samples[0], max: samples[samples.length - 1], samples };
+  return summary(samples);
 }
 
+/**
+ * Measures several implementations of one workload round-robin (a, b, c, a, b, c, ...), so a burst
+ * of load from other processes hits them all rather than one, and their ratios stay meaningful.
+ * `fns` maps a name to an async function; returns name -> {median, min, max, samples} in ms.
+ */
+export async function measureInterleaved(fns, { runs = 5, warmup = 1 } = {}) {
+  const entries = Object.entries(fns);
+  for (let i = 0; i < warmup; i++) for (const [, fn] of entries) await fn();
+  const samples = Object.fromEntries(entries.map(([k]) => [k, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of entries) {
+      globalThis.gc?.();
+      const t0 = performance.now();
+      await fn();
+      samples[k].push(performance.now() - t0);
+    }
+  }
+  return Object.fromEntries(entries.map(([k]) => [k, summary(samples[k])]));
+}
+
+export { summary };
+
 export function formatTable(headers, rows) {
-  const cells = [headers, ...rows].map((r) => r.map((c) => String(c)));
+  const cells = [headers, ...rows].map((r) => r.map((c) => String(c ?? '')));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
 }
 
-export const fmt = (n, digits = 1) => (n >= 100 ? n.toFixed(0) : n.toFixed(digits));
+export const fmt = (n, digits = 1) => (n == null ? '' : n >= 100 ? n.toFixed(0) : n.toFixed(digits));

@@ -1,17 +1,71 @@
-// `npm run bench`: runs every benchmark in one process and prints one table.
-import { writeFileSync } from 'node:fs';
+// `npm run bench`: every workload on adk, the bare baseline and the peers, in one run. Prints one
+// summary table, the details and the targets; writes bench/results.json.
+//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 MEM)
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { fmt, formatTable } from './harness.mjs';
-import { benchStream } from './stream.bench.mjs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchCli } from './cli.bench.mjs';
+import { benchMemory } from './memory.bench.mjs';
+import { detailTable, summaryTable, targetLines } from './report.mjs';
+import { evaluateTargets } from './targets.mjs';
+import { benchTui } from './tui.bench.mjs';
+import { benchWorkloads } from './workloads.bench.mjs';
 
-const suites = [benchStream];
+const onlyArg = process.argv.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.split('=')[1] ?? process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : undefined;
+const wants = (id) => !only || only.includes(id);
+const log = (s) => process.stderr.write(`bench: ${s}\n`);
+
+/** W5 comes from checkpoint.bench.mjs (written separately); absent, it shows as pending. */
+async function benchCheckpointRows() {
+  const file = new URL('./checkpoint.bench.mjs', import.meta.url);
+  if (!existsSync(file)) return [{ id: 'W5', workload: 'W5 checkpoint (SQLite)', impl: 'adk', unit: 'ms/op', note: 'pending: bench/checkpoint.bench.mjs is not there yet' }];
+  log('W5 checkpoint …');
+  const sqliteDir = mkdtempSync(join(os.tmpdir(), 'adk-bench-ckpt-'));
+  try {
+    const { benchCheckpoint } = await import(file.href);
+    const rows = await benchCheckpoint({ sqliteDir });
+    return rows.map((r) => ({ id: 'W5', workload: 'W5 checkpoint (SQLite)', impl: 'adk', name: r.name, value: r.msPerOp, min: r.min, max: r.max, unit: 'ms/op', bytes: r.bytes }));
+  } finally {
+    rmSync(sqliteDir, { recursive: true, force: true });
+  }
+}
+
+const started = performance.now();
 const rows = [];
-for (const suite of suites) rows.push(...(await suite()));
+const step = async (id, fn) => {
+  if (!wants(id)) return;
+  try {
+    rows.push(...(await fn()));
+  } catch (e) {
+    log(`${id} failed: ${e.stack ?? e}`);
+    rows.push({ id, workload: id, impl: 'adk', note: `failed: ${e.message}` });
+    process.exitCode = 1;
+  }
+};
 
-const table = formatTable(
-  ['workload', 'impl', 'median', 'min', 'max', 'unit', 'vs baseline'],
-  rows.map((r) => [r.workload, r.impl, fmt(r.value), fmt(r.min), fmt(r.max), r.unit, r.ratio ? `${r.ratio.toFixed(2)}×` : '']),
+const workloadIds = ['W1', 'W2', 'W3', 'W4'].filter(wants);
+if (workloadIds.length) rows.push(...(await benchWorkloads({ only: workloadIds, log })));
+await step('W5', benchCheckpointRows);
+await step('W6', () => benchCli({ log }));
+await step('W7', () => benchTui({ log }));
+await step('MEM', () => benchMemory({ log }));
+
+const targets = evaluateTargets(rows);
+const cpus = os.cpus();
+const machine = `node ${process.version}, ${cpus.length} × ${cpus[0]?.model?.trim() ?? 'cpu'}, ${os.platform()} ${os.arch()}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+const seconds = (performance.now() - started) / 1000;
+
+console.log(`adk benchmarks — ${machine}\n`);
+console.log(summaryTable(rows));
+console.log('\nDetails (median of N runs after warm-up; min and max):\n');
+console.log(detailTable(rows));
+console.log('\nTargets (issue 7):\n');
+console.log(targetLines(targets));
+console.log(`\nfinished in ${seconds.toFixed(0)} s; wrote bench/results.json`);
+
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify({ node: process.version, cpu: cpus[0]?.model?.trim(), cores: cpus.length, loadavg: os.loadavg(), date: new Date().toISOString(), seconds, rows, targets }, null, 2)}\n`,
 );
-console.log(`adk benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`);
-console.log(table);
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2));

@@ -29,7 +29,7 @@ export class Conversation {
   ) {}
 
   static async create(stores: AdkStores, team: Team, init: { agentsFile?: string; title?: string } = {}): Promise<Conversation> {
-    const record = await stores.sessions.create({ rootAgent: team.agent.name, model: team.modelName, agentsFile: init.agentsFile, title: init.title });
+    const record = await stores.sessions.create({ rootAgent: team.rootName, model: team.modelName, agentsFile: init.agentsFile, title: init.title });
     return new Conversation(stores, team, record);
   }
 

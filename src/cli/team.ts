@@ -12,6 +12,8 @@ export interface TeamOptions {
 
 export interface Team {
   agent: Agent;
+  /** The agents.yaml name the team was built from; saved with the session (a supervisor's agent is named after its supervisor). */
+  rootName: string;
   modelName: string;
   isDemo: boolean;
   /** The agents file the team came from, stored with the session so resume rebuilds the same team. */
@@ -30,6 +32,14 @@ export const DEMO_TEAM = 'demo';
 export function wantsDemo(opts: TeamOptions): boolean {
   const env = opts.env ?? process.env;
   return !opts.model && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && (!env.ADK_MODEL || env.ADK_MODEL === 'demo');
+}
+
+/**
+ * The `--model` to rebuild a saved session's team with: its stored model name when the team ran on
+ * one model; a team of several models (stored as "a, b") is rebuilt from its agents file.
+ */
+export function sessionModel(stored: string | undefined): string | undefined {
+  return stored && !stored.includes(', ') ? stored : undefined;
 }
 
 /**
@@ -82,6 +92,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     const names = [...modelNames];
     return {
       agent,
+      rootName,
       modelName: names.join(', ') || 'none',
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       agentsFile: location.source === 'bundled' ? undefined : location.path,

@@ -7,7 +7,6 @@ type Write = (text: string) => void;
 /** `adk run` without --json: the answer streams to stdout; everything else is a note on stderr. */
 export class TextSink implements EventSink {
   private midLine = false;
-  private lastAgent = '';
 
   constructor(
     private readonly out: Write,
@@ -20,8 +19,7 @@ export class TextSink implements EventSink {
     this.err(`${text}\n`);
   }
 
-  delta(e: AgentEvent, text: string): void {
-    this.lastAgent = e.agentName;
+  delta(_e: AgentEvent, text: string): void {
     this.out(text);
     this.midLine = !text.endsWith('\n');
   }
@@ -41,7 +39,6 @@ export class TextSink implements EventSink {
       this.midLine = false;
     }
     for (const c of m.toolCalls ?? []) this.note(`  → ${c.function.name} ${truncate(c.function.arguments, 100)}`);
-    this.lastAgent = e.agentName;
   }
   transfer(e: AgentEvent, to: string): void {
     this.note(`  ↳ ${e.agentName} → ${to}`);

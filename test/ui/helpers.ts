@@ -27,7 +27,7 @@ export const KEY = {
 export async function type(stdin: { write: (s: string) => void }, ...keys: string[]) {
   for (const k of keys) {
     stdin.write(k);
-    await tick();
+    await tick(30);
   }
 }
 

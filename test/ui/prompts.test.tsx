@@ -1,9 +1,11 @@
-import { render } from 'ink-testing-library';
-import { describe, expect, it, vi } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalPrompt, type ApprovalChoice } from '../../src/ui/components/ApprovalPrompt.js';
 import { AskUserPrompt } from '../../src/ui/components/AskUserPrompt.js';
 import { PlanReviewPrompt, type PlanDecision } from '../../src/ui/components/PlanReviewPrompt.js';
 import { KEY, plain, tick, type } from './helpers.js';
+
+afterEach(() => cleanup());
 
 function approval() {
   const onDecision = vi.fn<(c: ApprovalChoice) => void>();

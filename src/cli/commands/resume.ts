@@ -4,7 +4,7 @@ import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { exitQuietlyOnEpipe } from '../signals.js';
 import { openStores } from '../stores.js';
-import { loadTeam } from '../team.js';
+import { loadTeam, sessionModel } from '../team.js';
 
 export interface ResumeCommandOptions extends AnswerFlags {
   json?: boolean;
@@ -24,7 +24,7 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
   try {
     const record = await stores.sessions.get(await stores.sessions.resolveId(id));
     if (!record) throw new CliError(`session ${id} does not exist`);
-    const team = await loadTeam({ model: opts.model ?? record.model, agentsFile: record.agentsFile, agentName: record.rootAgent });
+    const team = await loadTeam({ model: opts.model ?? sessionModel(record.model), agentsFile: record.agentsFile, agentName: record.rootAgent });
     try {
       const conv = Conversation.open(stores, team, record);
       const prompt = words.join(' ').trim();

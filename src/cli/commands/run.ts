@@ -4,7 +4,7 @@ import { runHeadless } from '../headless.js';
 import { exitQuietlyOnEpipe } from '../signals.js';
 import { promptFromArgs } from '../stdin.js';
 import { openStores } from '../stores.js';
-import { loadTeam } from '../team.js';
+import { loadTeam, sessionModel } from '../team.js';
 
 export interface RunCommandOptions {
   json?: boolean;
@@ -25,7 +25,7 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
       throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
     }
     const team = await loadTeam({
-      model: opts.model ?? existing?.model,
+      model: opts.model ?? sessionModel(existing?.model),
       agentsFile: opts.agents ?? existing?.agentsFile,
       agentName: opts.agent ?? existing?.rootAgent,
     });

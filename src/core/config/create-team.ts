@@ -4,6 +4,7 @@ import type { Agent } from '../agents/types.js';
 import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow.js';
 import { ConfigError } from '../errors.js';
 import type { ChatModel } from '../models/chat-model.js';
+import type { RetryPolicy } from '../models/retry.js';
 import { newExecutor, newPlanner, newReplanner, planExecute } from '../prebuilt/plan-execute/index.js';
 import { supervisor } from '../prebuilt/supervisor.js';
 import type { Tool } from '../tools/tool.js';
@@ -16,6 +17,8 @@ export interface TeamDeps {
   model(config: ModelConfig): ChatModel;
   /** Resolves an agent's tool references (built-ins, MCP servers, modules). */
   tools(refs: RegistryToolRef[]): Promise<Tool[]>;
+  /** Overrides of the model retry policy for every agent (e.g. from ADK_MAX_RETRIES). */
+  retry?: Partial<RetryPolicy>;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           outputKey: a.outputKey,
           maxIterations: a.maxIterations,
           exit: a.exit,
+          retry: deps.retry,
         });
         return a.subAgents.length ? setSubAgents(agent, await children(a.subAgents)) : agent;
       }
@@ -88,9 +92,9 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           name: a.name,
           description: a.description,
           maxIterations: a.maxIterations,
-          planner: newPlanner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review }),
-          executor: newExecutor({ model: modelFor(a.executor.model), tools: await deps.tools(a.executor.tools.map(toRegistryRef)), approval: a.executor.approval }),
-          replanner: newReplanner({ model: modelFor(a.replanner.model) }),
+          planner: newPlanner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review, retry: deps.retry }),
+          executor: newExecutor({ model: modelFor(a.executor.model), tools: await deps.tools(a.executor.tools.map(toRegistryRef)), approval: a.executor.approval, retry: deps.retry }),
+          replanner: newReplanner({ model: modelFor(a.replanner.model), retry: deps.retry }),
         });
     }
   }

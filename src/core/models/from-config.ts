@@ -2,7 +2,7 @@ import type { ModelConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import type { ChatModel } from './chat-model.js';
 import { createDemoModel, DEMO_MODEL_NAME } from './demo.js';
-import { modelFromEnv } from './from-env.js';
+import { modelFromEnv, positiveMs } from './from-env.js';
 import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from './openai.js';
 
 type Env = Record<string, string | undefined>;
@@ -29,6 +29,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     baseURL,
     temperature: mc.temperature,
     maxTokens: mc.maxTokens,
-    timeoutMs: mc.timeoutMs,
+    timeoutMs: mc.timeoutMs ?? positiveMs(env.ADK_REQUEST_TIMEOUT_MS),
+    idleTimeoutMs: positiveMs(env.ADK_IDLE_TIMEOUT_MS),
   });
 }

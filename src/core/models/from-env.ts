@@ -66,5 +66,17 @@ export function modelFromEnv(env: Env = process.env, overrides: ModelOverrides =
         '(e.g. http://localhost:11434/v1 for Ollama), or use the offline demo model (ADK_MODEL=demo).',
     );
   }
-  return new OpenAIChatModel({ model: settings.model, apiKey, baseURL: settings.baseURL });
+  return new OpenAIChatModel({
+    model: settings.model,
+    apiKey,
+    baseURL: settings.baseURL,
+    timeoutMs: positiveMs(read(env, 'ADK_REQUEST_TIMEOUT_MS')),
+    idleTimeoutMs: positiveMs(read(env, 'ADK_IDLE_TIMEOUT_MS')),
+  });
+}
+
+/** A positive whole number of milliseconds from the environment; anything else means "unset". */
+export function positiveMs(raw: string | undefined): number | undefined {
+  const t = raw?.trim();
+  return t && /^\d+$/.test(t) && Number(t) > 0 ? Number(t) : undefined;
 }

@@ -23,3 +23,21 @@ export function retryDelay(policy: RetryPolicy, attempt: number, error: unknown,
   const exp = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
   return Math.round(exp * (1 + random() * 0.5));
 }
+
+/**
+ * Overrides of the retry policy from the environment: ADK_MAX_RETRIES (retries after the first
+ * attempt) and ADK_RETRY_BASE_MS (the first backoff delay). Invalid values are ignored.
+ */
+export function retryPolicyFromEnv(env: Record<string, string | undefined> = process.env): Partial<RetryPolicy> {
+  const out: Partial<RetryPolicy> = {};
+  const retries = nonNegativeInt(env.ADK_MAX_RETRIES);
+  if (retries !== undefined) out.maxRetries = retries;
+  const base = nonNegativeInt(env.ADK_RETRY_BASE_MS);
+  if (base !== undefined) out.baseDelayMs = base;
+  return out;
+}
+
+function nonNegativeInt(raw: string | undefined): number | undefined {
+  const t = raw?.trim();
+  return t && /^\d+$/.test(t) ? Number(t) : undefined;
+}

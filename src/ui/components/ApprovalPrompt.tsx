@@ -46,14 +46,14 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, width, c
 
   useInput(
     (input, key) => {
-      if (key.ctrl || key.meta) return;
+      // Stays subscribed in every mode (toggling would drop raw mode for an instant); only the menu reacts.
+      if (mode !== 'menu' || key.ctrl || key.meta) return;
       const k = input.toLowerCase();
       if (k === 'y') onDecision({ approved: true });
       else if (k === 'a') onDecision({ approved: true, always: true });
       else if (k === 'n') setMode('reason');
       else if (k === 'e') setMode('edit');
     },
-    { isActive: mode === 'menu' },
   );
 
   const submitEdit = (text: string) => {

@@ -20,11 +20,11 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecis
   const numberWidth = String(plan.length).length;
   useInput(
     (input, key) => {
-      if (key.ctrl || key.meta) return;
+      // Stays subscribed in every mode (toggling would drop raw mode for an instant); only the menu reacts.
+      if (mode !== 'menu' || key.ctrl || key.meta) return;
       if (key.return || input.toLowerCase() === 'y') onDecision({ accept: true });
       else if (input.toLowerCase() === 'f') setMode('feedback');
     },
-    { isActive: mode === 'menu' },
   );
   return (
     <PromptFrame agent={agent} title="proposes a plan" color="magenta" width={width} counter={counter}>

@@ -29,16 +29,15 @@ export function PromptFrame({ agent, title, color, width, counter, children }: P
   );
 }
 
-/** `[y] approve` style key hints. */
+/** `[y] approve` style key hints; they wrap as whole hints on narrow terminals. */
 export function KeyHints({ hints }: { hints: Array<[string, string]> }) {
   return (
-    <Text>
-      {hints.map(([key, label], i) => (
+    <Box flexDirection="row" flexWrap="wrap" columnGap={2}>
+      {hints.map(([key, label]) => (
         <Text key={key}>
-          {i > 0 ? '  ' : ''}
           <Text bold color="cyan">{`[${key}]`}</Text> {label}
         </Text>
       ))}
-    </Text>
+    </Box>
   );
 }
