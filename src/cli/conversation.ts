@@ -1,4 +1,4 @@
-import type { AdkStores, PendingInterrupt, SessionRecord } from '../core/store/index.js';
+import { StoreError, withRetry, type AdkStores, type PendingInterrupt, type SessionRecord } from '../core/store/index.js';
 import {
   Runner,
   userMessage,
@@ -21,6 +21,8 @@ export type HistoryMessage = Message & { agentName?: string };
  */
 export class Conversation {
   private session?: Session;
+  /** Told about each failed save that is tried again (the headless run prints it). */
+  onSaveRetry?: (error: Error, attempt: number, delayMs: number) => void;
 
   private constructor(
     readonly stores: AdkStores,
@@ -107,10 +109,24 @@ export class Conversation {
     return events.filter((e) => e.message).map((e) => ({ ...e.message!, agentName: e.agentName }));
   }
 
+  /**
+   * Saves the record. A store that is unreachable (Redis restarting) is tried again with backoff
+   * for a few seconds; a lock (SQLite) has already been waited on by the store itself.
+   */
   async save(): Promise<void> {
-    this.record = await this.stores.sessions.save(this.record);
+    this.record = await withRetry(() => this.stores.sessions.save(this.record), {
+      attempts: SAVE_ATTEMPTS,
+      baseDelayMs: 250,
+      maxDelayMs: 2000,
+      what: `saving session ${this.id}`,
+      retryable: (e) => e instanceof StoreError && e.code === 'store_unavailable',
+      onRetry: this.onSaveRetry,
+    });
   }
 }
+
+/** Attempts per save: the waits between them add up to 2-4 s. */
+export const SAVE_ATTEMPTS = 5;
 
 /** Stored messages as the Runner's prior history: user turns are user input; the rest keep their agent. */
 export function toHistory(messages: HistoryMessage[]): HistoryEntry[] {

@@ -16,3 +16,12 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** A session id that matches no session (or several) is a usage error, like any other bad argument. */
+const USAGE_ERROR_CODES = new Set(['session_not_found', 'session_ambiguous']);
+
+export function exitCodeFor(e: unknown): number {
+  if (e instanceof CliError) return e.exitCode;
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && USAGE_ERROR_CODES.has(code) ? ExitCode.usage : ExitCode.runtimeError;
+}

@@ -1,9 +1,10 @@
 import type { AgentEvent } from '../core/index.js';
 import type { Conversation } from './conversation.js';
-import { drainRun, type RunStatus } from './event-sink.js';
+import { drainRun, type RunStatus, type RunSummary } from './event-sink.js';
 import { ExitCode } from './exit-codes.js';
 import { JsonlSink } from './jsonl-sink.js';
-import { abortOnSignals } from './signals.js';
+import { writeUnsavedSession } from './recovery.js';
+import { abortOnSignals, dieBySignal } from './signals.js';
 import { TextSink } from './text-sink.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
@@ -29,11 +30,16 @@ export async function runHeadless(
   const sink = json ?? new TextSink(write, writeErr);
   if (conv.team.isDemo && !json) writeErr('adk: no OPENAI_API_KEY or OPENAI_BASE_URL set; using the offline demo model.\n');
   // A second Ctrl-C while saving exits at once; the first lets the run stop and save.
-  const { signal, dispose } = abortOnSignals(() => process.exit(ExitCode.cancelled));
+  const { signal, dispose } = abortOnSignals(dieBySignal);
   try {
     json?.session(conv.id, conv.team.agent.name);
+    conv.onSaveRetry = (e, attempt, delayMs) => writeErr(`adk: ${oneLine(e.message)}; saving again in ${Math.round(delayMs)} ms (attempt ${attempt + 1})\n`);
     const summary = await drainRun(await start(signal), sink, signal);
-    await conv.finishTurn(summary);
+    try {
+      await conv.finishTurn(summary);
+    } catch (e) {
+      return unsaved(conv, summary, e as Error, json);
+    }
     if (summary.status === 'interrupted') {
       json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
       writeErr(`adk: waiting for you: answer with \`adk resume ${conv.id} --approve\` (or --reject, --input); session ${conv.id} is saved.\n`);
@@ -45,6 +51,17 @@ export async function runHeadless(
   } finally {
     dispose();
   }
+}
+
+/** The turn ran but its session could not be saved: keep it in a file and say where. */
+function unsaved(conv: Conversation, summary: RunSummary, error: Error, json: JsonlSink | undefined): number {
+  const file = writeUnsavedSession(conv.record);
+  const where = file ? `; the conversation was written to ${file}` : '';
+  const message = `could not save session ${conv.id}: ${oneLine(error.message)}${where}`;
+  json?.error({ agentName: conv.team.agent.name, runPath: [] }, new Error(message));
+  json?.done({ ...summary, status: 'error' }, conv.id);
+  writeErr(`adk: ${message}\n`);
+  return ExitCode.runtimeError;
 }
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();

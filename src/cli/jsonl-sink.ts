@@ -1,5 +1,7 @@
 import type { AgentEvent, InterruptContext, InterruptDetails, Message } from '../core/index.js';
+import { redactJsonText, secretsFromEnv } from '../core/store/redact.js';
 import type { EventSink, RunSummary } from './event-sink.js';
+import { configSecretValues } from './secrets.js';
 
 type Write = (line: string) => void;
 
@@ -7,10 +9,14 @@ const base = (e: AgentEvent) => ({ agent: e.agentName, runPath: e.runPath });
 
 /** `adk run --json`: one JSON object per line (DESIGN §6). */
 export class JsonlSink implements EventSink {
-  constructor(private readonly write: Write) {}
+  /** `secrets` (default: API keys, *_KEY/_TOKEN/_SECRET values and api_key_env values) are printed as [REDACTED]. */
+  constructor(
+    private readonly write: Write,
+    private readonly secrets: readonly string[] = [...secretsFromEnv(), ...configSecretValues()],
+  ) {}
 
   private emit(obj: Record<string, unknown>): void {
-    this.write(`${JSON.stringify(obj)}\n`);
+    this.write(`${redactJsonText(JSON.stringify(obj), this.secrets)}\n`);
   }
 
   session(sessionId: string, agent: string): void {

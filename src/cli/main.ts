@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { CliError, ExitCode } from './exit-codes.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { applySettings } from './settings.js';
 import { packageVersion } from './version.js';
 
 // Each command module is imported only when that command runs, so `adk --version` stays fast.
@@ -83,17 +84,36 @@ program
     process.exitCode = await agentsCommand(opts);
   });
 
+program
+  .command('config')
+  .description('user settings (model, base_url, store) under ADK_HOME; never API keys')
+  .argument('[action]', 'get | set | unset | list | path', 'list')
+  .argument('[name]', 'setting name')
+  .argument('[value]', 'value for set')
+  .action(async (action: string, name: string | undefined, value: string | undefined) => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand(action, name, value);
+  });
+
 program.addOption(new Option('--debug', 'print stack traces').hideHelp());
 
 async function main(): Promise<void> {
   try {
+    applySettings();
     await program.parseAsync(process.argv);
   } catch (e) {
     const err = e as Error;
     process.stderr.write(`adk: ${err.message}\n`);
     if (process.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = e instanceof CliError ? e.exitCode : ExitCode.runtimeError;
+    process.exitCode = exitCodeFor(e);
   }
 }
 
 await main();
+// The command is done. Whatever still holds the event loop (a tool that ignored its AbortSignal
+// and left a timer running) must not keep a finished or cancelled run alive; output still on
+// its way to a slow reader is let out first.
+setTimeout(function exitOnceFlushed() {
+  if (process.stdout.writableLength || process.stderr.writableLength) return void setTimeout(exitOnceFlushed, 20).unref();
+  process.exit();
+}, 250).unref();

@@ -2,13 +2,13 @@
  * Ctrl-C handling for headless runs: the first SIGINT aborts the run (which then saves and
  * reports `cancelled`); a second one exits at once. SIGTERM aborts the same way.
  */
-export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dispose: () => void } {
+export function abortOnSignals(onSecond: (signal: NodeJS.Signals) => void = dieBySignal): { signal: AbortSignal; dispose: () => void } {
   const ctrl = new AbortController();
   let count = 0;
-  const handler = () => {
+  const handler = (sig: NodeJS.Signals) => {
     count++;
     if (count === 1) ctrl.abort(new Error('cancelled by signal'));
-    else onSecond();
+    else onSecond(sig);
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
@@ -19,6 +19,15 @@ export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dis
       process.off('SIGTERM', handler);
     },
   };
+}
+
+/**
+ * Ends the process at once, by the signal's default action (a shell reports 130 for SIGINT).
+ * process.exit() would first wait for native work in flight, such as a SQLite write waiting on a lock.
+ */
+export function dieBySignal(sig: NodeJS.Signals): void {
+  process.removeAllListeners(sig);
+  process.kill(process.pid, sig);
 }
 
 /** `adk run --json | head -1`: a closed pipe ends the process quietly instead of crashing. */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Agent } from '../core/index.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { addConfigSecret } from './secrets.js';
 
 export interface TeamOptions {
   model?: string;
@@ -76,6 +77,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       config,
       {
         model: (mc) => {
+          addConfigSecret(mc.apiKeyEnv ? env[mc.apiKeyEnv] : undefined);
           const m = modelFromConfig(mc, env, opts.model);
           modelNames.add(m.modelName);
           return m;

@@ -3,7 +3,7 @@ import type { AdkStores } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation } from '../conversation.js';
 import { withSummary } from '../event-sink.js';
-import { loadTeam, type Team, type TeamOptions } from '../team.js';
+import { loadTeam, sessionModel, type Team, type TeamOptions } from '../team.js';
 import { historyItems } from './history-items.js';
 
 /**
@@ -76,7 +76,7 @@ export class ChatHost {
     try {
       const record = await this.stores.sessions.get(await this.stores.sessions.resolveId(id));
       if (!record) throw new Error(`session ${id} does not exist`);
-      const team = record.rootAgent === this.team.agent.name && record.agentsFile === this.conv.record.agentsFile ? this.team : await loadTeam({ ...this.teamOptions, agentName: record.rootAgent, agentsFile: record.agentsFile, model: this.teamOptions.model ?? record.model });
+      const team = record.rootAgent === this.team.rootName && record.agentsFile === this.conv.record.agentsFile ? this.team : await loadTeam({ ...this.teamOptions, agentName: record.rootAgent, agentsFile: record.agentsFile, model: this.teamOptions.model ?? sessionModel(record.model) });
       this.conv = Conversation.open(this.stores, team, record);
       ui.clear();
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');

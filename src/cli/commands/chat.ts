@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openStores } from '../stores.js';
-import { loadTeam, wantsDemo, type TeamOptions } from '../team.js';
+import { loadTeam, sessionModel, wantsDemo, type TeamOptions } from '../team.js';
 
 export interface ChatCommandOptions {
   resume?: string;
@@ -21,7 +21,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent };
     const team = await loadTeam({
       ...teamOptions,
-      model: opts.model ?? record?.model?.split(', ')[0],
+      model: opts.model ?? sessionModel(record?.model),
       agentsFile: opts.agents ?? record?.agentsFile,
       agentName: opts.agent ?? record?.rootAgent,
     });

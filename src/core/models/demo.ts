@@ -49,6 +49,13 @@ export function demoReply(messages: Message[], options?: ModelCallOptions): Scri
   return { content: welcome(userText, tools), chunkDelayMs: 8 };
 }
 
+/** The messages after the user's latest own question. */
+function sinceLastQuestion(messages: Message[]): Message[] {
+  let i = messages.length - 1;
+  while (i >= 0 && !(messages[i].role === 'user' && !messages[i].content.startsWith('For context:'))) i--;
+  return messages.slice(i + 1);
+}
+
 function lastUserText(messages: Message[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
@@ -60,7 +67,8 @@ function lastUserText(messages: Message[]): string {
 /** Transfers once per question, when the request names a sub-agent or asks to delegate. */
 function transferTarget(tools: ToolInfo[], text: string, messages: Message[]): string | undefined {
   if (!tools.some((t) => t.name === 'transfer_to_agent')) return undefined;
-  if (messages.some((m) => m.role === 'user' && m.content.startsWith('For context:'))) return undefined;
+  // Another agent already acted on this question (earlier questions of the session do not count).
+  if (sinceLastQuestion(messages).some((m) => m.role === 'user' && m.content.startsWith('For context:'))) return undefined;
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const names = [...system.matchAll(/- Agent name: (\S+)/g)].map((m) => m[1]);
   if (!names.length) return undefined;

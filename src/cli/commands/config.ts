@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { CliError } from '../exit-codes.js';
+import { SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, type SettingName } from '../settings.js';
+import { defaultAdkHome } from '../../core/store/store-url.js';
+
+const out = (s: string) => void process.stdout.write(s);
+
+/** The settings file, owner-only (0600) in an owner-only ADK_HOME, whatever the umask. */
+async function openSettings() {
+  const { default: Conf } = await import('conf');
+  const home = defaultAdkHome();
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  return new Conf<Record<string, string>>({
+    cwd: home,
+    configName: SETTINGS_FILE_NAME.replace(/\.json$/, ''),
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    projectName: 'adk',
+  });
+}
+
+function checkName(name: string | undefined, action: string): SettingName {
+  if (!name) throw new CliError(`usage: adk config ${action} <name>; names: ${Object.keys(SETTINGS).join(', ')}`);
+  if (SECRET_SETTING.test(name)) {
+    throw new CliError(
+      `adk config does not store API keys or other secrets ("${name}"): set OPENAI_API_KEY (or the variable named by api_key_env in agents.yaml) in the environment instead`,
+    );
+  }
+  if (!(name in SETTINGS)) throw new CliError(`unknown setting "${name}"; settings: ${Object.keys(SETTINGS).join(', ')}`);
+  return name as SettingName;
+}
+
+/** `adk config get|set|unset|list|path`: user settings under ADK_HOME (the environment wins over them). */
+export async function configCommand(action: string | undefined, name: string | undefined, value: string | undefined): Promise<number> {
+  switch (action ?? 'list') {
+    case 'path':
+      out(`${settingsFile()}\n`);
+      return 0;
+    case 'list': {
+      const conf = await openSettings();
+      for (const [key, spec] of Object.entries(SETTINGS)) {
+        const v = conf.get(key);
+        out(`${key}=${v ?? ''}${v === undefined ? `  (unset: ${spec.description})` : ''}\n`);
+      }
+      return 0;
+    }
+    case 'get': {
+      const key = checkName(name, 'get');
+      const v = (await openSettings()).get(key);
+      if (v === undefined) return 1;
+      out(`${v}\n`);
+      return 0;
+    }
+    case 'set': {
+      const key = checkName(name, 'set');
+      if (value === undefined) throw new CliError(`usage: adk config set ${key} <value>`);
+      (await openSettings()).set(key, value);
+      return 0;
+    }
+    case 'unset':
+      (await openSettings()).delete(checkName(name, 'unset'));
+      return 0;
+    default:
+      throw new CliError(`unknown config action "${action}": use get, set, unset, list or path`);
+  }
+}
