@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+// React's development build costs more than the rest of the REPL; tests may still opt in.
+process.env.NODE_ENV ??= 'production';
+await import('../dist/cli/main.js');

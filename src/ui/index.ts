@@ -11,6 +11,9 @@ export { useBatchedReducer, FRAME_MS } from './hooks/use-batched-reducer.js';
 export { useThrottledValue } from './hooks/use-throttled-value.js';
 export { useTerminalSize } from './hooks/use-terminal-size.js';
 export { FrameBatcher } from './hooks/frame-batcher.js';
+export { useKeys } from './hooks/use-keys.js';
+export { useTextField } from './hooks/use-text-field.js';
+export { useBracketedPaste } from './hooks/use-bracketed-paste.js';
 
 export { agentColor, AGENT_PALETTE } from './theme/agent-color.js';
 export { Transcript } from './components/Transcript.js';

@@ -103,6 +103,22 @@ describe('consumeRun', () => {
     expect(box.state.interrupts).toMatchObject([{ id: 'i1', agent: 'lead', info: { kind: 'input', message: 'Which city?' } }]);
   });
 
+  it('treats a cancellation checkpoint as a cancelled run, not as questions to ask', async () => {
+    const { box, dispatch } = view();
+    const contexts = [{ id: 'x', address: 'agent:lead', info: { kind: 'custom', message: 'cancelled' }, cancelled: true as const }];
+    const outcome = await consumeRun(
+      eventsOf(
+        { agentName: 'lead', runPath: ['lead'], action: { interrupted: { contexts, signal: {} as never, cancelled: true } } },
+        { agentName: 'lead', runPath: ['lead'], error: Object.assign(new Error('run cancelled'), { name: 'AbortError' }) },
+      ),
+      dispatch,
+    );
+    expect(outcome.cancelled).toBe(true);
+    expect(outcome.interrupts).toEqual([]);
+    expect(box.state.interrupts).toEqual([]);
+    expect(box.state.committed.map((x) => (x.kind === 'info' ? x.text : x.kind))).toEqual(['Cancelled.']);
+  });
+
   it('ends as cancelled when aborted, even if the run never finishes', async () => {
     const { box, dispatch } = view();
     const ac = new AbortController();

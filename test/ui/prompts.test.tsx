@@ -53,6 +53,17 @@ describe('ApprovalPrompt', () => {
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: false });
   });
 
+  it('keys typed right after n (same tick) go to the reason, not to the hotkeys', async () => {
+    const { r, onDecision } = approval();
+    await tick();
+    r.stdin.write('n');
+    r.stdin.write('y');
+    r.stdin.write('a');
+    await tick();
+    await type(r.stdin, KEY.enter);
+    expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: false, reason: 'ya' });
+  });
+
   it('e edits the arguments as JSON and approves with them', async () => {
     const { r, onDecision } = approval();
     await type(r.stdin, 'e');

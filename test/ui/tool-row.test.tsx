@@ -61,6 +61,18 @@ describe('ToolRow', () => {
   });
 });
 
+describe('ToolRow at narrow widths', () => {
+  it('keeps a waiting row on one line, giving up arguments before the note', () => {
+    const args = JSON.stringify({ key0: 'value 0', key1: 'value 1', key2: 'value 2' });
+    for (const width of [60, 30, 20]) {
+      const frame = plain(render(<ToolRow call={call({ status: 'pending', name: 'write_file', args })} width={width} />).lastFrame());
+      expect(frame.split('\n')).toHaveLength(1);
+      expect(frame.length).toBeLessThanOrEqual(width);
+      expect(frame.endsWith('· waiting for you')).toBe(true);
+    }
+  });
+});
+
 describe('formatArgs', () => {
   it('shows object arguments as key: value pairs and leaves other text as is', () => {
     expect(formatArgs('{"path":"a.txt","n":3}')).toBe('path: "a.txt", n: 3');

@@ -3,10 +3,12 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { InputBox } from '../components/InputBox.js';
 import { StatusLine } from '../components/StatusLine.js';
 import { Transcript } from '../components/Transcript.js';
+import { useBracketedPaste } from '../hooks/use-bracketed-paste.js';
 import { useElapsed } from '../hooks/use-elapsed.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
 import { ActivityLine } from './ActivityLine.js';
+import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
 import { useExitKeys } from './use-exit-keys.js';
@@ -19,6 +21,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   sessionId?: string;
   /** The session is saved (the host sets it after saving). */
   saved?: boolean;
+  /** Turn the terminal's bracketed paste mode on while mounted (default true; only on a TTY). */
+  bracketedPaste?: boolean;
   /** Fixed size (tests); by default the terminal's, following resizes. */
   columns?: number;
   rows?: number;
@@ -34,6 +38,7 @@ export function ChatApp(props: ChatAppProps) {
   const rows = props.rows ?? size.rows;
   const width = Math.max(20, columns - 1);
   const c = useChatController(props);
+  useBracketedPaste(props.bracketedPaste ?? true);
   const [inputKey, setInputKey] = useState(0);
   const inputText = useRef('');
   const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
@@ -71,7 +76,10 @@ export function ChatApp(props: ChatAppProps) {
     const h = measureElement(bottom.current).height;
     if (h !== bottomRows) setBottomRows(h);
   });
-  const maxLiveRows = Math.max(3, rows - bottomRows - 2);
+  // The whole live area must stay below the screen height, or Ink clears the terminal. A prompt's
+  // size is guessed for the frame it first appears in, before it can be measured.
+  const promptRows = c.prompt ? estimatePromptRows(c.prompt.interrupt, width, rows) + 1 : 0;
+  const maxLiveRows = Math.max(0, rows - Math.max(bottomRows, promptRows) - 2);
   const elapsed = useElapsed(c.startedAt, !!c.prompt);
 
   return (
@@ -84,6 +92,7 @@ export function ChatApp(props: ChatAppProps) {
             interrupt={c.prompt.interrupt}
             counter={c.prompt.counter}
             width={width}
+            maxArgLines={argLinesFor(rows)}
             onAnswer={(a) => c.answer(c.prompt!.interrupt, a)}
           />
         ) : null}

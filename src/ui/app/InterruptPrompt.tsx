@@ -8,11 +8,12 @@ export interface InterruptPromptProps {
   interrupt: PendingInterrupt;
   counter?: string;
   width: number;
+  maxArgLines?: number;
   onAnswer: (answer: PromptAnswer) => void;
 }
 
 /** The prompt that fits the interrupt's kind. */
-export function InterruptPrompt({ interrupt: p, counter, width, onAnswer }: InterruptPromptProps) {
+export function InterruptPrompt({ interrupt: p, counter, width, maxArgLines, onAnswer }: InterruptPromptProps) {
   const { info } = p;
   switch (info.kind) {
     case 'approval':
@@ -24,6 +25,7 @@ export function InterruptPrompt({ interrupt: p, counter, width, onAnswer }: Inte
           message={info.message}
           width={width}
           counter={counter}
+          maxArgLines={maxArgLines}
           onDecision={(choice) => onAnswer({ kind: 'approval', choice })}
         />
       );

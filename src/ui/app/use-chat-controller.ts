@@ -98,8 +98,12 @@ export function useChatController(o: ChatControllerOptions) {
       dispatch({ type: 'user', text });
       dispatch.flush();
       if (command) {
-        const handled = await opts.current.onCommand?.(command.name, command.args, ui);
-        if (handled !== true) defaultCommand(command.name, ui, commands);
+        try {
+          const handled = await opts.current.onCommand?.(command.name, command.args, ui);
+          if (handled !== true) defaultCommand(command.name, ui, commands);
+        } catch (e) {
+          ui.error(`${command.name} failed: ${toError(e).message}`);
+        }
         return;
       }
       await run((signal) => opts.current.runTurn(text, signal));

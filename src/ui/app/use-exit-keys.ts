@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
+import { useKeys } from '../hooks/use-keys.js';
 import { EXIT_WINDOW_MS, ExitGate } from './exit-gate.js';
 
 export interface ExitKeysOptions {
@@ -24,7 +24,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
     const t = setTimeout(() => setHint(undefined), EXIT_WINDOW_MS);
     return () => clearTimeout(t);
   }, [hint]);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === 'c') {
       if (o.busy) o.cancel();
       else if (o.hasPrompt) o.dismiss();

@@ -1,7 +1,10 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
-import { TextInput } from './TextInput.js';
+import { useKeys } from '../hooks/use-keys.js';
+import { useMode } from '../hooks/use-mode.js';
+import { useTextField } from '../hooks/use-text-field.js';
+import { EditorView } from './EditorView.js';
 
 export type ApprovalChoice =
   | { approved: true }
@@ -38,31 +41,43 @@ export function prettyArgs(args: unknown): string {
  * optional reason), `e` edit the arguments as JSON.
  */
 export function ApprovalPrompt({ agent, tool, arguments: args, message, width, counter, maxArgLines = 12, onDecision }: ApprovalPromptProps) {
-  const [mode, setMode] = useState<'menu' | 'reason' | 'edit'>('menu');
+  const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit'>('menu');
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
   const lines = pretty.split('\n');
   const shown = lines.slice(0, maxArgLines);
 
-  useInput(
-    (input, key) => {
-      // Stays subscribed in every mode (toggling would drop raw mode for an instant); only the menu reacts.
-      if (mode !== 'menu' || key.ctrl || key.meta) return;
-      const k = input.toLowerCase();
-      if (k === 'y') onDecision({ approved: true });
-      else if (k === 'a') onDecision({ approved: true, always: true });
-      else if (k === 'n') setMode('reason');
-      else if (k === 'e') setMode('edit');
+  const reason = useTextField({
+    onSubmit: (text) => onDecision(text.trim() ? { approved: false, reason: text.trim() } : { approved: false }),
+    onCancel: () => setMode('menu'),
+  });
+  const edit = useTextField({
+    initialValue: pretty,
+    onChange: () => setError(undefined),
+    onSubmit: (text) => {
+      try {
+        onDecision({ approved: true, arguments: JSON.parse(text) });
+      } catch (e) {
+        setError(`invalid JSON: ${(e as Error).message}`);
+      }
     },
-  );
+    onCancel: () => {
+      setError(undefined);
+      setMode('menu');
+    },
+  });
 
-  const submitEdit = (text: string) => {
-    try {
-      onDecision({ approved: true, arguments: JSON.parse(text) });
-    } catch (e) {
-      setError(`invalid JSON: ${(e as Error).message}`);
-    }
-  };
+  // One listener for every mode: the menu's hotkeys, or the field being typed in.
+  useKeys((input, key) => {
+    if (currentMode() === 'reason') return reason.onKey(input, key);
+    if (currentMode() === 'edit') return edit.onKey(input, key);
+    if (key.ctrl || key.meta) return;
+    const k = input.toLowerCase();
+    if (k === 'y') onDecision({ approved: true });
+    else if (k === 'a') onDecision({ approved: true, always: true });
+    else if (k === 'n') setMode('reason');
+    else if (k === 'e') setMode('edit');
+  });
 
   return (
     <PromptFrame agent={agent} title={`wants to run ${tool}`} color="yellow" width={width} counter={counter}>
@@ -79,27 +94,13 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, width, c
       {mode === 'reason' ? (
         <Box flexDirection="column">
           <Text dimColor>Why not? (optional; Enter rejects, Esc goes back)</Text>
-          <TextInput
-            prompt="reason › "
-            promptColor="yellow"
-            onSubmit={(text) => onDecision(text.trim() ? { approved: false, reason: text.trim() } : { approved: false })}
-            onCancel={() => setMode('menu')}
-          />
+          <EditorView state={reason.state} prompt="reason › " promptColor="yellow" />
         </Box>
       ) : null}
       {mode === 'edit' ? (
         <Box flexDirection="column" marginTop={1}>
           <Text dimColor>Edit the arguments (JSON). Enter approves, Ctrl-J adds a line, Esc goes back.</Text>
-          <TextInput
-            initialValue={pretty}
-            prompt=""
-            onChange={() => setError(undefined)}
-            onSubmit={submitEdit}
-            onCancel={() => {
-              setError(undefined);
-              setMode('menu');
-            }}
-          />
+          <EditorView state={edit.state} />
           {error ? <Text color="red">{error}</Text> : null}
         </Box>
       ) : null}

@@ -1,4 +1,5 @@
-import { Box, useInput, type Key } from 'ink';
+import { Box, type Key } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { applyEditKey, normalizeNewlines } from '../input/apply-key.js';
 import * as ed from '../input/editor.js';
@@ -114,6 +115,12 @@ export function InputBox({ history = [], onSubmit, onChange, commands = [], isAc
     }
     // Ctrl-J arrives as a bare line feed.
     if (input === '\n') return set(ed.insert(s, '\n'));
+    // Typed text and Enter can reach us in one chunk (a busy machine, a scripted terminal):
+    // a single trailing Enter still submits.
+    if (input.length > 1 && /^[^\r\n]+\r$/.test(input)) {
+      set(ed.insert(s, input.slice(0, -1)));
+      return submit();
+    }
     // A terminal without bracketed paste sends a paste as one chunk with its line breaks.
     if (input.length > 1 && /[\r\n]/.test(input)) return insertPaste(input);
     if (key.tab) return complete();
@@ -128,7 +135,7 @@ export function InputBox({ history = [], onSubmit, onChange, commands = [], isAc
     if (next) set(next);
   };
 
-  useInput(onKey, { isActive });
+  useKeys(onKey, { isActive });
 
   return (
     <Box flexDirection="column">

@@ -23,15 +23,16 @@ export interface LiveTailProps {
 export function LiveTail({ items, lastCommitted, width, maxRows }: LiveTailProps) {
   const inner = useRef<DOMElement>(null);
   const [measure, setMeasure] = useState({ height: 0, estimate: 0 });
-  const rowsAllowed = Math.max(3, maxRows);
-  const layout = layoutLive(items, lastCommitted, width, rowsAllowed);
+  const rowsAllowed = Math.max(0, maxRows);
+  const layout = layoutLive(items, lastCommitted, width, Math.max(1, rowsAllowed));
   const estimate = layout.reduce((n, l) => n + l.estimate, 0);
   useLayoutEffect(() => {
     if (!inner.current) return;
     const height = measureElement(inner.current).height;
     if (height !== measure.height || estimate !== measure.estimate) setMeasure({ height, estimate });
   });
-  if (!items.length) return null;
+  // A prompt may need the whole screen: then the tail shrinks to its note, or to nothing.
+  if (!items.length || rowsAllowed === 0) return null;
   const predicted = Math.max(1, measure.height + estimate - measure.estimate);
   const dropped = layout.reduce((n, l) => n + l.dropped, 0);
   const clipped = predicted > rowsAllowed || dropped > 0;

@@ -1,7 +1,9 @@
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { Box, Text } from 'ink';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
-import { TextInput } from './TextInput.js';
+import { useKeys } from '../hooks/use-keys.js';
+import { useMode } from '../hooks/use-mode.js';
+import { useTextField } from '../hooks/use-text-field.js';
+import { EditorView } from './EditorView.js';
 
 export type PlanDecision = { accept: true } | { accept: false; feedback: string };
 
@@ -16,16 +18,21 @@ export interface PlanReviewPromptProps {
 
 /** A proposed plan: Enter or `y` accepts it; `f` asks for changes in words. */
 export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecision }: PlanReviewPromptProps) {
-  const [mode, setMode] = useState<'menu' | 'feedback'>('menu');
+  const [mode, setMode, currentMode] = useMode<'menu' | 'feedback'>('menu');
   const numberWidth = String(plan.length).length;
-  useInput(
-    (input, key) => {
-      // Stays subscribed in every mode (toggling would drop raw mode for an instant); only the menu reacts.
-      if (mode !== 'menu' || key.ctrl || key.meta) return;
-      if (key.return || input.toLowerCase() === 'y') onDecision({ accept: true });
-      else if (input.toLowerCase() === 'f') setMode('feedback');
+  const feedback = useTextField({
+    onSubmit: (text) => {
+      if (text.trim()) return onDecision({ accept: false, feedback: text.trim() });
+      setMode('menu');
     },
-  );
+    onCancel: () => setMode('menu'),
+  });
+  useKeys((input, key) => {
+    if (currentMode() === 'feedback') return feedback.onKey(input, key);
+    if (key.ctrl || key.meta) return;
+    if (key.return || input.toLowerCase() === 'y') onDecision({ accept: true });
+    else if (input.toLowerCase() === 'f') setMode('feedback');
+  });
   return (
     <PromptFrame agent={agent} title="proposes a plan" color="magenta" width={width} counter={counter}>
       {message ? <Text>{message}</Text> : null}
@@ -43,12 +50,7 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecis
       {mode === 'feedback' ? (
         <Box flexDirection="column">
           <Text dimColor>What should change? (Enter sends, Esc goes back)</Text>
-          <TextInput
-            prompt="feedback › "
-            promptColor="magenta"
-            onSubmit={(text) => (text.trim() ? onDecision({ accept: false, feedback: text.trim() }) : setMode('menu'))}
-            onCancel={() => setMode('menu')}
-          />
+          <EditorView state={feedback.state} prompt="feedback › " promptColor="magenta" />
         </Box>
       ) : null}
     </PromptFrame>

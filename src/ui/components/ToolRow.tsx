@@ -34,8 +34,11 @@ const CONTINUATION = '    ';
 /** One tool call: status glyph, name, arguments on one line, and the result (collapsed by default). */
 export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
   const glyph = call.status === 'running' ? <Spinner /> : <Text color={TOOL_GLYPH_COLOR[call.status]}>{TOOL_GLYPH[call.status]}</Text>;
-  const argsRoom = width - 2 - displayWidth(call.name) - 1;
-  const args = truncate(formatArgs(call.args), argsRoom);
+  // The first row never wraps: the name, then the arguments in whatever room the note leaves.
+  const note = call.status === 'pending' ? ' · waiting for you' : '';
+  const name = truncate(call.name, width - 2 - note.length);
+  const argsRoom = width - 2 - displayWidth(name) - 1 - note.length;
+  const args = argsRoom >= 4 ? truncate(formatArgs(call.args), argsRoom) : '';
   const result = (call.result ?? '').replace(/\s+$/, '');
   const lines = result ? result.split('\n') : [];
   const shown = expanded ? lines : lines.slice(0, COLLAPSED_RESULT_LINES);
@@ -45,9 +48,9 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
   return (
     <Box flexDirection="column">
       <Text>
-        {glyph} <Text bold>{call.name}</Text>
+        {glyph} <Text bold>{name}</Text>
         {args ? <Text dimColor>{` ${args}`}</Text> : null}
-        {call.status === 'pending' ? <Text color="yellow">{' · waiting for you'}</Text> : null}
+        {note ? <Text color="yellow">{note}</Text> : null}
       </Text>
       {shown.map((line, i) => (
         <Text key={i} color={color} dimColor={!color}>

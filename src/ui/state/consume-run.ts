@@ -89,9 +89,14 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   if (a?.transferToAgent) dispatch({ type: 'transfer', from: e.agentName, to: a.transferToAgent.destAgentName });
   if (a?.breakLoop) dispatch({ type: 'info', tone: 'muted', text: `${a.breakLoop.from} ended the loop` });
   if (a?.exit) outcome.exit = true;
-  if (a?.interrupted) {
-    outcome.interrupts = a.interrupted.contexts;
-    dispatch({ type: 'interrupted', agent: e.agentName, contexts: a.interrupted.contexts });
+  if (a?.interrupted?.cancelled) {
+    // A cancelled run is saved at its last safe point: nothing to ask, it was the person's choice.
+    if (!outcome.cancelled) dispatch({ type: 'cancelled' });
+    outcome.cancelled = true;
+  } else if (a?.interrupted) {
+    const contexts = a.interrupted.contexts.filter((c) => !c.cancelled);
+    outcome.interrupts = contexts;
+    dispatch({ type: 'interrupted', agent: e.agentName, contexts });
   }
   if (e.retry) dispatch({ type: 'retry', agent: e.agentName, ...e.retry });
   if (e.error) {

@@ -51,6 +51,7 @@ export function interrupted(state: ViewState, agent: string, contexts: Interrupt
   let s = state;
   const pending: PendingInterrupt[] = [];
   for (const c of contexts) {
+    if (c.cancelled) continue;
     const toolCallId = toolCallIdOfAddress(c.address);
     const p: PendingInterrupt = { id: c.id, address: c.address, agent: agentOfAddress(c.address) ?? agent, info: asDetails(c.info) };
     if (toolCallId) {

@@ -1,0 +1,26 @@
+import { prettyArgs } from '../components/ApprovalPrompt.js';
+import type { PendingInterrupt } from '../state/transcript.js';
+import { wrappedRows } from '../text/width.js';
+
+/** Argument lines an approval shows on a terminal of `rows` rows (it must fit with room to spare). */
+export function argLinesFor(rows: number): number {
+  return Math.max(1, Math.min(12, rows - 16));
+}
+
+/**
+ * A generous guess of the rows a prompt takes. The bottom area is measured after each frame; the
+ * guess covers the frame in which a prompt first appears, so the screen never overflows (Ink would
+ * clear the terminal).
+ */
+export function estimatePromptRows(p: PendingInterrupt, width: number, rows: number): number {
+  const text = (s: string | undefined) => (s ? wrappedRows(s, Math.max(10, width - 4)) : 0);
+  const frame = 2 + 1; // border and title
+  switch (p.info.kind) {
+    case 'approval':
+      return frame + text(p.info.message) + 2 + Math.min(prettyArgs(p.info.arguments).split('\n').length + 1, argLinesFor(rows)) + 2;
+    case 'plan_review':
+      return frame + text(p.info.message) + 2 + (p.info.plan ?? []).reduce((n, s) => n + text(s), 0) + 2;
+    default:
+      return frame + text(p.info.message) + 1 + (p.info.data === undefined ? 0 : text(JSON.stringify(p.info.data, null, 2)));
+  }
+}

@@ -1,0 +1,246 @@
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent } from '../../src/core/agents/types.js';
+import type { InterruptContext, InterruptDetails } from '../../src/core/interrupt.js';
+import { ChatApp, type ChatAppProps } from '../../src/ui/app/ChatApp.js';
+import { assistantEvent, eventsOf, KEY, manualStream, plain, streamEvent, tick, toolEvent, type } from './helpers.js';
+
+afterEach(() => cleanup());
+
+const interruptEvent = (agent: string, contexts: InterruptContext[]): AgentEvent => ({
+  agentName: agent,
+  runPath: [agent],
+  action: { interrupted: { contexts, signal: {} as never } },
+});
+
+const approvalCtx = (id: string, callId: string, tool = 'shell'): InterruptContext => ({
+  id,
+  address: `agent:coder;tool:${tool}:${callId}`,
+  info: { kind: 'approval', message: `Allow ${tool}?`, tool, arguments: { command: 'ls' } } satisfies InterruptDetails,
+});
+
+const callsShell = (callId: string) =>
+  assistantEvent('coder', ['coder'], { role: 'assistant', content: '', toolCalls: [{ id: callId, function: { name: 'shell', arguments: '{"command":"ls"}' } }] });
+
+function app(props: Partial<ChatAppProps> = {}) {
+  const onExit = vi.fn();
+  const runTurn = vi.fn<ChatAppProps['runTurn']>(props.runTurn ?? (() => eventsOf()));
+  const answerInterrupts = vi.fn<ChatAppProps['answerInterrupts']>(props.answerInterrupts ?? (() => eventsOf()));
+  const r = render(<ChatApp columns={80} rows={40} frameMs={0} onExit={onExit} {...props} runTurn={runTurn} answerInterrupts={answerInterrupts} />);
+  return { r, onExit, runTurn, answerInterrupts, frame: () => plain(r.lastFrame()) };
+}
+
+describe('ChatApp', () => {
+  it('sends the typed message, streams the reply, then takes input again', async () => {
+    const s = manualStream();
+    const { r, runTurn, frame } = app({ runTurn: () => eventsOf(streamEvent('assistant', ['assistant'], s.stream)), model: 'demo', sessionId: 'sess-1234567890' });
+    await tick();
+    expect(frame()).toContain('demo · session sess-123');
+    await type(r.stdin, 'Hi there', KEY.enter);
+    expect(runTurn).toHaveBeenCalledOnce();
+    expect(runTurn.mock.calls[0][0]).toBe('Hi there');
+    expect(runTurn.mock.calls[0][1]).toBeInstanceOf(AbortSignal);
+    s.push('Hello! How');
+    await tick(60);
+    expect(frame()).toContain('› Hi there');
+    expect(frame()).toContain('Hello! How');
+    expect(frame()).toContain('esc to cancel');
+    s.push({ content: ' can I help?', usage: { promptTokens: 1200, completionTokens: 34, totalTokens: 1234 } });
+    s.close();
+    await tick(60);
+    expect(frame()).toContain('Hello! How can I help?');
+    expect(frame()).not.toContain('esc to cancel');
+    expect(frame()).toContain('↑1.2k ↓34');
+  });
+
+  it('asks for approval inline and resumes with the decision', async () => {
+    const { r, answerInterrupts, frame } = app({
+      runTurn: () => eventsOf(callsShell('c1'), interruptEvent('coder', [approvalCtx('i1', 'c1')])),
+      answerInterrupts: () => eventsOf(toolEvent('coder', ['coder'], { role: 'tool', content: 'a.txt', toolCallId: 'c1', toolName: 'shell' })),
+    });
+    await tick();
+    await type(r.stdin, 'list files', KEY.enter);
+    await tick(60);
+    expect(frame()).toContain('coder wants to run shell');
+    expect(frame()).toContain('○ shell command: "ls" · waiting for you');
+    await type(r.stdin, 'y');
+    await tick(60);
+    expect(answerInterrupts).toHaveBeenCalledOnce();
+    expect(answerInterrupts.mock.calls[0][0]).toEqual({ i1: { approved: true } });
+    expect(frame()).toContain('✓ approved shell');
+    expect(frame()).toContain('✓ shell command: "ls"');
+    expect(frame()).toContain('⎿ a.txt');
+    expect(frame()).not.toContain('wants to run');
+  });
+
+  it('a = always: later approvals of that tool are answered without asking', async () => {
+    let turn = 0;
+    const { r, answerInterrupts, frame } = app({
+      runTurn: () => {
+        turn++;
+        return eventsOf(callsShell(`c${turn}`), interruptEvent('coder', [approvalCtx(`i${turn}`, `c${turn}`)]));
+      },
+    });
+    await tick();
+    await type(r.stdin, 'one', KEY.enter);
+    await tick(60);
+    await type(r.stdin, 'a');
+    await tick(60);
+    expect(answerInterrupts.mock.calls[0][0]).toEqual({ i1: { approved: true } });
+    await type(r.stdin, 'two', KEY.enter);
+    await tick(80);
+    expect(answerInterrupts).toHaveBeenCalledTimes(2);
+    expect(answerInterrupts.mock.calls[1][0]).toEqual({ i2: { approved: true } });
+    expect(frame()).toContain('(allowed this session)');
+    expect(frame()).not.toContain('wants to run');
+  });
+
+  it('asks several parallel interrupts one after another, then resumes once with all answers', async () => {
+    const contexts: InterruptContext[] = [
+      approvalCtx('i1', 'c1'),
+      { id: 'i2', address: 'agent:b;tool:ask_user:c2', info: { kind: 'input', message: 'Which city?' } },
+      { id: 'i3', address: 'agent:planner', info: { kind: 'plan_review', message: 'Review the plan', plan: ['step one', 'step two'] } },
+    ];
+    const { r, answerInterrupts, frame } = app({ runTurn: () => eventsOf(interruptEvent('par', contexts)) });
+    await tick();
+    await type(r.stdin, 'go', KEY.enter);
+    await tick(60);
+    expect(frame()).toContain('1/3');
+    await type(r.stdin, 'n', 'not now', KEY.enter);
+    expect(frame()).toContain('Which city?');
+    expect(frame()).toContain('2/3');
+    await type(r.stdin, 'Oslo', KEY.enter);
+    expect(frame()).toContain('1. step one');
+    await type(r.stdin, 'f', 'fewer steps', KEY.enter);
+    await tick(60);
+    expect(answerInterrupts).toHaveBeenCalledOnce();
+    expect(answerInterrupts.mock.calls[0][0]).toEqual({
+      i1: { approved: false, reason: 'not now' },
+      i2: 'Oslo',
+      i3: { accept: false, feedback: 'fewer steps' },
+    });
+  });
+
+  it('opens the prompts of interrupts left by an earlier process at once', async () => {
+    const { r, answerInterrupts, frame } = app({ initialInterrupts: [{ id: 'q', address: 'agent:a;tool:ask_user:c1', info: { kind: 'input', message: 'Name?' } }] });
+    await tick();
+    expect(frame()).toContain('Name?');
+    await type(r.stdin, 'Ada', KEY.enter);
+    await tick(40);
+    expect(answerInterrupts.mock.calls[0][0]).toEqual({ q: 'Ada' });
+  });
+
+  it('Esc cancels a running turn', async () => {
+    let signal: AbortSignal | undefined;
+    const s = manualStream();
+    const { r, frame } = app({
+      runTurn: (_t, sig) => {
+        signal = sig;
+        sig.addEventListener('abort', () => s.close(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+        return eventsOf(streamEvent('assistant', ['assistant'], s.stream), () => new Promise<void>((res) => sig.addEventListener('abort', () => res())));
+      },
+    });
+    await tick();
+    await type(r.stdin, 'long task', KEY.enter);
+    s.push('Working on');
+    await tick(40);
+    await type(r.stdin, KEY.esc);
+    await tick(80);
+    expect(signal?.aborted).toBe(true);
+    expect(frame()).toContain('Working on');
+    expect(frame()).toContain('Cancelled.');
+    expect(frame()).not.toContain('esc to cancel');
+  });
+
+  it('Ctrl-C clears the input and arms; a second Ctrl-C within 2 s exits', async () => {
+    const { r, onExit, frame } = app();
+    await tick();
+    await type(r.stdin, 'draft');
+    await type(r.stdin, KEY.ctrlC);
+    expect(frame()).not.toContain('draft');
+    expect(frame()).toContain('Press Ctrl-C again to exit');
+    expect(onExit).not.toHaveBeenCalled();
+    await type(r.stdin, KEY.ctrlC);
+    expect(onExit).toHaveBeenCalledExactlyOnceWith('ctrl-c');
+  });
+
+  it('Ctrl-C during a run cancels it instead of exiting', async () => {
+    let signal: AbortSignal | undefined;
+    const { r, onExit } = app({
+      runTurn: (_t, sig) => {
+        signal = sig;
+        return eventsOf(() => new Promise<void>((res) => sig.addEventListener('abort', () => res())));
+      },
+    });
+    await tick();
+    await type(r.stdin, 'x', KEY.enter, KEY.ctrlC);
+    await tick(40);
+    expect(signal?.aborted).toBe(true);
+    expect(onExit).not.toHaveBeenCalled();
+  });
+
+  it('Ctrl-D exits on an empty input only', async () => {
+    const { r, onExit } = app();
+    await tick();
+    await type(r.stdin, 'a', KEY.ctrlD);
+    expect(onExit).not.toHaveBeenCalled();
+    await type(r.stdin, KEY.backspace, KEY.ctrlD);
+    expect(onExit).toHaveBeenCalledExactlyOnceWith('ctrl-d');
+  });
+
+  it('runs slash commands: the host first, then the built-in ones', async () => {
+    const onCommand = vi.fn((name: string, _args: string, ui: { info: (t: string) => void }) => {
+      if (name !== '/model') return false;
+      ui.info('model set');
+      return true;
+    });
+    const { r, onExit, runTurn, frame } = app({ onCommand });
+    await tick();
+    await type(r.stdin, '/model gpt-4o', KEY.enter);
+    await tick(40);
+    expect(onCommand).toHaveBeenCalledWith('/model', 'gpt-4o', expect.anything());
+    expect(frame()).toContain('model set');
+    await type(r.stdin, '/help', KEY.enter);
+    await tick(40);
+    expect(frame()).toContain('/sessions');
+    expect(frame()).toContain('Ctrl-C twice exits');
+    await type(r.stdin, '/bogus', KEY.enter);
+    await tick(40);
+    expect(frame()).toContain('Unknown command /bogus');
+    expect(runTurn).not.toHaveBeenCalled();
+    await type(r.stdin, '/exit', KEY.enter);
+    await tick(40);
+    expect(onExit).toHaveBeenCalledExactlyOnceWith('command');
+  });
+
+  it('keeps its own input history and reports each entry to the host', async () => {
+    const onHistoryAdd = vi.fn();
+    const { r, frame } = app({ history: ['older'], onHistoryAdd });
+    await tick();
+    await type(r.stdin, '/cost', KEY.enter);
+    await tick(40);
+    expect(onHistoryAdd).toHaveBeenCalledWith('/cost');
+    await type(r.stdin, KEY.up);
+    expect(frame().split('\n').filter((l) => l.startsWith('› ')).at(-1)).toBe('› /cost');
+    await type(r.stdin, KEY.up);
+    expect(frame().split('\n').filter((l) => l.startsWith('› ')).at(-1)).toBe('› older');
+  });
+
+  it('shows the transfer path while agents hand over', async () => {
+    const gate = manualStream();
+    const { r, frame } = app({
+      runTurn: () =>
+        eventsOf(
+          { agentName: 'lead', runPath: ['team', 'lead'], action: { transferToAgent: { destAgentName: 'researcher' } } },
+          streamEvent('researcher', ['team', 'lead', 'researcher'], gate.stream),
+        ),
+    });
+    await tick();
+    await type(r.stdin, 'research', KEY.enter);
+    gate.push('Looking');
+    await tick(60);
+    expect(frame()).toContain('↳ lead → researcher');
+    expect(frame()).toContain('team ▸ lead ▸ researcher');
+    gate.close();
+  });
+});

@@ -1,0 +1,102 @@
+import chalk from 'chalk';
+import { cleanup, render } from 'ink-testing-library';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Markdown } from '../../src/ui/components/Markdown.js';
+import { fitColumns } from '../../src/ui/markdown/Table.js';
+import { highlightCode, resolveLanguage } from '../../src/ui/markdown/highlight.js';
+import { plain } from './helpers.js';
+
+let level: typeof chalk.level;
+beforeAll(() => {
+  level = chalk.level;
+  chalk.level = 1;
+});
+afterAll(() => {
+  chalk.level = level;
+});
+afterEach(() => cleanup());
+
+const ANSI_COLOUR = /\u001B\[3[0-7]m/;
+const md = (text: string, width = 60) => render(<Markdown text={text} width={width} />).lastFrame()!;
+
+describe('Markdown', () => {
+  it('renders a heading in bold without its # marks', () => {
+    const frame = md('# Results\n\nSome text.');
+    const lines = frame.split('\n');
+    expect(plain(lines[0])).toBe('Results');
+    expect(lines[0]).toContain('\u001B[1m');
+    expect(plain(frame)).not.toContain('#');
+    expect(plain(frame)).toContain('Some text.');
+  });
+
+  it('renders bold, italic, inline code and links', () => {
+    const frame = md('A **bold** and *soft* `code` [docs](https://example.com) word.');
+    expect(plain(frame)).toBe('A bold and soft code docs (https://example.com) word.');
+    expect(frame).toContain('\u001B[1mbold');
+    expect(frame).toContain('\u001B[3msoft');
+    expect(frame).toContain('\u001B[4m');
+  });
+
+  it('renders bullet and numbered lists, nested', () => {
+    const text = plain(md('- one\n- two\n  1. first\n  2. second\n- three'));
+    expect(text.split('\n')).toEqual(['• one', '• two', '  1. first', '  2. second', '• three']);
+  });
+
+  it('keeps the number an ordered list starts at', () => {
+    expect(plain(md('3. c\n4. d')).split('\n')).toEqual(['3. c', '4. d']);
+  });
+
+  it('renders a block quote with a bar', () => {
+    expect(plain(md('> quoted\n> text'))).toBe('│ quoted\n│ text');
+  });
+
+  it('renders a simple table', () => {
+    const lines = plain(md('| name | n |\n|------|--:|\n| a | 1 |\n| bb | 22 |')).split('\n');
+    expect(lines).toEqual(['name │  n', '─────┼───', 'a    │  1', 'bb   │ 22']);
+  });
+
+  it('highlights a fenced code block: colour codes in the code region, the code text intact', () => {
+    const frame = md('Before.\n\n```js\nconst answer = 42;\nfunction f() { return "x"; }\n```\n\nAfter.');
+    const lines = frame.split('\n');
+    const start = lines.findIndex((l) => plain(l).includes('const answer'));
+    const code = lines.slice(start, start + 2);
+    expect(plain(code.join('\n'))).toBe('  const answer = 42;\n  function f() { return "x"; }');
+    expect(code[0]).toMatch(ANSI_COLOUR);
+    expect(code[1]).toMatch(ANSI_COLOUR);
+    // Prose around it is not coloured.
+    expect(lines[0]).not.toMatch(ANSI_COLOUR);
+    expect(plain(frame)).not.toContain('```');
+  });
+
+  it('shows code in an unknown language as plain text', () => {
+    const frame = md('```nosuchlang\nlet x = 1\n```');
+    expect(frame).toBe('  let x = 1');
+  });
+
+  it('wraps prose to the width it is given', () => {
+    const frame = plain(md('word '.repeat(30).trim(), 20));
+    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(20);
+    expect(frame.split('\n').length).toBeGreaterThan(5);
+  });
+
+  it('renders an unfinished code fence (a live tail) as code', () => {
+    const frame = md('```py\nprint("hi")');
+    expect(plain(frame)).toBe('  print("hi")');
+    expect(frame).toMatch(ANSI_COLOUR);
+  });
+});
+
+describe('highlighting helpers', () => {
+  it('resolves aliases and refuses unknown languages', () => {
+    expect(resolveLanguage('ts')).toBe('typescript');
+    expect(resolveLanguage('sh')).toBe('bash');
+    expect(resolveLanguage('nosuchlang')).toBeUndefined();
+    expect(resolveLanguage(undefined)).toBeUndefined();
+    expect(highlightCode('x = 1', undefined)).toBe('x = 1');
+  });
+
+  it('fits table columns into the width, widest first', () => {
+    expect(fitColumns([10, 10], 30)).toEqual([10, 10]);
+    expect(fitColumns([30, 5], 20)).toEqual([12, 5]);
+  });
+});
