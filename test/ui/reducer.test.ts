@@ -192,6 +192,16 @@ describe('viewReducer: tool calls', () => {
     expect(s.committed).toMatchObject([{ kind: 'transfer', from: 'lead', to: 'researcher' }]);
     expect(s.path).toEqual(['team', 'lead', 'researcher']);
   });
+  it('keeps rows of different agents apart when their call ids collide', () => {
+    const s = run(
+      { type: 'message', agent: 'lead', runPath: ['lead'], message: { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', function: { name: 'transfer_to_agent', arguments: '{"agent_name":"helper"}' } }] } },
+      { type: 'message', agent: 'lead', runPath: ['lead'], message: { role: 'tool', content: 'successfully transferred to agent [helper]', toolCallId: 'call_1', toolName: 'transfer_to_agent' } },
+      { type: 'message', agent: 'helper', runPath: ['lead', 'helper'], message: { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', function: { name: 'current_time', arguments: '{}' } }] } },
+      { type: 'message', agent: 'helper', runPath: ['lead', 'helper'], message: { role: 'tool', content: 'noon', toolCallId: 'call_1', toolName: 'current_time' } },
+    );
+    expect(s.live).toEqual([]);
+    expect(s.committed.filter((x) => x.kind === 'tool')).toMatchObject([{ kind: 'tool', agent: 'helper', call: { callId: 'call_1', name: 'current_time', status: 'done', result: 'noon' } }]);
+  });
 });
 
 describe('viewReducer: transcript housekeeping', () => {

@@ -8,8 +8,11 @@ import type { LiveTool, PendingInterrupt, ToolStatus, ViewState } from './transc
 /** Tools whose rows are not shown: the transfer line tells the story better. */
 export const HIDDEN_TOOLS: ReadonlySet<string> = new Set([TRANSFER_TOOL_NAME]);
 
-function findTool(state: ViewState, callId: string): LiveTool | undefined {
-  return state.live.find((x): x is LiveTool => x.kind === 'tool' && x.call.callId === callId);
+// Call ids are unique only within one model reply, so rows are found by agent and id together.
+const callKey = (agent: string, callId: string) => `${agent}\u0000${callId}`;
+
+function findTool(state: ViewState, agent: string, callId: string): LiveTool | undefined {
+  return state.live.find((x): x is LiveTool => x.kind === 'tool' && x.agent === agent && x.call.callId === callId);
 }
 
 /** Rows for the calls of a finished assistant message; they run until their results arrive. */
@@ -17,11 +20,11 @@ export function addToolRows(state: ViewState, agent: string, calls: ToolCall[]):
   let s = state;
   for (const c of calls) {
     if (HIDDEN_TOOLS.has(c.function.name)) {
-      s = { ...s, hiddenCalls: [...s.hiddenCalls, c.id] };
+      s = { ...s, hiddenCalls: [...s.hiddenCalls, callKey(agent, c.id)] };
       continue;
     }
     // A resumed run may announce a call again: keep the one row.
-    if (findTool(s, c.id)) continue;
+    if (findTool(s, agent, c.id)) continue;
     const [id, next] = takeId(s);
     const row: LiveTool = { kind: 'tool', id, agent, call: { callId: c.id, name: c.function.name, args: c.function.arguments, status: 'running' } };
     s = { ...next, live: [...next.live, row] };
@@ -32,9 +35,9 @@ export function addToolRows(state: ViewState, agent: string, calls: ToolCall[]):
 /** A tool result: its row gets the final status and moves into the transcript. */
 export function toolResult(state: ViewState, agent: string, message: Message): ViewState {
   const callId = message.toolCallId ?? '';
-  if (state.hiddenCalls.includes(callId) || (message.toolName && HIDDEN_TOOLS.has(message.toolName))) return state;
+  if (state.hiddenCalls.includes(callKey(agent, callId)) || (message.toolName && HIDDEN_TOOLS.has(message.toolName))) return state;
   const status = toolResultStatus(message);
-  const row = callId ? findTool(state, callId) : undefined;
+  const row = callId ? findTool(state, agent, callId) : undefined;
   if (row) {
     const s = replaceLive(state, row.id, undefined);
     return commit(s, { kind: 'tool', agent: row.agent, call: { ...row.call, status, result: message.content } });
@@ -56,7 +59,7 @@ export function interrupted(state: ViewState, agent: string, contexts: Interrupt
     const p: PendingInterrupt = { id: c.id, address: c.address, agent: agentOfAddress(c.address) ?? agent, info: asDetails(c.info) };
     if (toolCallId) {
       p.toolCallId = toolCallId;
-      s = setToolStatus(s, toolCallId, 'pending');
+      s = setToolStatus(s, p.agent, toolCallId, 'pending');
     }
     pending.push(p);
   }
@@ -94,8 +97,8 @@ export function closeOpenRows(state: ViewState, opts: { keepWaiting: boolean; ca
   return s;
 }
 
-function setToolStatus(state: ViewState, callId: string, status: ToolStatus): ViewState {
-  const row = findTool(state, callId);
+function setToolStatus(state: ViewState, agent: string, callId: string, status: ToolStatus): ViewState {
+  const row = findTool(state, agent, callId);
   return row ? replaceLive(state, row.id, { ...row, call: { ...row.call, status } }) : state;
 }
 
