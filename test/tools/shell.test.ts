@@ -100,3 +100,11 @@ describe('OutputCapture', () => {
     expect(big.toString()).toBe('abcde\n[... 16 characters omitted (output was 26 characters) ...]\nvwxyz');
   });
 });
+
+describe('shell environment', () => {
+  it('hides model-provider keys from commands', async () => {
+    const { shellEnvironment } = await import('../../src/core/tools/builtin/shell.js');
+    const env = shellEnvironment({ OPENAI_API_KEY: 'sk-1', DEEPSEEK_API_KEY: 'sk-2', PATH: '/bin', GH_TOKEN: 't' });
+    expect(env).toEqual({ PATH: '/bin', GH_TOKEN: 't' });
+  });
+});

@@ -55,6 +55,7 @@ export function runShell(command: string, options: ShellToolOptions, signal?: Ab
     let killed: ShellResult['killed'];
     const child = spawn('/bin/sh', ['-c', command], {
       cwd: options.workspaceRoot,
+      env: shellEnvironment(process.env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -103,4 +104,14 @@ export function runShell(command: string, options: ShellToolOptions, signal?: Ab
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The commands a model runs never see model-provider keys (`OPENAI_API_KEY`, `*_API_KEY`): a
+ * command could otherwise print one into the transcript, the output, or the model's context.
+ */
+export function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!/API_KEY$/i.test(k)) out[k] = v;
+  return out;
 }
