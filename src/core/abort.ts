@@ -41,8 +41,9 @@ export function childSignal(parent: AbortSignal | undefined, timeoutMs?: number)
   const onAbort = () => ctrl.abort(parent?.reason);
   if (parent?.aborted) ctrl.abort(parent.reason);
   else parent?.addEventListener('abort', onAbort, { once: true });
+  // Not unref'd: a tool that waits on nothing (a promise that never settles) must still time out
+  // rather than let the process exit mid-run. `dispose` clears it.
   const timer = timeoutMs ? setTimeout(() => ctrl.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
-  timer?.unref?.();
   return {
     signal: ctrl.signal,
     dispose: () => {

@@ -67,7 +67,7 @@ export class ChatHost {
 
   async newSession(ui: ChatUi): Promise<void> {
     this.conv = await Conversation.create(this.stores, this.conv.team, { agentsFile: this.conv.record.agentsFile });
-    ui.clear();
+    ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`New session ${this.conv.id}.`, 'success');
     this.onChange?.();
   }
@@ -78,7 +78,7 @@ export class ChatHost {
       if (!record) throw new Error(`session ${id} does not exist`);
       const team = record.rootAgent === this.team.rootName && record.agentsFile === this.conv.record.agentsFile ? this.team : await loadTeam({ ...this.teamOptions, agentName: record.rootAgent, agentsFile: record.agentsFile, model: this.teamOptions.model ?? sessionModel(record.model) });
       this.conv = Conversation.open(this.stores, team, record);
-      ui.clear();
+      ui.clear(record.usage);
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
       for (const item of historyItems(record.messages)) {
         if (item.kind === 'user') ui.info(`› ${item.text}`, 'muted');

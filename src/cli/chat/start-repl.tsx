@@ -18,38 +18,15 @@ export interface ReplOptions {
   demoNote?: string;
 }
 
-function Root({ host, history, initialItems, initialInterrupts, onExit }: {
+/** What the REPL opens with: the host of its conversation, the first transcript rows, the waiting questions. */
+export interface ReplStart {
   host: ChatHost;
-  history: InputHistory;
   initialItems: NewTranscriptItem[];
-  initialInterrupts?: InterruptContext[];
-  onExit: () => void;
-}) {
-  const [, rerender] = useState(0);
-  useEffect(() => {
-    host.onChange = () => rerender((n) => n + 1);
-    return () => void (host.onChange = undefined);
-  }, [host]);
-  const [savedHistory] = useState(() => history.load());
-  return (
-    <ChatApp
-      runTurn={host.runTurn}
-      answerInterrupts={host.answerInterrupts}
-      onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
-      history={savedHistory}
-      onHistoryAdd={(text) => history.add(text)}
-      model={host.team.modelName}
-      sessionId={host.conv.id}
-      saved={host.saved}
-      initialItems={initialItems}
-      initialInterrupts={initialInterrupts}
-      onExit={onExit}
-    />
-  );
+  initialInterrupts: InterruptContext[];
 }
 
-/** Renders the REPL until the person exits; the session is saved at every step. */
-export async function startRepl(o: ReplOptions): Promise<number> {
+/** Opens (or creates) the session and builds what the REPL shows first. */
+export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   const conv = o.record ? Conversation.open(o.stores, o.team, o.record) : await Conversation.create(o.stores, o.team, { agentsFile: o.team.agentsFile });
   const host = new ChatHost(o.stores, conv, o.teamOptions);
   const items: NewTranscriptItem[] = [];
@@ -69,15 +46,49 @@ export async function startRepl(o: ReplOptions): Promise<number> {
     address: p.address,
     info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments },
   }));
+  return { host, initialItems: items, initialInterrupts };
+}
 
-  let exit: () => void = () => {};
-  const instance = render(
-    <Root host={host} history={new InputHistory()} initialItems={items} initialInterrupts={initialInterrupts} onExit={() => exit()} />,
-    { exitOnCtrlC: false },
+export interface ReplRootProps {
+  start: ReplStart;
+  history: InputHistory;
+  onExit: () => void;
+}
+
+/** The app wired to its host: re-renders when the host's session, model or saved state changes. */
+export function ReplRoot({ start: { host, initialItems, initialInterrupts }, history, onExit }: ReplRootProps) {
+  const [, rerender] = useState(0);
+  useEffect(() => {
+    host.onChange = () => rerender((n) => n + 1);
+    return () => void (host.onChange = undefined);
+  }, [host]);
+  const [savedHistory] = useState(() => history.load());
+  return (
+    <ChatApp
+      runTurn={host.runTurn}
+      answerInterrupts={host.answerInterrupts}
+      onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
+      history={savedHistory}
+      onHistoryAdd={(text) => history.add(text)}
+      model={host.team.modelName}
+      sessionId={host.conv.id}
+      saved={host.saved}
+      initialItems={initialItems}
+      initialInterrupts={initialInterrupts}
+      initialUsage={host.conv.record.usage}
+      onExit={onExit}
+    />
   );
+}
+
+/** Renders the REPL until the person exits; the session is saved at every step. */
+export async function startRepl(o: ReplOptions): Promise<number> {
+  const start = await prepareRepl(o);
+  let exit: () => void = () => {};
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, { exitOnCtrlC: false });
   exit = () => instance.unmount();
   await instance.waitUntilExit();
-  await host.team.close();
-  process.stdout.write(`Session ${host.conv.id} saved. Continue it with: adk resume ${host.conv.id}\n`);
+  await start.host.team.close();
+  process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
   return 0;
 }

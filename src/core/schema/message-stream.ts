@@ -3,38 +3,46 @@ import type { Message, MessageChunk } from './message.js';
 
 const DONE: IteratorResult<MessageChunk> = Object.freeze({ value: undefined, done: true });
 
+/** What the stream and its readers share. */
+interface Buffer {
+  chunks: MessageChunk[];
+  done: boolean;
+  failure?: Error;
+  /** Readers that have read everything and wait for the next push or close. */
+  waiting: Reader[];
+}
+
 /**
  * A streamed message that any number of consumers can read from the start (the UI, the session
  * recorder, the agent loop). Chunks are buffered; each reader has its own cursor.
  */
 export class MessageStream implements AsyncIterable<MessageChunk> {
-  private chunks: MessageChunk[] = [];
+  private readonly buf: Buffer = { chunks: [], done: false, waiting: [] };
   private acc = new ChunkAccumulator();
-  private done = false;
-  private failure?: Error;
-  private wake: Array<() => void> = [];
   private whole?: Promise<Message>;
 
   push(chunk: MessageChunk): void {
-    if (this.done) return;
-    this.chunks.push(chunk);
+    const b = this.buf;
+    if (b.done) return;
+    b.chunks.push(chunk);
     this.acc.add(chunk);
-    if (this.wake.length) this.notify();
+    if (b.waiting.length) wakeAll(b);
   }
 
   close(error?: Error): void {
-    if (this.done) return;
-    this.done = true;
-    this.failure = error;
-    this.notify();
+    const b = this.buf;
+    if (b.done) return;
+    b.done = true;
+    b.failure = error;
+    wakeAll(b);
   }
 
   get closed(): boolean {
-    return this.done;
+    return this.buf.done;
   }
 
   get error(): Error | undefined {
-    return this.failure;
+    return this.buf.failure;
   }
 
   /** The message as received so far, without waiting. */
@@ -51,35 +59,57 @@ export class MessageStream implements AsyncIterable<MessageChunk> {
     return this.whole;
   }
 
-  // A hand-written iterator: an async generator costs several extra promise hops per chunk. A
-  // reader that has caught up waits on one promise, settled directly by the next push or close.
   [Symbol.asyncIterator](): AsyncIterator<MessageChunk> {
-    let i = 0;
-    const next = (): Promise<IteratorResult<MessageChunk>> => {
-      if (i < this.chunks.length) return Promise.resolve({ value: this.chunks[i++], done: false });
-      if (this.done) return this.failure ? Promise.reject(this.failure) : Promise.resolve(DONE);
-      return new Promise<IteratorResult<MessageChunk>>((resolve, reject) => {
-        this.wake.push(() => {
-          if (i < this.chunks.length) resolve({ value: this.chunks[i++], done: false });
-          else if (this.failure) reject(this.failure);
-          else resolve(DONE);
-        });
-      });
-    };
-    return { next, return: () => Promise.resolve(DONE) };
+    return new Reader(this.buf);
   }
 
   static fromMessage(message: Message): MessageStream {
     const s = new MessageStream();
-    s.chunks.push(messageToChunk(message));
-    s.acc.add(s.chunks[0]);
-    s.done = true;
+    s.push(messageToChunk(message));
+    s.close();
     return s;
   }
+}
 
-  private notify(): void {
-    const w = this.wake;
-    this.wake = [];
-    for (const f of w) f();
+function wakeAll(b: Buffer): void {
+  const w = b.waiting;
+  // Usually one reader waits: pop() is much cheaper than emptying the array by length.
+  if (w.length === 1) return w.pop()!.wake();
+  b.waiting = [];
+  for (const r of w) r.wake();
+}
+
+/**
+ * A hand-written iterator: an async generator costs several extra promise hops per chunk. A reader
+ * that has caught up parks one promise, which the next push or close settles directly.
+ */
+class Reader implements AsyncIterator<MessageChunk> {
+  private i = 0;
+  private resolve?: (r: IteratorResult<MessageChunk>) => void;
+  private reject?: (e: Error) => void;
+
+  constructor(private readonly buf: Buffer) {}
+
+  next(): Promise<IteratorResult<MessageChunk>> {
+    const b = this.buf;
+    if (this.i < b.chunks.length) return Promise.resolve({ value: b.chunks[this.i++], done: false });
+    if (b.done) return b.failure ? Promise.reject(b.failure) : Promise.resolve(DONE);
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      b.waiting.push(this);
+    });
+  }
+
+  return(): Promise<IteratorResult<MessageChunk>> {
+    return Promise.resolve(DONE);
+  }
+
+  wake(): void {
+    const { resolve, reject, buf: b } = this;
+    this.resolve = this.reject = undefined;
+    if (this.i < b.chunks.length) resolve!({ value: b.chunks[this.i++], done: false });
+    else if (b.failure) reject!(b.failure);
+    else resolve!(DONE);
   }
 }

@@ -9,8 +9,8 @@ export interface ChatUi {
   error(text: string): void;
   /** Prints markdown under a name (e.g. `/agents` output under `adk`). */
   markdown(text: string, title?: string): void;
-  /** Starts over on screen (nothing printed is erased). */
-  clear(): void;
+  /** Starts over on screen (nothing printed is erased); another session passes its token counts. */
+  clear(usage?: { promptTokens: number; completionTokens: number }): void;
   /** Shows a run (e.g. the rest of a resumed session); prompts open if it stops for a person. */
   run(events: AsyncIterable<AgentEvent>): Promise<RunOutcome>;
   usage(): { promptTokens: number; completionTokens: number };

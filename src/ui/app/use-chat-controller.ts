@@ -26,6 +26,8 @@ export interface ChatControllerOptions {
   initialInterrupts?: InterruptContext[];
   /** Items shown first (a welcome line, an earlier transcript). */
   initialItems?: NewTranscriptItem[];
+  /** Tokens the session used before (a resumed session): the status line and /cost count on from here. */
+  initialUsage?: { promptTokens: number; completionTokens: number };
   /** Tools approved for the whole session already. */
   alwaysApproved?: readonly string[];
   onAlwaysApprove?: (tool: string) => void;
@@ -36,6 +38,7 @@ export interface ChatControllerOptions {
 
 function init(o: ChatControllerOptions): ViewState {
   let s = initialViewState();
+  if (o.initialUsage) s = { ...s, usage: { promptTokens: o.initialUsage.promptTokens, completionTokens: o.initialUsage.completionTokens } };
   for (const item of o.initialItems ?? []) s = viewReducer(s, { type: 'append', item });
   if (o.initialInterrupts?.length) s = viewReducer(s, { type: 'interrupted', agent: '', contexts: o.initialInterrupts });
   return s;
@@ -82,7 +85,7 @@ export function useChatController(o: ChatControllerOptions) {
       info: (text, tone) => dispatch({ type: 'info', text, tone }),
       error: (text) => dispatch({ type: 'error', text }),
       markdown: (text, title = 'adk') => dispatch({ type: 'append', item: { kind: 'assistant', agent: title, text, messageId: '', showHeader: true } }),
-      clear: () => dispatch({ type: 'clear' }),
+      clear: (usage) => dispatch({ type: 'clear', usage }),
       run: (events) => run(() => events),
       usage: () => latest.current.usage,
       expandLast: () => dispatch({ type: 'expandLast' }),

@@ -30,5 +30,6 @@ export type ViewAction =
   | { type: 'append'; item: NewTranscriptItem }
   /** Re-shows the last collapsed tool result in full (Static rows cannot change, so it is a copy). */
   | { type: 'expandLast' }
-  | { type: 'clear' }
+  /** Starts over on screen; another session brings its own token counts. */
+  | { type: 'clear'; usage?: { promptTokens: number; completionTokens: number } }
   | { type: 'batch'; actions: ViewAction[] };

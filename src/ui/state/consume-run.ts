@@ -74,11 +74,10 @@ export async function consumeRun(events: AsyncIterable<AgentEvent>, dispatch: Di
       dispatch({ type: 'error', text: error.message });
     }
   }
-  // What was streamed so far stays on screen, followed by the note.
-  const note = !!options.signal?.aborted && !outcome.cancelled;
-  if (note) outcome.cancelled = true;
+  // What was streamed so far, and the rows the cancel closed, stay on screen, followed by the note.
+  if (options.signal?.aborted) outcome.cancelled = true;
   dispatch({ type: 'runEnd', cancelled: outcome.cancelled });
-  if (note) dispatch({ type: 'cancelled' });
+  if (outcome.cancelled) dispatch({ type: 'cancelled' });
   return outcome;
 }
 
@@ -91,7 +90,6 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   if (a?.exit) outcome.exit = true;
   if (a?.interrupted?.cancelled) {
     // A cancelled run is saved at its last safe point: nothing to ask, it was the person's choice.
-    if (!outcome.cancelled) dispatch({ type: 'cancelled' });
     outcome.cancelled = true;
   } else if (a?.interrupted) {
     const contexts = a.interrupted.contexts.filter((c) => !c.cancelled);
@@ -100,10 +98,8 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   }
   if (e.retry) dispatch({ type: 'retry', agent: e.agentName, ...e.retry });
   if (e.error) {
-    if (isAbortError(e.error)) {
-      if (!outcome.cancelled) dispatch({ type: 'cancelled' });
-      outcome.cancelled = true;
-    } else {
+    if (isAbortError(e.error)) outcome.cancelled = true;
+    else {
       outcome.error = e.error;
       dispatch({ type: 'error', agent: e.agentName || undefined, text: e.error.message });
     }

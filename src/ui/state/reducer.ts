@@ -51,7 +51,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
     case 'expandLast':
       return expandLast(state);
     case 'clear':
-      return { ...initialViewState(), epoch: state.epoch + 1, nextId: state.nextId, usage: state.usage };
+      return { ...initialViewState(), epoch: state.epoch + 1, nextId: state.nextId, usage: action.usage ?? state.usage };
   }
 }
 

@@ -1,0 +1,121 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { KeyvSqlite } from '@keyv/sqlite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADK_BIN } from '../support/cli.js';
+import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { cli, expectCleanStderr, jsonLines, modelEnv, showSession, spawnCli, workspace } from './helpers.js';
+
+/* Signals and a closed stdout, sent to the real CLI in the middle of a run. */
+
+let server: OpenAITestServer;
+beforeAll(async () => {
+  server = await startOpenAIServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const slow = { content: 'one two three four five six seven eight nine ten eleven twelve', chunkSize: 4, chunkDelayMs: 60 };
+
+async function cancelWith(signal: NodeJS.Signals) {
+  const { cwd, home } = workspace();
+  const env = modelEnv(server, home);
+  server.enqueue(slow);
+  const p = spawnCli(['run', '--json', 'count slowly'], { env, cwd });
+  await p.waitForLine((l) => l.includes('"delta"'));
+  p.child.kill(signal);
+  const exit = await p.exited;
+  return { exit, p, env, cwd, lines: jsonLines(p.stdout()) };
+}
+
+describe('process faults', () => {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${sig} once: the run stops, the HTTP request is aborted, the session is saved and resumes cleanly`, async () => {
+      const { exit, p, env, cwd, lines } = await cancelWith(sig);
+      expect(exit.code).toBe(130);
+      const id = lines[0].sessionId;
+      expect(lines.at(-1)).toMatchObject({ type: 'done', status: 'cancelled', sessionId: id });
+      expect(p.stderr()).toBe(`adk: cancelled; session ${id} is saved (adk resume ${id}).\n`);
+      await server.waitForAborted(1, 5000);
+      const saved = await showSession(id, env, cwd);
+      expect(saved).toMatchObject({ status: 'cancelled', checkpointId: id });
+      expect(saved.messages.map((m: any) => m.content)).toEqual(['count slowly']);
+
+      // Resuming makes the cancelled model call again; the partial text of the first one is gone.
+      server.enqueue({ content: 'the whole count' });
+      const r = await cli(['resume', id, '--json'], { env, cwd });
+      expect(r.code, r.stderr).toBe(0);
+      const done = await showSession(id, env, cwd);
+      expect(done.status).toBe('completed');
+      expect(done.messages.map((m: any) => [m.role, m.content])).toEqual([
+        ['user', 'count slowly'],
+        ['assistant', 'the whole count'],
+      ]);
+    });
+  }
+
+  it('SIGINT twice: the second exits at once even while the save is stuck, and the store stays readable', async () => {
+    const { cwd, home } = workspace();
+    const env = modelEnv(server, home);
+    server.enqueue(slow);
+    const p = spawnCli(['run', '--json', 'count slowly'], { env, cwd });
+    await p.waitForLine((l) => l.includes('"delta"'));
+    // Another process holds the store's write lock: the save after the first Ctrl-C waits on it.
+    const holder = new KeyvSqlite({ uri: `sqlite://${join(home, 'adk.sqlite')}` });
+    await holder.query('BEGIN EXCLUSIVE');
+    try {
+      p.child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 400));
+      expect(p.child.exitCode, 'the first Ctrl-C waits for the save').toBeNull();
+      const second = Date.now();
+      p.child.kill('SIGINT');
+      const exit = await p.exited;
+      expect(Date.now() - second).toBeLessThan(1000);
+      // It dies by SIGINT itself, which a shell reports as exit status 130.
+      expect(exit.signal).toBe('SIGINT');
+      expectCleanStderr(p.stderr());
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.disconnect();
+    }
+    const id = jsonLines(p.stdout())[0].sessionId;
+    const list = await cli(['sessions', 'list', '--json'], { env, cwd });
+    expect(JSON.parse(list.stdout).map((e: any) => [e.id, e.corrupt])).toEqual([[id, false]]);
+    // What was confirmed before the run (the user's message) is still there.
+    expect((await showSession(id, env, cwd)).messages.map((m: any) => m.content)).toEqual(['count slowly']);
+  });
+
+  it('a slow reader on stdout still gets all of a large output before adk exits', async () => {
+    const { cwd, home } = workspace();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...modelEnv(server, home) })) if (v !== undefined) env[k] = v;
+    const answer = 'z'.repeat(2 * 1024 * 1024);
+    server.enqueue({ content: answer, chunkSize: 256 * 1024 });
+    const script = `"${process.execPath}" "${ADK_BIN}" run go | (sleep 1; wc -c)`;
+    // Async: the model server lives in this process and must keep answering.
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { env, cwd, encoding: 'utf8' });
+    expect(Number(stdout.trim())).toBe(answer.length + 1);
+  });
+
+  for (const mode of [['--json'], []]) {
+    it(`EPIPE on stdout (adk run ${mode.join(' ')} | head -1): a quiet exit`, async () => {
+      const { cwd, home } = workspace();
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries({ ...process.env, ...modelEnv(server, home) })) if (v !== undefined) env[k] = v;
+      server.enqueue({ content: 'line\n'.repeat(200), chunkSize: 5, chunkDelayMs: 5 });
+      const script = `"${process.execPath}" "${ADK_BIN}" run ${mode.join(' ')} go | head -1; echo "adk exit \${PIPESTATUS[0]}" >&2`;
+      const r = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
+        const child = spawn('bash', ['-c', script], { env, cwd });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ stdout, stderr, code }));
+      });
+      expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(r.stderr).toBe('adk exit 0\n');
+      expect(server.chatRequests).toHaveLength(1);
+    });
+  }
+});
