@@ -4,7 +4,7 @@ import { drainRun, type RunStatus, type RunSummary } from './event-sink.js';
 import { ExitCode } from './exit-codes.js';
 import { JsonlSink } from './jsonl-sink.js';
 import { writeUnsavedSession } from './recovery.js';
-import { abortOnSignals, dieBySignal } from './signals.js';
+import { abortOnSignals, dieBySignal, stopOnClosedOutput } from './signals.js';
 import { TextSink } from './text-sink.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
@@ -14,8 +14,9 @@ const STATUS_EXIT: Record<RunStatus, number> = {
   cancelled: ExitCode.cancelled,
 };
 
-const write = (s: string) => void process.stdout.write(s);
-const writeErr = (s: string) => void process.stderr.write(s);
+let outputClosed = () => false;
+const write = (s: string) => void (outputClosed() || process.stdout.write(s));
+const writeErr = (s: string) => void (outputClosed() || process.stderr.write(s));
 
 /**
  * One headless step of a conversation (a new turn or a resume): streams it to stdout as text or
@@ -30,7 +31,14 @@ export async function runHeadless(
   const sink = json ?? new TextSink(write, writeErr);
   if (conv.team.isDemo && !json) writeErr('adk: no OPENAI_API_KEY or OPENAI_BASE_URL set; using the offline demo model.\n');
   // A second Ctrl-C while saving exits at once; the first lets the run stop and save.
-  const { signal, dispose } = abortOnSignals(dieBySignal);
+  const interrupt = abortOnSignals(dieBySignal);
+  const output = stopOnClosedOutput();
+  outputClosed = output.closed;
+  const signal = AbortSignal.any([interrupt.signal, output.signal]);
+  const dispose = () => {
+    interrupt.dispose();
+    output.dispose();
+  };
   try {
     json?.session(conv.id, conv.team.agent.name);
     conv.onSaveRetry = (e, attempt, delayMs) => writeErr(`adk: ${oneLine(e.message)}; saving again in ${Math.round(delayMs)} ms (attempt ${attempt + 1})\n`);
@@ -42,11 +50,13 @@ export async function runHeadless(
     }
     if (summary.status === 'interrupted') {
       json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
-      writeErr(`adk: waiting for you: answer with \`adk resume ${conv.id} --approve\` (or --reject, --input); session ${conv.id} is saved.\n`);
+      writeErr(`adk: waiting for you (session ${conv.id} is saved): ${answerHint(conv.id, summary)}\n`);
     }
     json?.done(summary, conv.id);
     if (summary.status === 'error' && summary.error) writeErr(`adk: ${oneLine(summary.error.message)}\n`);
     if (summary.status === 'cancelled') writeErr(`adk: cancelled; session ${conv.id} is saved (adk resume ${conv.id}).\n`);
+    // Nobody is reading any more: the session is saved, so leave quietly.
+    if (output.closed()) return ExitCode.ok;
     return STATUS_EXIT[summary.status];
   } finally {
     dispose();
@@ -65,3 +75,13 @@ function unsaved(conv: Conversation, summary: RunSummary, error: Error, json: Js
 }
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
+
+/** How to answer what the run is waiting for, by the kinds of its interrupts. */
+function answerHint(id: string, summary: RunSummary): string {
+  const kinds = new Set(summary.interrupts.map((c) => (c.info as { kind?: string } | undefined)?.kind ?? 'custom'));
+  const ways: string[] = [];
+  if (kinds.has('approval') || kinds.has('plan_review')) ways.push(`adk resume ${id} --approve (or --reject --reason "…")`);
+  if (kinds.has('input')) ways.push(`adk resume ${id} --input "your answer"`);
+  if (kinds.has('custom')) ways.push(`adk resume ${id} --targets '{"<id>": …}'`);
+  return ways.join(', or ');
+}

@@ -39,3 +39,25 @@ export function exitQuietlyOnEpipe(): void {
     });
   }
 }
+
+/**
+ * Headless runs: when the reader of stdout goes away (`adk run --json | head -1`), stop writing
+ * and abort the run, so it still saves its session before the process exits quietly.
+ */
+export function stopOnClosedOutput(): { signal: AbortSignal; closed: () => boolean; dispose: () => void } {
+  const ctrl = new AbortController();
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    ctrl.abort(new Error('output closed'));
+  };
+  process.stdout.on('error', onError);
+  process.stderr.on('error', onError);
+  return {
+    signal: ctrl.signal,
+    closed: () => ctrl.signal.aborted,
+    dispose: () => {
+      process.stdout.off('error', onError);
+      process.stderr.off('error', onError);
+    },
+  };
+}

@@ -116,6 +116,9 @@ describe('process faults', () => {
       expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
       expect(r.stderr).toBe('adk exit 0\n');
       expect(server.chatRequests).toHaveLength(1);
+      // The run was stopped, not abandoned: its session is saved and can go on.
+      const list = await promisify(execFile)(process.execPath, [ADK_BIN, 'sessions', 'list', '--json'], { env, cwd, encoding: 'utf8' });
+      expect(JSON.parse(list.stdout).map((x: { status: string }) => x.status)).toEqual(['cancelled']);
     });
   }
 });

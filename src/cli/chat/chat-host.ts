@@ -13,6 +13,8 @@ import { historyItems } from './history-items.js';
 export class ChatHost {
   saved = true;
   onChange?: () => void;
+  /** Turns whose final save has not finished yet. */
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(
     readonly stores: AdkStores,
@@ -33,17 +35,37 @@ export class ChatHost {
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
     const conv = this.conv;
     this.setSaved(false);
-    const { events, summary } = withSummary(await start(), signal);
+    let done!: () => void;
+    const saving = new Promise<void>((resolve) => (done = resolve));
+    this.saving.add(saving);
     try {
-      for await (const e of events) {
-        const i = e.action?.interrupted;
-        if (i && !i.cancelled) await conv.markInterrupted(i.contexts);
-        yield e;
+      const { events, summary } = withSummary(await start(), signal);
+      try {
+        for await (const e of events) {
+          const i = e.action?.interrupted;
+          if (i && !i.cancelled) await conv.markInterrupted(i.contexts);
+          yield e;
+        }
+      } finally {
+        await conv.finishTurn(await summary);
+        this.setSaved(true);
       }
     } finally {
-      await conv.finishTurn(await summary);
-      this.setSaved(true);
+      this.saving.delete(saving);
+      done();
     }
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) for the turns still finishing to be saved: exiting right after a
+   * cancel must not close the store under the last save.
+   */
+  async settle(timeoutMs = 5000): Promise<void> {
+    if (!this.saving.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.saving), timeout]);
+    clearTimeout(timer);
   }
 
   private setSaved(saved: boolean): void {
@@ -80,10 +102,7 @@ export class ChatHost {
       this.conv = Conversation.open(this.stores, team, record);
       ui.clear(record.usage);
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
-      for (const item of historyItems(record.messages)) {
-        if (item.kind === 'user') ui.info(`› ${item.text}`, 'muted');
-        else if (item.kind === 'assistant') ui.markdown(item.text, item.agent);
-      }
+      for (const item of historyItems(record.messages)) ui.append(item);
       this.onChange?.();
       if (record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
     } catch (e) {

@@ -88,6 +88,7 @@ export async function startRepl(o: ReplOptions): Promise<number> {
   const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, { exitOnCtrlC: false });
   exit = () => instance.unmount();
   await instance.waitUntilExit();
+  await start.host.settle();
   await start.host.team.close();
   process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
   return 0;

@@ -2,7 +2,6 @@ import { targetsFromFlags, type AnswerFlags } from '../answers.js';
 import { Conversation } from '../conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
-import { exitQuietlyOnEpipe } from '../signals.js';
 import { openStores } from '../stores.js';
 import { loadTeam, sessionModel } from '../team.js';
 
@@ -19,7 +18,6 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
     const { chatCommand } = await import('./chat.js');
     return chatCommand({ resume: id, model: opts.model });
   }
-  exitQuietlyOnEpipe();
   const stores = await openStores();
   try {
     const record = await stores.sessions.get(await stores.sessions.resolveId(id));

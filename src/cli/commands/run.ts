@@ -1,7 +1,6 @@
 import { Conversation } from '../conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
-import { exitQuietlyOnEpipe } from '../signals.js';
 import { promptFromArgs } from '../stdin.js';
 import { openStores } from '../stores.js';
 import { loadTeam, sessionModel } from '../team.js';
@@ -15,7 +14,6 @@ export interface RunCommandOptions {
 }
 
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
-  exitQuietlyOnEpipe();
   const prompt = await promptFromArgs(words);
   if (!prompt.trim()) throw new CliError('the prompt is empty');
   const stores = await openStores();
