@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../core/agents/types.js';
 import { DEFAULT_SLASH_COMMANDS, parseSlashCommand as parse, type SlashCommandInfo } from '../input/slash-commands.js';
 import type { RunOutcome } from '../state/consume-run.js';
+import type { NewTranscriptItem } from '../state/transcript.js';
 import { formatTokens } from '../components/StatusLine.js';
 
 /** What a slash command can do to the screen. */
@@ -9,6 +10,8 @@ export interface ChatUi {
   error(text: string): void;
   /** Prints markdown under a name (e.g. `/agents` output under `adk`). */
   markdown(text: string, title?: string): void;
+  /** Prints a finished transcript row as is (an earlier session's messages, tool rows, transfers). */
+  append(item: NewTranscriptItem): void;
   /** Starts over on screen (nothing printed is erased); another session passes its token counts. */
   clear(usage?: { promptTokens: number; completionTokens: number }): void;
   /** Shows a run (e.g. the rest of a resumed session); prompts open if it stops for a person. */

@@ -85,6 +85,7 @@ export function useChatController(o: ChatControllerOptions) {
       info: (text, tone) => dispatch({ type: 'info', text, tone }),
       error: (text) => dispatch({ type: 'error', text }),
       markdown: (text, title = 'adk') => dispatch({ type: 'append', item: { kind: 'assistant', agent: title, text, messageId: '', showHeader: true } }),
+      append: (item) => dispatch({ type: 'append', item }),
       clear: (usage) => dispatch({ type: 'clear', usage }),
       run: (events) => run(() => events),
       usage: () => latest.current.usage,

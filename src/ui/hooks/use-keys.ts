@@ -1,16 +1,20 @@
 import { useInput, type Key } from 'ink';
 import { useCallback, useRef } from 'react';
+import { splitControlKeys } from '../input/split-keys.js';
 
 export type KeyHandler = (input: string, key: Key) => void;
 
 /**
  * `useInput` with a handler that always sees the latest props and state. Ink re-subscribes a
  * changed handler only after the next commit, so a key arriving in between would otherwise reach
- * a stale closure (a `y` meant for a text field could approve a tool).
+ * a stale closure (a `y` meant for a text field could approve a tool). Control keys that arrived
+ * in one chunk are handled one by one.
  */
 export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
   const latest = useRef(handler);
   latest.current = handler;
-  const stable = useCallback<KeyHandler>((input, key) => latest.current(input, key), []);
+  const stable = useCallback<KeyHandler>((input, key) => {
+    for (const [i, k] of splitControlKeys(input, key)) latest.current(i, k);
+  }, []);
   useInput(stable, options);
 }

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RecordedRequest } from '../support/openai-server.js';
+import { stripAnsi } from '../../src/ui/text/width.js';
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const dirs: string[] = [];
+
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Removes the folders `tempDir` made (call it after the stores using them are closed). */
+export function removeTempDirs(): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** Polls until `check` returns something truthy; fails with `describe()` (e.g. the screen) after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, describe: () => string = () => '', timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n--- screen ---\n${describe()}`);
+    await sleep(25);
+  }
+}
+
+export const plain = (s: string | undefined) => stripAnsi(s ?? '');
+
+export const KEY = { enter: '\r', esc: '\u001B', ctrlC: '\u0003' };
+
+/** A lead with file, shell (approval) and ask_user tools, and a researcher it can transfer to. */
+export function writeTeam(dir: string): string {
+  const file = join(dir, 'agents.yaml');
+  writeFileSync(
+    file,
+    `version: 1
+default: lead
+models:
+  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
+agents:
+  lead:
+    description: Leads the work.
+    instruction: You lead.
+    tools: [list_dir, shell, ask_user]
+    approval: [shell]
+    sub_agents: [researcher]
+  researcher:
+    description: Finds facts.
+    instruction: You research.
+    tools: [current_time]
+`,
+  );
+  return file;
+}
+
+export const messagesOf = (req: RecordedRequest): any[] => req.body.messages;
+export const textOf = (req: RecordedRequest): string =>
+  messagesOf(req)
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')))
+    .join('\n');
+
+/** Tool call ids the request's assistant messages made that no tool message answers. */
+export function danglingToolCalls(req: RecordedRequest): string[] {
+  const answered = new Set(messagesOf(req).filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+  return messagesOf(req).flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c: any) => c.id) : [])).filter((id) => !answered.has(id));
+}

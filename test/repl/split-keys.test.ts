@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { Key } from 'ink';
+import { splitControlKeys } from '../../src/ui/input/split-keys.js';
+
+const none = { ctrl: false, meta: false } as Key;
+const summary = (input: string) => splitControlKeys(input, none).map(([i, k]) => `${k.ctrl ? 'ctrl+' : ''}${k.return ? 'enter' : k.delete ? 'del' : i}`);
+
+describe('splitControlKeys', () => {
+  it('splits control bytes that arrived together into separate keys', () => {
+    expect(summary('\u0003\u0003')).toEqual(['ctrl+c', 'ctrl+c']);
+    expect(summary('abc\u0015x')).toEqual(['abc', 'ctrl+u', 'x']);
+    expect(summary('\u0004\r')).toEqual(['ctrl+d', 'enter']);
+    expect(summary('ab\u007f')).toEqual(['ab', 'del']);
+  });
+
+  it('leaves text, pastes with line breaks and single keys as they came', () => {
+    const key = { ctrl: true, meta: false } as Key;
+    expect(splitControlKeys('c', key)).toEqual([['c', key]]);
+    expect(splitControlKeys('hello\r', none)).toEqual([['hello\r', none]]);
+    expect(splitControlKeys('a\nb\tc', none)).toEqual([['a\nb\tc', none]]);
+  });
+});
