@@ -49,6 +49,7 @@ export class Conversation {
 
   /** Starts a new turn. The user's message is saved before the model is called. */
   async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    await this.abandonStoppedTurn();
     const prior = toHistory(this.record.messages as HistoryMessage[]);
     this.record.messages.push(userMessage(text));
     this.record.status = 'active';
@@ -92,15 +93,33 @@ export class Conversation {
     r.pendingInterrupts = resumable ? summary.interrupts.map(toPending) : [];
     if (resumable) {
       r.checkpointId = this.id;
+      r.pendingTurn = await this.turnMessages();
       await this.save();
       return;
     }
     const finishedCheckpoint = r.checkpointId;
     r.checkpointId = undefined;
-    r.messages.push(...(await this.turnMessages()));
+    r.pendingTurn = undefined;
+    r.messages.push(...closeDanglingCalls(await this.turnMessages()));
     await this.save();
     // A finished turn's checkpoint must not be resumable again: that would re-run approved tools.
     if (finishedCheckpoint) await this.stores.checkpoints.delete(finishedCheckpoint);
+  }
+
+  /**
+   * A new message after a turn that stopped (a cancel, or questions left unanswered): the stopped
+   * turn joins the history as far as it got, each call that never finished answered "cancelled",
+   * and its checkpoint is dropped, so the history stays a valid conversation for the model.
+   */
+  private async abandonStoppedTurn(): Promise<void> {
+    const r = this.record;
+    if (!r.checkpointId && !r.pendingTurn) return;
+    r.messages.push(...closeDanglingCalls((r.pendingTurn ?? []) as HistoryMessage[]));
+    const checkpoint = r.checkpointId;
+    r.pendingTurn = undefined;
+    r.checkpointId = undefined;
+    r.pendingInterrupts = [];
+    if (checkpoint) await this.stores.checkpoints.delete(checkpoint);
   }
 
   private async turnMessages(): Promise<HistoryMessage[]> {
@@ -123,6 +142,22 @@ export class Conversation {
       onRetry: this.onSaveRetry,
     });
   }
+}
+
+export const CANCELLED_CALL_RESULT = 'cancelled: this call did not finish because the turn was stopped';
+
+/** Answers every tool call that has no result, right after the message that made it. */
+export function closeDanglingCalls(messages: HistoryMessage[]): HistoryMessage[] {
+  const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => `${m.agentName ?? ''}\u0000${m.toolCallId}`));
+  const out: HistoryMessage[] = [];
+  for (const m of messages) {
+    out.push(m);
+    for (const c of m.role === 'assistant' ? (m.toolCalls ?? []) : []) {
+      if (answered.has(`${m.agentName ?? ''}\u0000${c.id}`)) continue;
+      out.push({ role: 'tool', content: CANCELLED_CALL_RESULT, toolCallId: c.id, toolName: c.function.name, isError: true, agentName: m.agentName });
+    }
+  }
+  return out;
 }
 
 /** Attempts per save: the waits between them add up to 2-4 s. */

@@ -27,7 +27,9 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
       const conv = Conversation.open(stores, team, record);
       const prompt = words.join(' ').trim();
       const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
-      if (resumable) {
+      // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);
+      // questions that wait for an answer must be answered first.
+      if (resumable && !(prompt && record.status === 'cancelled')) {
         if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
         const targets = targetsFromFlags(record.pendingInterrupts, opts);
         return await runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);

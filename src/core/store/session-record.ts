@@ -30,6 +30,8 @@ export interface SessionRecord {
   transcript?: unknown[];
   status: SessionStatus;
   checkpointId?: string;
+  /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
+  pendingTurn?: Message[];
   pendingInterrupts: PendingInterrupt[];
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;
@@ -77,6 +79,7 @@ export const sessionRecordSchema = z.looseObject({
   transcript: z.array(z.unknown()).optional(),
   status: z.enum(['active', 'completed', 'interrupted', 'error', 'cancelled']),
   checkpointId: z.string().optional(),
+  pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),
   usage: z.looseObject({ promptTokens: count, completionTokens: count }),
   createdAt: z.string(),
