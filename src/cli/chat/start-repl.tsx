@@ -85,7 +85,12 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
 export async function startRepl(o: ReplOptions): Promise<number> {
   const start = await prepareRepl(o);
   let exit: () => void = () => {};
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, { exitOnCtrlC: false });
+  // Ink wraps each frame in DEC 2026 synchronized output on terminals, at most 30 frames a second.
+  // (Its incrementalRendering option leaves stale lines behind in tmux, so it stays off.)
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, {
+    exitOnCtrlC: false,
+    maxFps: 30,
+  });
   exit = () => instance.unmount();
   await instance.waitUntilExit();
   await start.host.settle();
