@@ -13,10 +13,14 @@ describe('splitControlKeys', () => {
     expect(summary('ab\u007f')).toEqual(['ab', 'del']);
   });
 
+  it('splits typed text followed by Enter, so Enter still submits', () => {
+    expect(summary('hello\r')).toEqual(['hello', 'enter']);
+    expect(summary('two\rlines\r')).toEqual(['two\rlines\r']);
+  });
+
   it('leaves text, pastes with line breaks and single keys as they came', () => {
     const key = { ctrl: true, meta: false } as Key;
     expect(splitControlKeys('c', key)).toEqual([['c', key]]);
-    expect(splitControlKeys('hello\r', none)).toEqual([['hello\r', none]]);
     expect(splitControlKeys('a\nb\tc', none)).toEqual([['a\nb\tc', none]]);
   });
 });

@@ -115,12 +115,6 @@ export function InputBox({ history = [], onSubmit, onChange, commands = [], isAc
     }
     // Ctrl-J arrives as a bare line feed.
     if (input === '\n') return set(ed.insert(s, '\n'));
-    // Typed text and Enter can reach us in one chunk (a busy machine, a scripted terminal):
-    // a single trailing Enter still submits.
-    if (input.length > 1 && /^[^\r\n]+\r$/.test(input)) {
-      set(ed.insert(s, input.slice(0, -1)));
-      return submit();
-    }
     // A terminal without bracketed paste sends a paste as one chunk with its line breaks.
     if (input.length > 1 && /[\r\n]/.test(input)) return insertPaste(input);
     if (key.tab) return complete();

@@ -41,10 +41,11 @@ function keyOf(piece: string): [string, Key] {
 /**
  * Ink hands over a chunk of stdin as one input unless it holds escape sequences, so keys pressed
  * quickly on a busy machine (Ctrl-C Ctrl-C, text then Ctrl-C) arrive as one string of raw control
- * bytes. This splits such a chunk into the keys it holds; text runs stay whole (a paste, or text
- * and Enter, is handled as a chunk by the input box).
+ * bytes. This splits such a chunk into the keys it holds; text runs stay whole (a paste).
  */
 export function splitControlKeys(input: string, key: Key): Array<[string, Key]> {
+  // Typed text and Enter in one chunk: the Enter still submits (a multi-line chunk stays a paste).
+  if (/^[^\r\n\x00-\x1f\x7f]+\r$/.test(input) && !key.ctrl && !key.meta) return [keyOf(input.slice(0, -1)), keyOf('\r')];
   if (input.length < 2 || key.ctrl || key.meta || !CONTROL.test(input)) return [[input, key]];
   const keys: Array<[string, Key]> = [];
   let text = '';
