@@ -6,11 +6,14 @@ const summary = (samples) => {
   return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1], samples };
 };
 
+// One forced GC before the warm-up, none between samples: a forced GC shrinks V8's young
+// generation, and the next run pays to grow it again. That tripled adk's W1 figure (its streams
+// keep their chunks for other readers) while leaving the bare baseline unchanged.
 export async function measure(fn, { runs = 5, warmup = 2 } = {}) {
+  globalThis.gc?.();
   for (let i = 0; i < warmup; i++) await fn();
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
     const t0 = performance.now();
     await fn();
     samples.push(performance.now() - t0);
@@ -25,11 +28,11 @@ export async function measure(fn, { runs = 5, warmup = 2 } = {}) {
  */
 export async function measureInterleaved(fns, { runs = 5, warmup = 1 } = {}) {
   const entries = Object.entries(fns);
+  globalThis.gc?.();
   for (let i = 0; i < warmup; i++) for (const [, fn] of entries) await fn();
   const samples = Object.fromEntries(entries.map(([k]) => [k, []]));
   for (let i = 0; i < runs; i++) {
     for (const [k, fn] of entries) {
-      globalThis.gc?.();
       const t0 = performance.now();
       await fn();
       samples[k].push(performance.now() - t0);

@@ -37,3 +37,4 @@ export { ChatApp, type ChatAppProps } from './app/ChatApp.js';
 export type { ChatControllerOptions } from './app/use-chat-controller.js';
 export type { ChatUi } from './app/commands.js';
 export { resumeData, type PromptAnswer } from './app/answers.js';
+export { REPL_RENDER_OPTIONS } from './app/render-options.js';

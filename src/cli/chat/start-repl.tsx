@@ -2,7 +2,7 @@ import { render } from 'ink';
 import { useEffect, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
-import { ChatApp, type NewTranscriptItem } from '../../ui/index.js';
+import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../conversation.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
@@ -85,12 +85,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
 export async function startRepl(o: ReplOptions): Promise<number> {
   const start = await prepareRepl(o);
   let exit: () => void = () => {};
-  // Ink wraps each frame in DEC 2026 synchronized output on terminals, at most 30 frames a second.
-  // (Its incrementalRendering option leaves stale lines behind in tmux, so it stays off.)
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, {
-    exitOnCtrlC: false,
-    maxFps: 30,
-  });
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, REPL_RENDER_OPTIONS);
   exit = () => instance.unmount();
   await instance.waitUntilExit();
   await start.host.settle();

@@ -25,7 +25,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
       agentsFile: opts.agents ?? record?.agentsFile,
       agentName: opts.agent ?? record?.rootAgent,
     });
-    const { startRepl } = await import('../chat/start-repl.js');
+    const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));
     const demoNote = team.isDemo && wantsDemo(teamOptions)
       ? 'No model configured: running the offline demo team. For a real model set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any compatible server, e.g. http://localhost:11434/v1 for Ollama), or pass --model.'
       : undefined;
@@ -35,5 +35,21 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     throw new CliError((e as Error).message, ExitCode.runtimeError);
   } finally {
     await stores.close();
+  }
+}
+
+/**
+ * Ink renders only a final frame when CI or CONTINUOUS_INTEGRATION is set (it decides when first
+ * imported). We already know both ends are a terminal, so load it as interactive and put the
+ * variables back for the commands the agents run.
+ */
+async function importInkInteractive<T>(load: () => Promise<T>): Promise<T> {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  try {
+    return await load();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   }
 }

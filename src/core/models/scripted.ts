@@ -45,7 +45,9 @@ export class ScriptedChatModel implements ChatModel {
   ) {}
 
   private take(messages: Message[], options?: ModelCallOptions): ScriptedReply {
-    this.calls.push({ messages: messages.map((m) => ({ ...m })), options });
+    // A copy of the list, not of each message: copying every message made a long tool loop
+    // quadratic in allocations (messages are not changed once sent).
+    this.calls.push({ messages: messages.slice(), options });
     const call = this.next++;
     if (typeof this.script === 'function') return this.script(messages, options, call);
     const step = this.script[call];

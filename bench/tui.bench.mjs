@@ -1,0 +1,33 @@
+// W7: the Ink REPL under a 20,000-token stream in a fake 120×40 terminal, and keystroke cost in a
+// 500-message session. Each variant runs in a child process. Needs the compiled UI (dist/ui).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const APP = new URL('../dist/ui/app/ChatApp.js', import.meta.url);
+const CHILD = fileURLToPath(new URL('./tui/child.mjs', import.meta.url));
+
+// bin/adk.js sets NODE_ENV=production before React loads, so that is what ships and what the
+// target is checked on; the development build (what a test or an embedder may get) is shown too.
+const VARIANTS = [
+  { label: 'NODE_ENV=production, as bin/adk.js runs it', env: { NODE_ENV: 'production' }, shipped: true },
+  { label: 'React development build', env: { NODE_ENV: 'development' }, suffix: 'dev' },
+];
+
+export async function benchTui({ log = () => {} } = {}) {
+  if (!existsSync(APP)) {
+    return [{ id: 'W7', workload: 'W7 TUI', impl: 'adk', note: 'pending: the Ink app (dist/ui/app/ChatApp.js) is not built yet' }];
+  }
+  const rows = [];
+  for (const v of VARIANTS) {
+    log(`W7 TUI, ${v.label} …`);
+    const env = { ...process.env, ...v.env };
+    const { stdout } = await run(process.execPath, [CHILD], { env, maxBuffer: 1 << 20, timeout: 180_000 });
+    for (const r of JSON.parse(stdout.trim().split('\n').pop())) {
+      rows.push({ ...r, workload: `${r.workload} (${v.label})`, id: v.shipped ? r.id : `${r.id}${v.suffix}`, variant: v.label });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,174 @@
+// W7 measurements on the real ChatApp rendered by Ink into a fake 120×40 terminal:
+//  - a 20,000-token markdown stream (paced in bursts, like a fast model): CPU, frames, bytes, clears;
+//  - keystroke cost with 500 messages already in the transcript.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createElement } from 'react';
+import { render } from 'ink';
+import { ChatModelAgent, Runner } from '../../dist/core/index.js';
+import { ChatApp } from '../../dist/ui/app/ChatApp.js';
+import { REPL_RENDER_OPTIONS } from '../../dist/ui/app/render-options.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.mjs';
+
+const COLUMNS = 120;
+const ROWS = 40;
+const TOKENS = 20_000;
+const BURST = 50; // tokens per burst
+const BURST_MS = 10; // → 5,000 tokens/s, faster than any real model: a worst case for the UI
+const KEYSTROKES = 30;
+const SESSION_MESSAGES = 500;
+
+/** Markdown-ish tokens: words, a paragraph break every 120 tokens, a code block now and then. */
+function tokens(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 120 === 119) out.push('.\n\n');
+    else if (i % 1200 === 600) out.push('\n```ts\nconst x = 1;\n```\n\n');
+    else out.push(` w${i % 97}`);
+  }
+  return out;
+}
+
+class PacedModel {
+  modelName = 'bench-paced';
+  constructor(pieces) {
+    this.pieces = pieces;
+  }
+  async generate() {
+    throw new Error('streaming only');
+  }
+  async *stream(_messages, options) {
+    for (let i = 0; i < this.pieces.length; i += BURST) {
+      if (options?.signal?.aborted) return;
+      await sleep(BURST_MS);
+      for (const content of this.pieces.slice(i, i + BURST)) yield { role: 'assistant', content };
+    }
+    yield { finishReason: 'stop' };
+  }
+}
+
+function mount(props) {
+  const stdout = new FakeStdout(COLUMNS, ROWS);
+  const stdin = new FakeStdin();
+  const stderr = new FakeStdout(COLUMNS, ROWS);
+  let ended;
+  const runEnded = () => new Promise((resolve) => (ended = resolve));
+  const app = render(
+    createElement(ChatApp, {
+      answerInterrupts: async function* () {},
+      onExit: () => {},
+      onRunEnd: (o) => ended?.(o),
+      columns: COLUMNS,
+      rows: ROWS,
+      ...props,
+    }),
+    { ...REPL_RENDER_OPTIONS, stdout, stdin, stderr, debug: false, patchConsole: false },
+  );
+  return { app, stdout, stdin, runEnded };
+}
+
+async function streamRun() {
+  const pieces = tokens(TOKENS);
+  const runner = new Runner({ agent: new ChatModelAgent({ name: 'assistant', description: 'bench', model: new PacedModel(pieces) }), enableStreaming: true });
+  const t = mount({ runTurn: (text, signal) => runner.query(text, { signal }) });
+  await sleep(100);
+  const frames0 = t.stdout.frames;
+  const writes0 = t.stdout.writes;
+  const bytes0 = t.stdout.bytes;
+  const clears0 = t.stdout.fullClears;
+  const done = t.runEnded();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  t.stdin.write('go');
+  await sleep(5);
+  t.stdin.write('\r');
+  const outcome = await done;
+  const durationMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await sleep(100);
+  t.app.unmount();
+  if (outcome?.error) throw outcome.error;
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const frames = t.stdout.frames - frames0;
+  const writes = t.stdout.writes - writes0;
+  return { durationMs, cpuMs, cpuShare: cpuMs / durationMs, frames, writes, fps: frames / (durationMs / 1000), bytes: t.stdout.bytes - bytes0, fullClears: t.stdout.fullClears - clears0 };
+}
+
+/** The same paced stream read by a bare loop: the share of CPU that is not the UI's. */
+async function streamWithoutUi() {
+  const runner = new Runner({ agent: new ChatModelAgent({ name: 'assistant', description: 'bench', model: new PacedModel(tokens(TOKENS)) }), enableStreaming: true });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for await (const e of runner.query('go')) {
+    const s = e.output?.message?.stream;
+    if (s) for await (const _ of s);
+  }
+  const durationMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / 1000 / durationMs;
+}
+
+async function keystrokes() {
+  const initialItems = [];
+  for (let i = 0; i < SESSION_MESSAGES; i++) {
+    initialItems.push(
+      i % 2 === 0
+        ? { kind: 'user', text: `question ${i}: what does file ${i} do?` }
+        : { kind: 'assistant', agent: 'assistant', text: `File **${i}** exports \`x${i}\`.\n\nIt is used by the build.`, messageId: `m${i}`, showHeader: true },
+    );
+  }
+  const t = mount({ runTurn: async function* () {}, initialItems });
+  await sleep(300);
+  const latency = [];
+  const cpuMs = [];
+  for (let i = 0; i < KEYSTROKES; i++) {
+    await sleep(40); // past the frame throttle, so each key gets its own frame
+    const frame = t.stdout.nextFrame();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    t.stdin.write(String.fromCharCode(97 + (i % 26)));
+    await Promise.race([frame, sleep(1000)]);
+    latency.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpuMs.push((c.user + c.system) / 1000);
+  }
+  t.app.unmount();
+  const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  return { latency: med(latency), min: Math.min(...latency), max: Math.max(...latency), cpu: med(cpuMs) };
+}
+
+export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
+  const results = [];
+  for (let i = 0; i < runs; i++) results.push(await streamRun());
+  results.sort((a, b) => a.cpuShare - b.cpuShare);
+  const mid = results[results.length >> 1];
+  log('W7 keystrokes …');
+  const keys = await keystrokes();
+  const noUiShare = await streamWithoutUi();
+  return [
+    {
+      id: 'W7',
+      workload: `W7 TUI: ${TOKENS / 1000}k-token stream at ${COLUMNS}×${ROWS}`,
+      impl: 'adk',
+      value: mid.cpuMs,
+      min: results[0].cpuMs,
+      max: results[results.length - 1].cpuMs,
+      unit: 'CPU ms',
+      runs,
+      ...mid,
+      note: `${mid.frames} frames (${mid.fps.toFixed(1)} fps, ${mid.writes} writes), ${(mid.bytes / 1024).toFixed(0)} KiB written, ${mid.fullClears} full clears, stream ${mid.durationMs.toFixed(0)} ms, CPU ${(mid.cpuShare * 100).toFixed(0)}% (the same stream without the UI: ${(noUiShare * 100).toFixed(0)}%)`,
+      noUiShare,
+    },
+    {
+      id: 'W7k',
+      workload: `W7 TUI: keystroke with ${SESSION_MESSAGES} messages`,
+      impl: 'adk',
+      value: keys.latency,
+      min: keys.min,
+      max: keys.max,
+      unit: 'ms to frame',
+      runs: KEYSTROKES,
+      note: `CPU ${keys.cpu.toFixed(2)} ms per keystroke`,
+    },
+  ];
+}
