@@ -27,7 +27,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     });
     const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));
     const demoNote = team.isDemo && wantsDemo(teamOptions)
-      ? 'No model configured: running the offline demo team. For a real model set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any compatible server, e.g. http://localhost:11434/v1 for Ollama), or pass --model.'
+      ? 'No model configured: this is the offline demo team. Set OPENAI_API_KEY, or OPENAI_BASE_URL (Ollama…), or use --model.'
       : undefined;
     return await startRepl({ stores, team, record, teamOptions, demoNote });
   } catch (e) {
