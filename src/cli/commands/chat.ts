@@ -27,7 +27,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     });
     const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));
     const demoNote = team.isDemo && wantsDemo(teamOptions)
-      ? 'No model configured: this is the offline demo team. Set OPENAI_API_KEY, or OPENAI_BASE_URL (Ollama…), or use --model.'
+      ? 'No model configured: offline demo team. Set OPENAI_API_KEY or OPENAI_BASE_URL (e.g. Ollama), or --model.'
       : undefined;
     return await startRepl({ stores, team, record, teamOptions, demoNote });
   } catch (e) {
