@@ -226,6 +226,22 @@ describe('ChatApp', () => {
     expect(frame().split('\n').filter((l) => l.startsWith('› ')).at(-1)).toBe('› older');
   });
 
+  it('Ctrl-O shows the last collapsed result in full', async () => {
+    const long = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\n');
+    const { r } = app({
+      runTurn: () => eventsOf(callsShell('c1'), toolEvent('coder', ['coder'], { role: 'tool', content: long, toolCallId: 'c1', toolName: 'shell' })),
+    });
+    await tick();
+    await type(r.stdin, 'go', KEY.enter);
+    await tick(60);
+    const all = () => plain(r.frames.join('\n'));
+    expect(all()).toContain('row 1');
+    expect(all()).not.toContain('row 12');
+    r.stdin.write('\u000f');
+    await tick(60);
+    expect(all()).toContain('row 12');
+  });
+
   it('shows the transfer path while agents hand over', async () => {
     const gate = manualStream();
     const { r, frame } = app({

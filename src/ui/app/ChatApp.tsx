@@ -44,6 +44,7 @@ export function ChatApp(props: ChatAppProps) {
   const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
 
   const hint = useExitKeys({
+    expand: () => c.ui.expandLast(),
     busy: c.busy,
     hasPrompt: !!c.prompt,
     inputEmpty: () => inputText.current === '',

@@ -10,10 +10,12 @@ export interface ExitKeysOptions {
   dismiss: () => void;
   clearInput: () => void;
   onExit: (reason: 'ctrl-c' | 'ctrl-d') => void;
+  /** Ctrl-O: show the last collapsed result in full (like /expand). */
+  expand: () => void;
 }
 
 /**
- * Esc cancels a run. Ctrl-C cancels a run (or leaves the prompts, or clears the input) and arms
+ * Esc cancels a run. Ctrl-O expands the last collapsed result. Ctrl-C cancels a run (or leaves the prompts, or clears the input) and arms
  * the exit; a second Ctrl-C within 2 s exits. Ctrl-D exits on an empty input. Returns the hint to show.
  */
 export function useExitKeys(o: ExitKeysOptions): string | undefined {
@@ -33,6 +35,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
       setHint('Press Ctrl-C again to exit');
       return;
     }
+    if (key.ctrl && input === 'o') return o.expand();
     if (key.ctrl && input === 'd') {
       if (!o.busy && !o.hasPrompt && o.inputEmpty()) o.onExit('ctrl-d');
       return;
