@@ -1,9 +1,11 @@
 import chalk from 'chalk';
+import { Box, Text } from 'ink';
 import { cleanup, render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/components/Markdown.js';
 import { fitColumns } from '../../src/ui/markdown/Table.js';
 import { highlightCode, resolveLanguage } from '../../src/ui/markdown/highlight.js';
+import { markdownRows } from '../../src/ui/markdown/rows.js';
 import { plain } from './helpers.js';
 
 let level: typeof chalk.level;
@@ -79,10 +81,70 @@ describe('Markdown', () => {
     expect(frame.split('\n').length).toBeGreaterThan(5);
   });
 
+  it('wraps a styled paragraph the way Ink would, keeping the styles across lines', () => {
+    const words = Array.from({ length: 40 }, (_, i) => (i % 7 === 3 ? `**bold${i}**` : i % 5 === 1 ? `\`code${i}\`` : `word${i}`));
+    const frame = md(words.join(' '), 33);
+    const ink = render(
+      <Box width={33}>
+        <Text>{words.map((w) => w.replace(/[*`]/g, '')).join(' ')}</Text>
+      </Box>,
+    ).lastFrame()!;
+    expect(plain(frame)).toBe(ink);
+    expect(frame).toContain('\u001B[1mbold3');
+    expect(frame).toMatch(/\u001B\[33mcode1/);
+  });
+
   it('renders an unfinished code fence (a live tail) as code', () => {
     const frame = md('```py\nprint("hi")');
     expect(plain(frame)).toBe('  print("hi")');
     expect(frame).toMatch(ANSI_COLOUR);
+  });
+});
+
+describe('markdownRows', () => {
+  const sample = [
+    '## Offline demo',
+    '',
+    'You said: “hello”. I am the **demo model**: a script that shows what adk can do without an API key, and [more](https://example.com/docs).',
+    'Try asking me to:',
+    '- *list the files here* (calls `list_dir`)',
+    '- run `ls -la` (calls `shell`, which asks for your approval first, every single time it runs)',
+    '  1. nested first',
+    '  2. nested second, long enough to wrap around at the narrow widths used in this test',
+    '',
+    '> quoted text that is also long enough to wrap when the terminal is narrow',
+    '',
+    '| name | n |',
+    '|------|--:|',
+    '| a | 1 |',
+    '',
+    '---',
+    '',
+    '- [ ] a task',
+    '- [x] done',
+    '',
+    '1. loose',
+    '',
+    '2. list',
+    '',
+    '```ts',
+    'const x = 1; // a comment long enough to wrap inside the code block at narrow widths',
+    '```',
+    '',
+    'The end.',
+  ].join('\n');
+
+  it('predicts the rows Markdown takes, at any width', () => {
+    for (const width of [24, 40, 57, 80, 117]) {
+      const drawn = plain(md(sample, width)).split('\n').length;
+      expect(markdownRows(sample, width), `width ${width}`).toBe(drawn);
+    }
+  });
+
+  it('follows an unfinished code fence and a growing paragraph', () => {
+    for (const text of ['Intro.\n\n```py\nprint("hi")\nprint("there")', 'word '.repeat(45).trim()]) {
+      for (const width of [20, 33, 70]) expect(markdownRows(text, width)).toBe(plain(md(text, width)).split('\n').length);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ViewAction } from '../../src/ui/state/actions.js';
 import { viewReducer } from '../../src/ui/state/reducer.js';
+import { STREAM_COMMIT_MS } from '../../src/ui/state/stream-reducer.js';
 import { initialViewState, type TranscriptItem, type ViewState } from '../../src/ui/state/transcript.js';
 
 const run = (...actions: ViewAction[]): ViewState => actions.reduce(viewReducer, initialViewState());
@@ -93,6 +94,53 @@ describe('viewReducer: streamed text', () => {
       { type: 'streamEnd', streamId: 's1', outcome: 'done', message: { role: 'assistant', content: '', usage } },
     );
     expect(s.usage).toEqual({ promptTokens: 20, completionTokens: 10 });
+  });
+});
+
+describe('viewReducer: pacing moves into the transcript', () => {
+  const at = (streamId: string, content: string, ms: number): ViewAction => ({ type: 'streamDelta', streamId, content, at: ms });
+  const liveText = (s: ViewState) => s.live.map((x) => x.kind === 'message' && x.text);
+
+  it('keeps paragraphs finished soon after the last move live, then moves them together', () => {
+    const t0 = 1_000_000;
+    let s = run(start('s1'), at('s1', 'One.\n\nTw', t0));
+    expect(texts(s)).toEqual(['One.']);
+    s = [at('s1', 'o.\n\nThree.\n\nFo', t0 + 50), at('s1', 'ur', t0 + STREAM_COMMIT_MS - 1)].reduce(viewReducer, s);
+    // Nothing is lost: the waiting paragraphs are still on screen, in the live tail.
+    expect(texts(s)).toEqual(['One.']);
+    expect(liveText(s)).toEqual(['Two.\n\nThree.\n\nFour']);
+    s = viewReducer(s, at('s1', '.', t0 + STREAM_COMMIT_MS));
+    expect(texts(s)).toEqual(['One.', 'Two.\n\nThree.']);
+    expect(liveText(s)).toEqual(['Four.']);
+    expect(s.committed.map((x) => x.kind === 'assistant' && x.showHeader)).toEqual([true, false]);
+  });
+
+  it('moves waiting paragraphs of every lane when the time comes, and all the rest at the end', () => {
+    const t0 = 1_000_000;
+    const s = run(
+      start('a', 'alpha', ['par', 'alpha']),
+      start('b', 'beta', ['par', 'beta']),
+      at('a', 'A1.\n\nA2', t0),
+      at('b', 'B1.\n\nB2', t0 + 10),
+      at('a', '.\n\nA3', t0 + STREAM_COMMIT_MS),
+    );
+    expect(texts(s)).toEqual(['A1.', 'A2.', 'B1.']);
+    expect(liveText(s)).toEqual(['A3', 'B2']);
+    const ended = [{ type: 'streamEnd', streamId: 'a', outcome: 'done' } as ViewAction, { type: 'streamEnd', streamId: 'b', outcome: 'done' } as ViewAction].reduce(viewReducer, s);
+    expect(texts(ended)).toEqual(['A1.', 'A2.', 'B1.', 'A3', 'B2']);
+    expect(ended.live).toEqual([]);
+  });
+
+  it('commitLive moves what a paused stream has finished, keeping an open code block live', () => {
+    const t0 = 1_000_000;
+    const s = run(start('s1'), at('s1', 'One.\n\nTwo.\n\n', t0), at('s1', 'Three.\n\n```js\nx;\n\n', t0 + 10));
+    expect(texts(s)).toEqual(['One.\n\nTwo.']);
+    const moved = viewReducer(s, { type: 'commitLive', at: t0 + 300 });
+    expect(texts(moved)).toEqual(['One.\n\nTwo.', 'Three.']);
+    expect(liveText(moved)).toEqual(['```js\nx;\n\n']);
+    expect(moved.streamCommitAt).toBe(t0 + 300);
+    // Nothing left to move: the same state.
+    expect(viewReducer(moved, { type: 'commitLive' }).committed).toBe(moved.committed);
   });
 });
 

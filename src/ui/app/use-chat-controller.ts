@@ -7,6 +7,7 @@ import { DEFAULT_SLASH_COMMANDS, type SlashCommandInfo } from '../input/slash-co
 import { coalesceViewActions } from '../state/coalesce.js';
 import { consumeRun, type RunOutcome } from '../state/consume-run.js';
 import { viewReducer } from '../state/reducer.js';
+import { STREAM_COMMIT_MS } from '../state/stream-reducer.js';
 import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type ViewState } from '../state/transcript.js';
 import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
 import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
@@ -32,7 +33,7 @@ export interface ChatControllerOptions {
   alwaysApproved?: readonly string[];
   onAlwaysApprove?: (tool: string) => void;
   onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
-  /** Render at most once per this many ms while streaming (default ~30 fps). */
+  /** Render at most once per this many ms while streaming (default FRAME_MS, 25 fps). */
   frameMs?: number;
 }
 
@@ -147,6 +148,14 @@ export function useChatController(o: ChatControllerOptions) {
     setAnswers({});
     void run((signal) => opts.current.answerInterrupts(data, signal));
   }, [busy, state.interrupts, answers, dispatch, run]);
+
+  // Finished paragraphs wait in the live tail for the next delta; a stream that pauses gets them moved anyway.
+  const cutWaiting = state.live.some((x) => x.kind === 'message' && x.pendingCut);
+  useEffect(() => {
+    if (!cutWaiting) return;
+    const t = setTimeout(() => dispatch({ type: 'commitLive', at: Date.now() }), STREAM_COMMIT_MS);
+    return () => clearTimeout(t);
+  }, [cutWaiting, state.live, dispatch]);
 
   const pending = busy ? [] : state.interrupts.filter((p) => !answers[p.id]);
   const prompt = pending.length

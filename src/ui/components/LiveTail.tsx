@@ -1,5 +1,5 @@
 import { Box, measureElement, Text, type DOMElement } from 'ink';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useReducer, useRef } from 'react';
 import type { LiveItem, TranscriptItem } from '../state/transcript.js';
 import { layoutLive } from './live-layout.js';
 import { LiveMessageView } from './LiveMessageView.js';
@@ -18,25 +18,32 @@ export interface LiveTailProps {
  * The part of the screen that still changes. It never grows past `maxRows` (a taller dynamic area
  * makes Ink clear the whole terminal on every frame); when it would, its top lines are hidden
  * behind a `… N lines hidden` note. Its height is predicted from the last measured height plus the
- * estimated change, then measured again after each frame.
+ * estimated change, then measured again after each frame; it is drawn again at once only when the
+ * prediction gave the wrong box (while it streams, the next frame corrects a count in the note).
  */
-export function LiveTail({ items, lastCommitted, width, maxRows }: LiveTailProps) {
+export const LiveTail = memo(function LiveTail({ items, lastCommitted, width, maxRows }: LiveTailProps) {
   const inner = useRef<DOMElement>(null);
-  const [measure, setMeasure] = useState({ height: 0, estimate: 0 });
+  const measured = useRef({ height: 0, estimate: 0 });
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
   const rowsAllowed = Math.max(0, maxRows);
   const layout = layoutLive(items, lastCommitted, width, Math.max(1, rowsAllowed));
   const estimate = layout.reduce((n, l) => n + l.estimate, 0);
+  const dropped = layout.reduce((n, l) => n + l.dropped, 0);
+  const predicted = Math.max(1, measured.current.height + estimate - measured.current.estimate);
+  const box = boxFor(predicted, rowsAllowed, dropped);
   useLayoutEffect(() => {
-    if (!inner.current) return;
+    if (!inner.current) {
+      measured.current = { height: 0, estimate: 0 };
+      return;
+    }
     const height = measureElement(inner.current).height;
-    if (height !== measure.height || estimate !== measure.estimate) setMeasure({ height, estimate });
+    measured.current = { height, estimate };
+    const right = boxFor(Math.max(1, height), rowsAllowed, dropped);
+    if (right.clipped !== box.clipped || right.height !== box.height) redraw();
   });
   // A prompt may need the whole screen: then the tail shrinks to its note, or to nothing.
   if (!items.length || rowsAllowed === 0) return null;
-  const predicted = Math.max(1, measure.height + estimate - measure.estimate);
-  const dropped = layout.reduce((n, l) => n + l.dropped, 0);
-  const clipped = predicted > rowsAllowed || dropped > 0;
-  const height = clipped ? Math.min(predicted, rowsAllowed - 1) : predicted;
+  const { clipped, height } = box;
   const hidden = predicted - height + dropped;
   return (
     <Box flexDirection="column" width={width}>
@@ -56,4 +63,10 @@ export function LiveTail({ items, lastCommitted, width, maxRows }: LiveTailProps
       </Box>
     </Box>
   );
+});
+
+/** The rows the tail's box gets for content of `rows` rows, and whether a note says the rest is hidden. */
+function boxFor(rows: number, rowsAllowed: number, dropped: number): { clipped: boolean; height: number } {
+  const clipped = rows > rowsAllowed || dropped > 0;
+  return { clipped, height: clipped ? Math.min(rows, rowsAllowed - 1) : rows };
 }

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { Blocks } from '../markdown/Blocks.js';
 import { lexMarkdown } from '../markdown/lex.js';
 
@@ -9,7 +9,7 @@ export interface MarkdownProps {
 }
 
 /** Markdown rendered as Ink elements (headings, emphasis, lists, quotes, links, tables, highlighted code). */
-export function Markdown({ text, width }: MarkdownProps) {
+export const Markdown = memo(function Markdown({ text, width }: MarkdownProps) {
   const tokens = useMemo(() => lexMarkdown(text), [text]);
   return <Blocks tokens={tokens} width={width} />;
-}
+});

@@ -1,9 +1,9 @@
 import { Text } from 'ink';
-import { useTick } from '../hooks/use-tick.js';
+import { useClock } from '../hooks/use-clock.js';
 import { SPINNER_FRAMES, SPINNER_INTERVAL_MS } from '../theme/glyphs.js';
 
-/** An animated glyph. All spinners share one timer. */
+/** An animated glyph, its frame taken from the clock: all spinners turn together on one timer. */
 export function Spinner({ color = 'cyan' }: { color?: string }) {
-  const n = useTick(SPINNER_INTERVAL_MS);
+  const n = Math.floor(useClock(SPINNER_INTERVAL_MS) / SPINNER_INTERVAL_MS);
   return <Text color={color}>{SPINNER_FRAMES[n % SPINNER_FRAMES.length]}</Text>;
 }

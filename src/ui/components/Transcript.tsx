@@ -1,5 +1,6 @@
 import { Box, Static } from 'ink';
-import type { ViewState } from '../state/transcript.js';
+import { memo } from 'react';
+import type { TranscriptItem, ViewState } from '../state/transcript.js';
 import { LiveTail } from './LiveTail.js';
 import { TranscriptItemView } from './TranscriptItemView.js';
 
@@ -19,10 +20,16 @@ export function Transcript({ state, width, maxLiveRows }: TranscriptProps) {
   const { committed, live } = state;
   return (
     <Box flexDirection="column">
-      <Static key={state.epoch} items={committed}>
-        {(item, i) => <TranscriptItemView key={item.id} item={item} prev={committed[i - 1]} width={width} />}
-      </Static>
+      <Committed key={state.epoch} items={committed} width={width} />
       <LiveTail items={live} lastCommitted={committed[committed.length - 1]} width={width} maxRows={maxLiveRows} />
     </Box>
   );
 }
+
+/**
+ * Memoized because Ink writes a frame at once, outside its frame limit, whenever <Static>
+ * re-renders: it must only when items were added.
+ */
+const Committed = memo(function Committed({ items, width }: { items: TranscriptItem[]; width: number }) {
+  return <Static items={items}>{(item, i) => <TranscriptItemView key={item.id} item={item} prev={items[i - 1]} width={width} />}</Static>;
+});

@@ -1,7 +1,7 @@
+import { markdownRows } from '../markdown/rows.js';
 import { tailMarkdownSource } from '../markdown/tail-source.js';
 import { COLLAPSED_RESULT_LINES } from '../state/reducer.js';
 import type { LiveItem, LiveMessage, TranscriptItem } from '../state/transcript.js';
-import { wrappedRows } from '../text/width.js';
 import { gapBefore } from './TranscriptItemView.js';
 
 /** How one live item is drawn, decided before drawing so the tail's height can be predicted. */
@@ -13,7 +13,7 @@ export interface LiveLayout {
   text: string;
   /** Source lines left out of `text`. */
   dropped: number;
-  /** A generous guess of the rows it takes; measuring corrects it after each frame. */
+  /** The rows it takes, as far as can be told before Ink lays it out; measuring corrects it after each frame. */
   estimate: number;
 }
 
@@ -38,8 +38,8 @@ export function layoutLive(items: readonly LiveItem[], lastCommitted: Transcript
 function estimateMessage(m: LiveMessage, text: string, showHeader: boolean, width: number): number {
   let rows = showHeader ? 1 : 0;
   if (m.thought && !m.thoughtCommitted) rows += 2 + Math.min(COLLAPSED_RESULT_LINES, m.thought.split('\n').length) + 1;
-  // Markdown indents lists and code: wrap at a narrower width to stay on the generous side.
-  if (text) rows += wrappedRows(text, width - 6);
+  // LiveMessageView draws the markdown indented by 2.
+  if (text) rows += markdownRows(text, Math.max(10, width - 2));
   if (!text && !m.thought) rows += 1;
   if (m.toolNames.length) rows += 1;
   return rows;

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { FrameBatcher } from './frame-batcher.js';
 
-/** ~30 frames a second: the most a terminal usefully shows, and Ink's own default. */
-export const FRAME_MS = 33;
+/** 25 state updates a second: one per frame Ink draws (REPL_RENDER_OPTIONS.maxFps). */
+export const FRAME_MS = 40;
 
 export interface BatchedDispatch<A> {
   (action: A): void;

@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
 import type { Token, Tokens } from 'marked';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { CodeBlock } from './CodeBlock.js';
-import { renderInline } from './Inline.js';
+import { renderInlineWrapped } from './Inline.js';
 import { Table } from './Table.js';
 
 export interface BlocksProps {
@@ -22,12 +22,23 @@ export function Blocks({ tokens, width, gap = 1, depth = 0 }: BlocksProps) {
     <Box flexDirection="column" width={Math.max(1, width)}>
       {blocks.map((t, i) => (
         <Box key={i} marginTop={i > 0 ? gap : 0} flexDirection="column">
-          {block(t, width, depth)}
+          <Block token={t} width={width} depth={depth} />
         </Box>
       ))}
     </Box>
   );
 }
+
+/**
+ * One block, drawn again only when its source changes: a streaming tail is lexed anew every frame,
+ * but only its last block is new.
+ */
+const Block = memo(
+  function Block({ token, width, depth }: { token: Token; width: number; depth: number }) {
+    return block(token, width, depth);
+  },
+  (a, b) => a.token.type === b.token.type && a.token.raw === b.token.raw && a.width === b.width && a.depth === b.depth,
+);
 
 function block(token: Token, width: number, depth: number): ReactNode {
   const t = token as Tokens.Generic;
@@ -35,12 +46,12 @@ function block(token: Token, width: number, depth: number): ReactNode {
     case 'heading':
       return (
         <Text bold underline={t.depth === 1} color={t.depth <= 2 ? 'cyan' : undefined}>
-          {renderInline(t.tokens as Token[], t.text as string)}
+          {renderInlineWrapped(t.tokens as Token[], t.text as string, width)}
         </Text>
       );
     case 'paragraph':
     case 'text':
-      return <Text>{renderInline(t.tokens as Token[] | undefined, t.text as string)}</Text>;
+      return <Text>{renderInlineWrapped(t.tokens as Token[] | undefined, t.text as string, width)}</Text>;
     case 'code':
       return <CodeBlock code={t.text as string} lang={t.lang as string | undefined} width={width} />;
     case 'list':

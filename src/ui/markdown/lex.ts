@@ -1,12 +1,23 @@
 import { Lexer, type Token } from 'marked';
 
-/** Block tokens of a markdown text (GitHub flavour: tables, task lists, strikethrough). */
+const recent = new Map<string, Token[]>();
+
+/**
+ * Block tokens of a markdown text (GitHub flavour: tables, task lists, strikethrough). The last few
+ * are kept: the live tail lexes each frame's text once to size it and once to draw it.
+ */
 export function lexMarkdown(text: string): Token[] {
+  const known = recent.get(text);
+  if (known) return known;
+  let tokens: Token[];
   try {
-    return new Lexer({ gfm: true }).lex(text);
+    tokens = new Lexer({ gfm: true }).lex(text);
   } catch {
-    return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
+    tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
   }
+  if (recent.size >= 8) recent.delete(recent.keys().next().value!);
+  recent.set(text, tokens);
+  return tokens;
 }
 
 /** The text of inline tokens without any styling (for measuring table cells). */

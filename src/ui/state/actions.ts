@@ -12,7 +12,13 @@ export type ViewAction =
   | { type: 'runEnd'; cancelled?: boolean }
   | { type: 'path'; runPath: string[] }
   | { type: 'streamStart'; streamId: string; lane: string; agent: string; runPath: string[] }
-  | { type: 'streamDelta'; streamId: string; content?: string; reasoning?: string; toolNames?: string[] }
+  /**
+   * `at` (ms, when the chunk was read) paces how often finished paragraphs move into the
+   * transcript; without it they move at once.
+   */
+  | { type: 'streamDelta'; streamId: string; content?: string; reasoning?: string; toolNames?: string[]; at?: number }
+  /** Moves the finished paragraphs of every live message into the transcript now (a stalled stream). */
+  | { type: 'commitLive'; at?: number }
   | { type: 'streamEnd'; streamId: string; outcome: StreamOutcome; message?: Message }
   /** A whole message: an assistant reply (not streamed) or a tool result. */
   | { type: 'message'; agent: string; runPath: string[]; message: Message }

@@ -12,6 +12,7 @@ export function coalesceViewActions(actions: ViewAction[]): ViewAction[] {
         content: join(prev.content, a.content),
         reasoning: join(prev.reasoning, a.reasoning),
         toolNames: prev.toolNames || a.toolNames ? [...(prev.toolNames ?? []), ...(a.toolNames ?? [])] : undefined,
+        ...(a.at !== undefined ? { at: a.at } : {}),
       };
       continue;
     }

@@ -142,6 +142,7 @@ async function readStream(e: AgentEvent, stream: MessageStream, dispatch: Dispat
         ...(chunk.content ? { content: chunk.content } : {}),
         ...(chunk.reasoningContent ? { reasoning: chunk.reasoningContent } : {}),
         ...(toolNames?.length ? { toolNames } : {}),
+        at: Date.now(),
       });
     }
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { ViewAction } from './actions.js';
 import { commit } from './commit.js';
-import { streamDelta, streamEnd, streamStart, wholeAssistantMessage } from './stream-reducer.js';
+import { commitLive, streamDelta, streamEnd, streamStart, wholeAssistantMessage } from './stream-reducer.js';
 import { closeOpenRows, commitWaitingRows, interrupted, resumeWaitingRows, toolResult } from './tool-reducer.js';
 import { initialViewState, type LiveMessage, type TranscriptItem, type ViewState } from './transcript.js';
 
@@ -26,6 +26,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       return streamDelta(state, action);
     case 'streamEnd':
       return streamEnd(state, action);
+    case 'commitLive':
+      return commitLive(state, action.at);
     case 'message':
       return action.message.role === 'tool'
         ? toolResult(state, action.agent, action.message)

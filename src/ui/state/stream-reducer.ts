@@ -7,6 +7,12 @@ import type { LiveMessage, ViewState } from './transcript.js';
 
 type Of<T extends ViewAction['type']> = Extract<ViewAction, { type: T }>;
 
+/**
+ * Finished paragraphs of a fast stream move into the transcript at most this often. Ink writes a
+ * frame at once for each such move, outside its frame limit; until then they stay in the live tail.
+ */
+export const STREAM_COMMIT_MS = 200;
+
 function findStream(state: ViewState, streamId: string): LiveMessage | undefined {
   return state.live.find((x): x is LiveMessage => x.kind === 'message' && x.streamId === streamId);
 }
@@ -41,9 +47,22 @@ export function streamDelta(state: ViewState, a: Of<'streamDelta'>): ViewState {
     // Reasoning is over once the answer starts.
     [s, m] = commitThought(s, m);
     m.text += a.content;
-    if (a.content.includes('\n')) [s, m] = commitSafePart(s, m);
+    if (a.content.includes('\n')) m.pendingCut = true;
   }
-  return replaceLive(s, m.id, m);
+  s = replaceLive(s, m.id, m);
+  if (m.pendingCut && (a.at === undefined || a.at - s.streamCommitAt >= STREAM_COMMIT_MS)) s = commitLive(s, a.at);
+  return s;
+}
+
+/** Moves the finished paragraphs of every live message into the transcript; `at` stamps the move. */
+export function commitLive(state: ViewState, at?: number): ViewState {
+  let s = state;
+  for (const x of state.live) {
+    if (x.kind !== 'message' || !x.pendingCut) continue;
+    const [next, m] = commitSafePart(s, x);
+    s = replaceLive(next, m.id, { ...m, pendingCut: false });
+  }
+  return at !== undefined && s.committed !== state.committed ? { ...s, streamCommitAt: at } : s;
 }
 
 export function streamEnd(state: ViewState, a: Of<'streamEnd'>): ViewState {

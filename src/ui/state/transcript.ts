@@ -44,6 +44,8 @@ export interface LiveMessage extends Base {
   thoughtCommitted: boolean;
   /** How many committed pieces this message already has. */
   committedChunks: number;
+  /** `text` may hold finished paragraphs that wait for the next commit. */
+  pendingCut?: boolean;
   /** Names of tool calls the model is writing, shown as a hint until the message completes. */
   toolNames: string[];
 }
@@ -79,6 +81,8 @@ export interface ViewState {
   nextId: number;
   /** Calls whose rows are not shown (transfer_to_agent: its transfer line says it all). */
   hiddenCalls: string[];
+  /** When streamed paragraphs last moved into the transcript (the `at` of that delta). */
+  streamCommitAt: number;
 }
 
 export const initialViewState = (committed: TranscriptItem[] = []): ViewState => ({
@@ -91,6 +95,7 @@ export const initialViewState = (committed: TranscriptItem[] = []): ViewState =>
   running: false,
   nextId: 1,
   hiddenCalls: [],
+  streamCommitAt: 0,
 });
 
 /** A transcript item before it gets its id. */

@@ -36,14 +36,20 @@ function isZeroWidth(cp: number): boolean {
   );
 }
 
+/** Columns one code point takes in a terminal. */
+export function charWidth(cp: number): number {
+  if (cp >= 0x20 && cp < 0x7f) return 1;
+  if (isZeroWidth(cp)) return 0;
+  return isWide(cp) ? 2 : 1;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns a single-line string takes in a terminal (ANSI codes ignored). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let w = 0;
-  for (const ch of stripAnsi(text)) {
-    const cp = ch.codePointAt(0)!;
-    if (isZeroWidth(cp)) continue;
-    w += isWide(cp) ? 2 : 1;
-  }
+  for (const ch of stripAnsi(text)) w += charWidth(ch.codePointAt(0)!);
   return w;
 }
 
