@@ -1,49 +1,30 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup } from 'ink-testing-library';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openAdkStores, type AdkStores } from '../../src/core/store/index.js';
-import type { TeamOptions } from '../../src/cli/team.js';
-import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../support/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/openai-server.js';
 import { formatTokens } from '../../src/ui/components/StatusLine.js';
 import { openRepl } from './app.js';
-import { danglingToolCalls, KEY, messagesOf, removeTempDirs, tempDir, textOf, waitFor, writeTeam } from './helpers.js';
+import { danglingToolCalls, KEY, messagesOf, textOf, waitFor } from './helpers.js';
+import { replFixture } from './fixture.js';
 
-let server: OpenAITestServer;
-let stores: AdkStores;
-let home: string;
-let work: string;
-let teamOptions: TeamOptions;
-
-beforeAll(async () => {
-  server = await startOpenAIServer();
-  home = tempDir('adk-repl-home-');
-  work = tempDir('adk-repl-work-');
+const f = replFixture((work) => {
   writeFileSync(join(work, 'alpha.txt'), 'a');
   writeFileSync(join(work, 'beta.txt'), 'b');
-  stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);
-  teamOptions = { agentsFile: writeTeam(work), cwd: work, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key-123' } };
 });
-afterAll(async () => {
-  await stores?.close();
-  await server?.close();
-  removeTempDirs();
-});
-afterEach(() => cleanup());
 
-const requests = () => server.chatRequests;
+const requests = () => f.server.chatRequests;
 const lastRequest = (): RecordedRequest => requests()[requests().length - 1];
 const toolResults = (req: RecordedRequest): string[] => messagesOf(req).filter((m) => m.role === 'tool').map((m) => String(m.content));
 
 describe('adk chat against the local OpenAI-compatible server', () => {
   it('one conversation: stream, tool, transfer, approve, reject, ask_user, Ctrl-C, exit; then resume', async () => {
-    const app = await openRepl(stores, teamOptions, home);
+    const app = await openRepl(f.stores, f.teamOptions, f.home);
     const id = app.start.host.conv.id;
     await app.until(`gpt-test · session ${id.slice(0, 8)}`);
     expect(app.bottom()).toContain('✓ saved');
 
     // Streaming: the reply shows up in pieces before it is complete.
-    server.enqueue({ content: 'Hello from the test server. Streaming works fine.', chunkDelayMs: 40, usage: { promptTokens: 1500, completionTokens: 12 } });
+    f.server.enqueue({ content: 'Hello from the test server. Streaming works fine.', chunkDelayMs: 40, usage: { promptTokens: 1500, completionTokens: 12 } });
     await app.type('hi');
     await app.press(KEY.enter);
     await app.until((s) => s.includes('Hello from') && !s.includes('works fine.'));
@@ -53,7 +34,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(app.bottom()).toContain('✓ saved');
 
     // A tool call: the row, its result, and the result sent back to the model.
-    server.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }, { content: 'There are two files.' });
+    f.server.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }, { content: 'There are two files.' });
     await app.type('list the files');
     await app.press(KEY.enter);
     await app.until('There are two files.');
@@ -62,7 +43,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(toolResults(lastRequest()).join('\n')).toContain('beta.txt');
 
     // A transfer: the breadcrumb shows the path while the researcher speaks, then the transfer line stays.
-    server.enqueue(
+    f.server.enqueue(
       { content: 'Asking the researcher.', toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'researcher' } }] },
       { content: 'The researcher says it is noon. Research done.', chunkDelayMs: 60 },
     );
@@ -74,13 +55,13 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(textOf(lastRequest())).toContain('You research.');
 
     // Approval answered `y`: the command runs and its output reaches the model.
-    server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'echo approved-$((40+2))' } }] }, { content: 'The command ran.' });
+    f.server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'echo approved-$((40+2))' } }] }, { content: 'The command ran.' });
     await app.type('run the echo');
     await app.press(KEY.enter);
     await app.until('lead wants to run shell');
     // The session was saved before the prompt appeared: quitting here loses nothing.
     expect(app.bottom(1)).toContain('✓ saved');
-    const waiting = (await stores.sessions.get(id))!;
+    const waiting = (await f.stores.sessions.get(id))!;
     expect(waiting.status).toBe('interrupted');
     expect(waiting.pendingInterrupts).toMatchObject([{ kind: 'approval', tool: 'shell' }]);
     await app.press('y');
@@ -90,7 +71,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(toolResults(lastRequest()).join('\n')).toContain('approved-42');
 
     // Approval rejected with `n` and a reason: the model is told the reason.
-    server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'touch should-not-exist' } }] }, { content: 'Understood, I will not.' });
+    f.server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'touch should-not-exist' } }] }, { content: 'Understood, I will not.' });
     await app.type('make a file');
     await app.press(KEY.enter);
     await app.until('lead wants to run shell');
@@ -100,10 +81,10 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     await app.press(KEY.enter);
     await app.until('Understood, I will not.');
     expect(toolResults(lastRequest()).at(-1)).toContain('too risky today');
-    expect(existsSync(join(work, 'should-not-exist'))).toBe(false);
+    expect(existsSync(join(f.work, 'should-not-exist'))).toBe(false);
 
     // ask_user answered with text.
-    server.enqueue({ toolCalls: [{ name: 'ask_user', arguments: { question: 'What is your name?' } }] }, { content: 'Nice to meet you, Ada.' });
+    f.server.enqueue({ toolCalls: [{ name: 'ask_user', arguments: { question: 'What is your name?' } }] }, { content: 'Nice to meet you, Ada.' });
     await app.type('ask me something');
     await app.press(KEY.enter);
     await app.until('What is your name?');
@@ -113,7 +94,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(toolResults(lastRequest())).toContainEqual(expect.stringContaining('Ada Lovelace'));
 
     // Ctrl-C in the middle of a slow stream cancels the turn; the elapsed time shows while it runs.
-    server.enqueue({ content: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 40 });
+    f.server.enqueue({ content: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 40 });
     await app.type('write a long essay');
     await app.press(KEY.enter);
     await app.until((s) => s.includes('word word word') && /· [1-9]\d*s · esc to cancel/.test(s));
@@ -121,14 +102,14 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     const status = app.bottom(1);
     expect(status).toMatch(new RegExp(`^gpt-test · session ${id.slice(0, 8)} · ↑[\\d.]+k? ↓\\d+ · [1-9]\\d*s`));
     expect(status).not.toContain('saved');
-    const aborted = server.abortedRequests;
+    const aborted = f.server.abortedRequests;
     await app.press(KEY.ctrlC);
-    await server.waitForAborted(aborted + 1, 5000);
+    await f.server.waitForAborted(aborted + 1, 5000);
     await app.until((s) => s.includes('Cancelled.') && !app.busy());
     expect(app.bottom()).toContain('Press Ctrl-C again to exit');
 
     // Esc while an approved command is running: the call is cancelled.
-    server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 20' } }] });
+    f.server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 20' } }] });
     await app.type('run a slow command');
     await app.press(KEY.enter);
     await app.until('lead wants to run shell');
@@ -141,7 +122,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(app.screen()).toMatch(/✗ shell command: "sleep 20"\n\s+⎿ cancelled\n\nCancelled\./);
 
     // The session stays consistent: the next turn works and sends no tool call without a result.
-    server.enqueue({ content: 'Still here after the cancels.' });
+    f.server.enqueue({ content: 'Still here after the cancels.' });
     await app.type('are you there?');
     await app.press(KEY.enter);
     await app.until('Still here after the cancels.');
@@ -155,19 +136,19 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     await app.press(KEY.ctrlC);
     await app.exited;
     app.unmount();
-    const saved = (await stores.sessions.get(id))!;
+    const saved = (await f.stores.sessions.get(id))!;
     expect(saved.status).toBe('completed');
     expect(saved.messages.some((m) => m.content.includes('Still here after the cancels.'))).toBe(true);
 
     // Resume: the earlier transcript is shown and a new turn continues with the history.
-    const resumed = await openRepl(stores, teamOptions, home, saved);
+    const resumed = await openRepl(f.stores, f.teamOptions, f.home, saved);
     await resumed.until(`Resumed session ${id}`);
     const shown = resumed.screen();
     for (const text of ['› hi', 'Streaming works fine.', 'alpha.txt', '↳ lead → researcher', 'approved-42', 'Nice to meet you, Ada.', 'Still here after the cancels.']) {
       expect(shown).toContain(text);
     }
     expect(resumed.bottom(2)).toContain(`session ${id.slice(0, 8)} · ↑${formatTokens(saved.usage.promptTokens)} ↓${formatTokens(saved.usage.completionTokens)}`);
-    server.enqueue({ content: 'Continuing where we left off.' });
+    f.server.enqueue({ content: 'Continuing where we left off.' });
     await resumed.type('and now?');
     await resumed.press(KEY.enter);
     await resumed.until('Continuing where we left off.');
@@ -175,7 +156,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     expect(messagesOf(cont).filter((m) => m.role === 'user').map((m) => m.content)).toEqual(expect.arrayContaining(['hi', 'list the files', 'and now?']));
     expect(textOf(cont)).toContain('Hello from the test server. Streaming works fine.');
     expect(danglingToolCalls(cont)).toEqual([]);
-    await waitFor(async () => (await stores.sessions.get(id))?.messages.some((m) => m.content === 'Continuing where we left off.'), 'the resumed turn to be saved');
+    await waitFor(async () => (await f.stores.sessions.get(id))?.messages.some((m) => m.content === 'Continuing where we left off.'), 'the resumed turn to be saved');
     resumed.unmount();
   }, 60_000);
 });

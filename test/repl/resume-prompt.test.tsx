@@ -1,47 +1,27 @@
 import { join } from 'node:path';
-import { cleanup } from 'ink-testing-library';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { openAdkStores, type AdkStores } from '../../src/core/store/index.js';
-import type { TeamOptions } from '../../src/cli/team.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { expect, it } from 'vitest';
 import { openRepl, type ReplUnderTest } from './app.js';
-import { danglingToolCalls, KEY, messagesOf, removeTempDirs, tempDir, writeTeam } from './helpers.js';
+import { danglingToolCalls, KEY, messagesOf } from './helpers.js';
+import { replFixture } from './fixture.js';
 
-let server: OpenAITestServer;
-let stores: AdkStores;
-let home: string;
-let teamOptions: TeamOptions;
-
-beforeAll(async () => {
-  server = await startOpenAIServer();
-  home = tempDir('adk-repl-home-');
-  const work = tempDir('adk-repl-work-');
-  stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);
-  teamOptions = { agentsFile: writeTeam(work), cwd: work, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' } };
-});
-afterAll(async () => {
-  await stores?.close();
-  await server?.close();
-  removeTempDirs();
-});
-afterEach(() => cleanup());
+const f = replFixture();
 
 const lastToolResult = () => {
-  const req = server.chatRequests[server.chatRequests.length - 1];
+  const req = f.server.chatRequests[f.server.chatRequests.length - 1];
   expect(danglingToolCalls(req)).toEqual([]);
   return messagesOf(req).filter((m) => m.role === 'tool').at(-1)?.content as string;
 };
 
 /** Starts a turn whose shell call waits for approval. */
 async function askApproval(app: ReplUnderTest, word: string): Promise<void> {
-  server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: `echo ${word}` } }] });
+  f.server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: `echo ${word}` } }] });
   await app.type(`say ${word}`);
   await app.press(KEY.enter);
   await app.until('lead wants to run shell');
 }
 
 it('quitting at an approval prompt and resuming the session brings the same prompt back', async () => {
-  const app = await openRepl(stores, teamOptions, home);
+  const app = await openRepl(f.stores, f.teamOptions, f.home);
   const id = app.start.host.conv.id;
   await askApproval(app, 'first-$((1+1))');
   await app.press(KEY.ctrlC);
@@ -49,11 +29,11 @@ it('quitting at an approval prompt and resuming the session brings the same prom
   await app.exited;
   app.unmount();
 
-  const record = (await stores.sessions.get(id))!;
+  const record = (await f.stores.sessions.get(id))!;
   expect(record.status).toBe('interrupted');
-  const again = await openRepl(stores, teamOptions, home, record);
+  const again = await openRepl(f.stores, f.teamOptions, f.home, record);
   await again.until((s) => s.includes(`Resumed session ${id}`) && s.includes('lead wants to run shell') && s.includes('echo first-$((1+1))'));
-  server.enqueue({ content: 'It printed first-2.' });
+  f.server.enqueue({ content: 'It printed first-2.' });
   await again.press('y');
   await again.until('It printed first-2.');
   expect(lastToolResult()).toContain('first-2');
@@ -61,7 +41,7 @@ it('quitting at an approval prompt and resuming the session brings the same prom
 });
 
 it('/resume <id> of a session waiting on a question asks it again', async () => {
-  const app = await openRepl(stores, teamOptions, home);
+  const app = await openRepl(f.stores, f.teamOptions, f.home);
   const waiting = app.start.host.conv.id;
   await askApproval(app, 'second-$((2+1))');
   // Ctrl-C at a prompt leaves it unanswered; the session stays saved and waiting.
@@ -73,10 +53,10 @@ it('/resume <id> of a session waiting on a question asks it again', async () => 
   await app.type(`/resume ${waiting}`);
   await app.press(KEY.enter);
   await app.until((s) => s.slice(s.lastIndexOf(`Resumed session ${waiting}`)).includes('lead wants to run shell'));
-  server.enqueue({ content: 'It printed second-3.' });
+  f.server.enqueue({ content: 'It printed second-3.' });
   await app.press('y');
   await app.until('It printed second-3.');
   expect(lastToolResult()).toContain('second-3');
-  expect((await stores.sessions.get(waiting))!.status).toBe('completed');
+  expect((await f.stores.sessions.get(waiting))!.status).toBe('completed');
   app.unmount();
 });

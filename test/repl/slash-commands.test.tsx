@@ -1,33 +1,14 @@
 import { join } from 'node:path';
-import { cleanup } from 'ink-testing-library';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openAdkStores, type AdkStores } from '../../src/core/store/index.js';
-import type { TeamOptions } from '../../src/cli/team.js';
-import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../support/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/openai-server.js';
 import { openRepl, type ReplUnderTest } from './app.js';
 import { formatTokens } from '../../src/ui/components/StatusLine.js';
-import { KEY, messagesOf, removeTempDirs, tempDir, writeTeam } from './helpers.js';
+import { KEY, messagesOf } from './helpers.js';
+import { replFixture } from './fixture.js';
 
-let server: OpenAITestServer;
-let stores: AdkStores;
-let home: string;
-let teamOptions: TeamOptions;
+const f = replFixture();
 
-beforeAll(async () => {
-  server = await startOpenAIServer();
-  home = tempDir('adk-repl-home-');
-  const work = tempDir('adk-repl-work-');
-  stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);
-  teamOptions = { agentsFile: writeTeam(work), cwd: work, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key-123' } };
-});
-afterAll(async () => {
-  await stores?.close();
-  await server?.close();
-  removeTempDirs();
-});
-afterEach(() => cleanup());
-
-const lastRequest = (): RecordedRequest => server.chatRequests[server.chatRequests.length - 1];
+const lastRequest = (): RecordedRequest => f.server.chatRequests[f.server.chatRequests.length - 1];
 const userTexts = (req: RecordedRequest): string[] => messagesOf(req).filter((m) => m.role === 'user').map((m) => m.content);
 
 async function send(app: ReplUnderTest, text: string): Promise<void> {
@@ -37,7 +18,7 @@ async function send(app: ReplUnderTest, text: string): Promise<void> {
 
 /** Sends a message and waits until the reply is complete. */
 async function turn(app: ReplUnderTest, text: string, reply: string, usage?: { promptTokens: number; completionTokens: number }): Promise<void> {
-  server.enqueue({ content: reply, usage });
+  f.server.enqueue({ content: reply, usage });
   await send(app, text);
   await app.until((s) => s.includes(reply) && !app.busy());
 }
@@ -47,9 +28,9 @@ const after = (app: ReplUnderTest, mark: string): string => app.screen().slice(a
 
 describe('slash commands in the real app', () => {
   it('/help /agents /tools /cost /model /sessions /new /resume /exit', async () => {
-    const app = await openRepl(stores, teamOptions, home);
+    const app = await openRepl(f.stores, f.teamOptions, f.home);
     const first = app.start.host.conv.id;
-    server.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], usage: { promptTokens: 2000, completionTokens: 20 } });
+    f.server.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }], usage: { promptTokens: 2000, completionTokens: 20 } });
     await turn(app, 'first question', 'First answer.', { promptTokens: 400, completionTokens: 10 });
     await app.until('↑2.4k ↓30');
 
@@ -94,7 +75,7 @@ describe('slash commands in the real app', () => {
     await app.until(`Resumed session ${first}`);
     await app.until((s) => app.bottom(2).includes(`session ${first.slice(0, 8)}`));
     // The status line counts the resumed session's tokens, not the ones of the session before.
-    const before = (await stores.sessions.get(first))!.usage;
+    const before = (await f.stores.sessions.get(first))!.usage;
     expect(app.bottom(2)).toContain(`↑${formatTokens(before.promptTokens)} ↓${formatTokens(before.completionTokens)}`);
     const resumed = after(app, `Resumed session ${first}`);
     expect(resumed).toContain('› first question');
@@ -103,7 +84,7 @@ describe('slash commands in the real app', () => {
     await turn(app, 'third question', 'Third answer.');
     expect(userTexts(lastRequest())).toEqual(['first question', 'second question', 'third question']);
     expect(app.start.host.conv.id).toBe(first);
-    const saved = (await stores.sessions.get(first))!;
+    const saved = (await f.stores.sessions.get(first))!;
     expect(saved.messages.map((m) => m.content)).toContain('Third answer.');
 
     await send(app, '/exit');
