@@ -6,6 +6,8 @@ import { expect } from 'vitest';
 import { ADK_BIN, runCli, type CliOptions, type CliResult } from '../support/cli.js';
 import type { OpenAITestServer } from '../support/openai-server.js';
 
+export { jsonLines } from '../support/cli.js';
+
 /** The API key every fault test runs with; the suite greps outputs and stores for it. */
 export const FAULT_KEY = 'sk-fault-SECRET-5f0c1d2e3a4b';
 
@@ -116,20 +118,6 @@ export function spawnCli(args: string[], opts: { env: Record<string, string | un
       });
     },
   };
-}
-
-/** Parses JSON Lines, keeping non-JSON lines as strings. */
-export function jsonLines(stdout: string): any[] {
-  return stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return l;
-      }
-    });
 }
 
 export function writeAgentsFile(dir: string, text: string, name = 'agents.yaml'): string {

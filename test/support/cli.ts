@@ -57,19 +57,23 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const lines = stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => {
-          try {
-            return JSON.parse(l);
-          } catch {
-            return l;
-          }
-        });
-      resolve({ code, signal, stdout, stderr, lines });
+      resolve({ code, signal, stdout, stderr, lines: jsonLines(stdout) });
     });
     if (opts.input !== undefined) child.stdin.end(opts.input);
     else child.stdin.end();
   });
+}
+
+/** Parses JSON Lines, keeping non-JSON lines as strings. */
+export function jsonLines(stdout: string): any[] {
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return l;
+      }
+    });
 }
