@@ -78,6 +78,13 @@ describe('findAgentsFile', () => {
     expect(findAgentsFile(cwd, '/abs/team.yaml', bundled)).toEqual({ path: '/abs/team.yaml', source: 'flag' });
   });
 
+  it("treats ./agents.yaml as the bundled file inside adk's own checkout", () => {
+    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const own = path.join(repo, 'agents.yaml');
+    expect(findAgentsFile(repo, undefined, own)).toEqual({ path: own, source: 'bundled' });
+    expect(findAgentsFile(repo, 'agents.yaml', own).source).toBe('bundled');
+  });
+
   it('ignores a directory named agents.yaml', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'adk-find-'));
     mkdirSync(path.join(cwd, 'agents.yaml'));

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface AgentsFileLocation {
@@ -11,8 +11,21 @@ export interface AgentsFileLocation {
  * missing file), else `./agents.yaml`, else the bundled one.
  */
 export function findAgentsFile(cwd: string, explicit: string | undefined, bundledPath: string): AgentsFileLocation {
-  if (explicit !== undefined && explicit !== '') return { path: path.resolve(cwd, explicit), source: 'flag' };
+  const bundled: AgentsFileLocation = { path: bundledPath, source: 'bundled' };
+  if (explicit !== undefined && explicit !== '') {
+    const p = path.resolve(cwd, explicit);
+    return sameFile(p, bundledPath) ? bundled : { path: p, source: 'flag' };
+  }
   const local = path.join(cwd, 'agents.yaml');
-  if (existsSync(local) && statSync(local).isFile()) return { path: local, source: 'cwd' };
-  return { path: bundledPath, source: 'bundled' };
+  // Inside adk's own checkout ./agents.yaml is the bundled file: treat it as such.
+  if (existsSync(local) && statSync(local).isFile() && !sameFile(local, bundledPath)) return { path: local, source: 'cwd' };
+  return bundled;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
