@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../support/cli.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 describe('a new prompt after a cancelled turn', () => {
   it('keeps what the cancelled turn did and answers its unfinished calls as cancelled', async () => {

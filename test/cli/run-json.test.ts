@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 import { runCli } from '../support/cli.js';
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const env = () => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' });
 const ofType = (lines: any[], type: string) => lines.filter((l) => l.type === type);

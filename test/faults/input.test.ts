@@ -1,19 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_TRANSFERS } from '../../src/core/agents/run-context.js';
 import { validateConfig } from '../../src/core/config/index.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 import { cli, expectCleanStderr, modelEnv, ofType, showSession, tempDir, workspace } from './helpers.js';
 
 /* Hostile or extreme input: huge prompts, bad bytes, YAML bombs, huge teams, endless transfers. */
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const BOMB = join(import.meta.dirname, '../fixtures/config/alias-bomb.yaml');
 

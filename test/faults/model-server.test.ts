@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { useOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
 import { cli, expectCleanStderr, FAULT_KEY, modelEnv, ofType, showSession, workspace } from './helpers.js';
 
 /*
@@ -8,11 +8,7 @@ import { cli, expectCleanStderr, FAULT_KEY, modelEnv, ofType, showSession, works
  */
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 /** Serves `replies` in order and records when each request arrived (server clock). */
 function script(replies: ServerReply[]): number[] {

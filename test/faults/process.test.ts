@@ -2,19 +2,15 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 import { cli, expectCleanStderr, jsonLines, modelEnv, showSession, spawnCli, workspace } from './helpers.js';
 
 /* Signals and a closed stdout, sent to the real CLI in the middle of a run. */
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const slow = { content: 'one two three four five six seven eight nine ten eleven twelve', chunkSize: 4, chunkDelayMs: 60 };
 

@@ -1,21 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import { loadModuleTool } from '../../src/core/tools/module-tool.js';
-import { startOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
 import { freePort } from '../support/redis-server.js';
 import { cli, expectCleanStderr, FAULT_KEY, modelEnv, ofType, showSession, tempDir, workspace } from './helpers.js';
 
 /* What must never get through: paths out of the workspace, unapproved shell, foreign modules, keys. */
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 /** Replies in order; the last one repeats for any further request. */
 function script(replies: ServerReply[]): void {

@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openKeyValueStore, SessionStore } from '../../src/core/store/index.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { cli, expectCleanStderr, FAULT_KEY, jsonLines, modelEnv, ofType, showSession, spawnCli, workspace } from './helpers.js';
 
@@ -14,11 +14,7 @@ import { cli, expectCleanStderr, FAULT_KEY, jsonLines, modelEnv, ofType, showSes
  */
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const sqliteFile = (home: string) => join(home, 'adk.sqlite');
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CancelledError, ModelConnectionError, ModelHttpError, ModelTimeoutError, isRetryable } from '../../src/core/errors.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/core/models/openai.js';
 import { userMessage, type MessageChunk } from '../../src/core/schema/message.js';
-import { startOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
+import { startOpenAIServer, useOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const model = (o: Partial<OpenAIChatModelOptions> = {}) =>
   new OpenAIChatModel({ model: 'test-model', apiKey: API_KEY, baseURL: server.url, ...o });

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatModelAgent } from '../../src/core/agents/chat-model-agent.js';
 import { createRunContext } from '../../src/core/agents/run-context.js';
 import { eventMessage, type AgentEvent } from '../../src/core/agents/types.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/core/models/openai.js';
 import { concatChunks } from '../../src/core/schema/concat.js';
 import { assistantMessage, systemMessage, toolMessage, userMessage, type MessageChunk } from '../../src/core/schema/message.js';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const model = (o: Partial<OpenAIChatModelOptions> = {}) =>
   new OpenAIChatModel({ model: 'test-model', apiKey: 'sk-test-key', baseURL: server.url, ...o });

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { startOpenAIServer, useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 
 // The test server checked on the wire with plain fetch, so the SDK tests rest on a faithful OpenAI imitation.
 let server: OpenAITestServer;
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useOpenAIServer((s) => (server = s));
 
 const post = (body: object, init: RequestInit = {}) =>
   fetch(`${server.url}/chat/completions`, {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { HTML_PAGE, completionBody, errorBody, streamEvents, type ReplyContext, type ServerReply } from './openai-server-replies.js';
@@ -277,4 +278,18 @@ function write(res: ServerResponse, text: string): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/**
+ * One server for a test file, cleared between tests and closed after them. `bind` receives it once
+ * it is listening: `let server: OpenAITestServer; useOpenAIServer((s) => (server = s));`
+ */
+export function useOpenAIServer(bind: (server: OpenAITestServer) => void, options?: OpenAIServerOptions): void {
+  let server: OpenAITestServer | undefined;
+  beforeAll(async () => {
+    server = await startOpenAIServer(options);
+    bind(server);
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => server?.reset());
 }
