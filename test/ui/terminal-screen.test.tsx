@@ -56,20 +56,23 @@ class FakeStdin extends EventEmitter {
   unref() {}
 }
 
+/** Ink on the fake terminal as the real app runs it: interactive, Ctrl-C left to the app. */
+const ttyOptions = (stdout: FakeTty, stdin: FakeStdin) => ({
+  stdout: stdout as never,
+  stdin: stdin as never,
+  stderr: new FakeTty() as never,
+  debug: false,
+  exitOnCtrlC: false,
+  patchConsole: false,
+});
+
 describe('ChatApp in a terminal', () => {
   it('streams a reply much taller than the screen without ever clearing it, each line kept once in scrollback', async () => {
     const stdout = new FakeTty();
     const stdin = new FakeStdin();
     const s = manualStream();
     const runTurn = (): AsyncIterable<AgentEvent> => eventsOf(streamEvent('writer', ['writer'], s.stream));
-    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={() => eventsOf()} onExit={() => {}} model="demo" />, {
-      stdout: stdout as never,
-      stdin: stdin as never,
-      stderr: new FakeTty() as never,
-      debug: false,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
+    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={() => eventsOf()} onExit={() => {}} model="demo" />, ttyOptions(stdout, stdin));
     await tick(50);
     stdin.write('write a lot');
     await tick(30);
@@ -135,14 +138,7 @@ describe('ChatApp in a terminal', () => {
       answers = a;
       return eventsOf(toolEvent('coder', ['coder'], { role: 'tool', content: 'written', toolCallId: 'c1', toolName: 'write_file' }));
     };
-    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={answerInterrupts} onExit={() => {}} />, {
-      stdout: stdout as never,
-      stdin: stdin as never,
-      stderr: new FakeTty() as never,
-      debug: false,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
+    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={answerInterrupts} onExit={() => {}} />, ttyOptions(stdout, stdin));
     await tick(50);
     stdin.write('save it');
     await tick(30);
