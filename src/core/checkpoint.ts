@@ -18,7 +18,21 @@ export interface Checkpoint {
   session: { values: Record<string, unknown>; events: RecordedEvent[] };
   /** Every interrupt point of the run, by id: address, info and the state its layer saved. */
   interrupts: Record<string, PersistedPoint>;
+  /** Addresses of approved calls that started while resuming this checkpoint (at most once across crashes). */
+  started?: string[];
   createdAt: string;
+}
+
+/** What a checkpoint becomes once its run has finished: resuming it again is an error, never a second run. */
+export interface ConsumedCheckpoint {
+  version: typeof CHECKPOINT_VERSION;
+  consumed: true;
+  consumedAt: string;
+}
+
+export function consumedCheckpoint(): string {
+  const c: ConsumedCheckpoint = { version: CHECKPOINT_VERSION, consumed: true, consumedAt: new Date().toISOString() };
+  return JSON.stringify(c);
 }
 
 /** Where checkpoints live. Implementations store opaque strings. */
@@ -57,6 +71,14 @@ export function parseCheckpoint(id: string, text: string): Checkpoint {
   }
   const cp = data as Partial<Checkpoint>;
   if (!cp || typeof cp !== 'object' || Array.isArray(cp)) throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: not an object`);
+  const consumed = data as Partial<ConsumedCheckpoint>;
+  if (consumed.consumed === true) {
+    throw new CheckpointError(
+      'checkpoint_consumed',
+      id,
+      `checkpoint ${id} was already resumed and its run finished (${consumed.consumedAt ?? 'earlier'}); resuming it again would run its tools twice`,
+    );
+  }
   if (cp.version === undefined) throw new CheckpointError('checkpoint_corrupt', id, `checkpoint ${id} is corrupt: it has no version`);
   if (cp.version !== CHECKPOINT_VERSION) {
     throw new CheckpointError(

@@ -78,7 +78,7 @@ export class TransferError extends AdkError {
 }
 
 export class CheckpointError extends AdkError {
-  constructor(code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version', readonly checkpointId: string, message: string) {
+  constructor(code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed', readonly checkpointId: string, message: string) {
     super(code, message);
   }
 }

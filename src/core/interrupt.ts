@@ -19,6 +19,10 @@ export interface InterruptDetails {
   message: string;
   tool?: string;
   arguments?: unknown;
+  /** For approval: the call being approved (ids are adk's own, unique in the run). */
+  callId?: string;
+  /** For approval: the call started before adk stopped, so it may have done its work already. */
+  mayHaveRun?: true;
   /** For plan_review: the proposed steps. */
   plan?: string[];
   data?: unknown;

@@ -1,9 +1,9 @@
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
-import { createRunContext, DEFAULT_MAX_TRANSFERS, type AgentCallbacks, type RunContext } from './agents/run-context.js';
+import { createRunContext, DEFAULT_MAX_TRANSFERS, type AgentCallbacks, type ApprovalPolicy, type RunContext, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
 import { generate } from './async-queue.js';
-import { buildCheckpoint, parseCheckpoint, type CheckpointStore } from './checkpoint.js';
+import { buildCheckpoint, consumedCheckpoint, parseCheckpoint, type Checkpoint, type CheckpointStore } from './checkpoint.js';
 import { AdkError, CheckpointError, toError } from './errors.js';
 import { ResumeContext } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
@@ -30,6 +30,8 @@ export interface RunOptions {
   history?: HistoryEntry[];
   /** Receives the run's session, e.g. to read the recorded messages of the turn afterwards. */
   onSession?(session: Session): void;
+  /** Calls that need approval but were allowed ahead of time (a session's grants, a project allow-list). */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 export interface ResumeParams {
@@ -56,7 +58,10 @@ export class Runner {
     return this.run([userMessage(text)], opts);
   }
 
-  /** Continues an interrupted run from its checkpoint; later interrupts overwrite the same checkpoint. */
+  /**
+   * Continues an interrupted run from its checkpoint; later interrupts overwrite the same checkpoint.
+   * A run that finishes consumes its checkpoint: resuming it again is an error, never a second run.
+   */
   resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(
       async (emit) => {
@@ -70,7 +75,13 @@ export class Runner {
         ctx.rootInput = cp.rootInput;
         ctx.priorHistory = cp.history;
         ctx.resume = new ResumeContext(cp.interrupts, params.targets);
-        for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId)) emit(e);
+        ctx.sideEffects = startedLedger(store, checkpointId, cp);
+        let interrupted = false;
+        for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId, cp.started)) {
+          if (e.action?.interrupted) interrupted = true;
+          emit(e);
+        }
+        if (!interrupted) await store.set(checkpointId, consumedCheckpoint());
       },
       (e) => errorEvent(toError(e), this.root.name),
     );
@@ -83,6 +94,7 @@ export class Runner {
       signal: opts.signal ?? new AbortController().signal,
       enableStreaming,
       callbacks: opts.callbacks,
+      approvalPolicy: opts.approvalPolicy,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
     });
   }
@@ -93,6 +105,7 @@ export class Runner {
     ctx: RunContext,
     input: AgentInput,
     checkpointId?: string,
+    started?: string[],
   ): AsyncIterable<AgentEvent> {
     const store = this.config.checkpointStore;
     for await (const e of events) {
@@ -100,6 +113,8 @@ export class Runner {
       if (signal && store && checkpointId) {
         try {
           const cp = await buildCheckpoint(input, ctx.session, signal, e.runPath, ctx.enableStreaming, ctx.priorHistory);
+          // A call that started and may have run keeps its mark until it is answered again.
+          if (started?.length) cp.started = started.filter((a) => Object.values(cp.interrupts).some((p) => p.address === a));
           await store.set(checkpointId, JSON.stringify(cp));
         } catch (err) {
           yield e;
@@ -110,4 +125,22 @@ export class Runner {
       yield e;
     }
   }
+}
+
+/**
+ * Before an approved call waiting in the checkpoint starts, the checkpoint records that it started.
+ * If the process dies before the next save, resuming sees the mark and asks again with a warning.
+ */
+function startedLedger(store: CheckpointStore, checkpointId: string, cp: Checkpoint): SideEffectLedger {
+  const started = (cp.started ??= []);
+  let writing = Promise.resolve();
+  return {
+    started: (address) => started.includes(address),
+    markStarted(address) {
+      if (!started.includes(address)) started.push(address);
+      // Parallel approved calls write one after another, each with every mark so far.
+      writing = writing.then(() => store.set(checkpointId, JSON.stringify(cp)));
+      return writing;
+    },
+  };
 }

@@ -50,7 +50,8 @@ describe('approval', () => {
     expect(errorsOf(events)).toEqual([]);
     expect(action.contexts).toHaveLength(1);
     expect(action.contexts[0].address).toBe('agent:a;tool:shell:call_1');
-    expect(action.contexts[0].info).toEqual({ kind: 'approval', tool: 'shell', arguments: { command: 'rm -rf build' }, message: 'Allow shell?' });
+    // The approval names the call: its id and its command.
+    expect(action.contexts[0].info).toEqual({ kind: 'approval', tool: 'shell', callId: 'call_1', arguments: { command: 'rm -rf build' }, message: 'Allow shell: rm -rf build?' });
   });
 
   it('approved: the tool runs with the model arguments and the model sees its result', async () => {

@@ -50,7 +50,8 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   const flow = toFlowAgent(agent);
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: agent.name, subId: ctx.callId }];
-  const base = { address, signal: ctx.signal, callbacks: undefined };
+  // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
+  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;

@@ -151,6 +151,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
 
   private async loop(exec: Exec, state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<void> {
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
+    ctx.callIds.reserve(state.messages);
     for (;;) {
       const last = state.messages[state.messages.length - 1];
       if (!state.done || !last?.toolCalls?.length) {
@@ -160,7 +161,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         let reply: Message;
         try {
           reply = await callModel(
-            { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit },
+            { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds },
             state.messages,
             { tools: exec.toolInfos.length ? exec.toolInfos : undefined },
           );
@@ -194,6 +195,8 @@ export class ChatModelAgent implements Agent, SubAgentAware {
           maxOutputChars: this.config.maxToolOutputChars,
           runContext: ctx,
           messages: state.messages,
+          approvalPolicy: ctx.approvalPolicy,
+          sideEffects: ctx.sideEffects,
         },
         calls,
         state.done!,

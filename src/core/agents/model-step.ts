@@ -4,6 +4,7 @@ import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
 import { retryDelay, type RetryPolicy } from '../models/retry.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
+import type { CallIds } from './call-ids.js';
 import { messageEvent, streamEvent, type AgentEvent } from './types.js';
 
 export interface ModelStepEnv {
@@ -13,6 +14,8 @@ export interface ModelStepEnv {
   retry: RetryPolicy;
   signal: AbortSignal;
   emit(event: AgentEvent): void;
+  /** Gives every tool call an id unique in the run, whatever the provider sent. */
+  callIds: CallIds;
 }
 
 /**
@@ -27,16 +30,17 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
     let stream: MessageStream | undefined;
     try {
       if (!env.streaming) {
-        const msg = await env.model.generate(messages, opts);
+        const msg = env.callIds.assign(await env.model.generate(messages, opts));
         env.emit(named(messageEvent(msg), env.agentName));
         return msg;
       }
+      const assignIds = env.callIds.streamAssigner();
       for await (const chunk of env.model.stream(messages, opts)) {
         if (!stream) {
           stream = new MessageStream();
           env.emit(named(streamEvent(stream), env.agentName));
         }
-        stream.push(chunk);
+        stream.push(assignIds(chunk));
       }
       if (!stream) {
         stream = new MessageStream();

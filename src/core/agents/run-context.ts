@@ -1,4 +1,5 @@
 import type { AddressSegment, ResumeContext } from '../interrupt.js';
+import { CallIds } from './call-ids.js';
 import { Session } from './session.js';
 import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './types.js';
@@ -30,6 +31,25 @@ export interface RunContext {
   resume?: ResumeContext;
   /** Counts transfers in this run so a transfer loop is bounded. */
   transfers: { count: number; max: number };
+  /** Tool-call ids handed out in this run (shared by every agent of the run). */
+  callIds: CallIds;
+  /** Approvals a person granted ahead of time (a session's "always allow", a project allow-list). */
+  approvalPolicy?: ApprovalPolicy;
+  /** Records, durably, that an approved side effect is about to start (at most once across crashes). */
+  sideEffects?: SideEffectLedger;
+}
+
+/** Decides whether a call that needs approval may run without asking. */
+export interface ApprovalPolicy {
+  allows(call: { tool: string; arguments: unknown; agentName: string }): boolean;
+}
+
+/** The Runner's record of approved calls that started; a crash between start and the next save leaves it behind. */
+export interface SideEffectLedger {
+  /** Whether the call at this interrupt address started in an earlier attempt. */
+  started(address: string): boolean;
+  /** Awaited before the call starts. */
+  markStarted(address: string): Promise<void>;
 }
 
 export const DEFAULT_MAX_TRANSFERS = 50;
@@ -42,6 +62,7 @@ export function createRunContext(partial: Partial<RunContext> = {}): RunContext 
     signal: new AbortController().signal,
     enableStreaming: false,
     transfers: { count: 0, max: DEFAULT_MAX_TRANSFERS },
+    callIds: new CallIds(),
     ...partial,
   };
 }

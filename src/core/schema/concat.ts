@@ -4,7 +4,7 @@ import type { Message, MessageChunk, ToolCall, Usage } from './message.js';
 export class ChunkAccumulator {
   private content: string[] = [];
   private reasoning: string[] = [];
-  private calls = new Map<number, { id: string; name: string; args: string[] }>();
+  private calls = new Map<number, { id: string; providerId?: string; name: string; args: string[] }>();
   private usage?: Usage;
   private finishReason?: string;
   role: Message['role'] = 'assistant';
@@ -22,6 +22,7 @@ export class ChunkAccumulator {
         this.calls.set(d.index, call);
       }
       if (d.id) call.id = d.id;
+      if (d.providerId) call.providerId = d.providerId;
       if (d.function?.name) call.name += d.function.name;
       if (d.function?.arguments) call.args.push(d.function.arguments);
     }
@@ -37,7 +38,11 @@ export class ChunkAccumulator {
     if (this.calls.size) {
       msg.toolCalls = [...this.calls.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([index, c]): ToolCall => ({ id: c.id, index, function: { name: c.name, arguments: c.args.join('') } }));
+        .map(([index, c]): ToolCall => {
+          const call: ToolCall = { id: c.id, index, function: { name: c.name, arguments: c.args.join('') } };
+          if (c.providerId) call.providerId = c.providerId;
+          return call;
+        });
     }
     if (this.usage) msg.usage = this.usage;
     if (this.finishReason) msg.finishReason = this.finishReason;

@@ -4,6 +4,8 @@ export interface ToolCall {
   id: string;
   /** Position of the call in a streamed response; used only while concatenating chunks. */
   index?: number;
+  /** The id the provider sent, when adk gave the call another one (the provider's was repeated or empty). */
+  providerId?: string;
   function: { name: string; arguments: string };
 }
 
@@ -35,7 +37,7 @@ export interface MessageChunk {
   role?: Role;
   content?: string;
   reasoningContent?: string;
-  toolCalls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
+  toolCalls?: Array<{ index: number; id?: string; providerId?: string; function?: { name?: string; arguments?: string } }>;
   usage?: Usage;
   finishReason?: string;
 }
