@@ -30,3 +30,4 @@ export {
   type PendingInterrupt,
 } from './session-record.js';
 export { openAdkStores, type AdkStores } from './adk-stores.js';
+export { lockSession, SessionInUseError, DEFAULT_LEASE_TTL_MS, type SessionLease, type LeaseHolder, type LockOptions } from './session-lock.js';

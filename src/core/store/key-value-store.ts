@@ -15,6 +15,21 @@ export interface KeyValueStore {
   close(): Promise<void>;
   /** The store's URL without credentials. */
   describe(): string;
+  /** Expiring, owner-checked locks (one writer per session). */
+  readonly leases: LeaseOps;
+}
+
+/**
+ * Atomic lease operations on one backend. A lease is free when absent or expired; its holder
+ * text is opaque here (JSON with owner, pid, host, since).
+ */
+export interface LeaseOps {
+  /** Takes the lease if it is free, expired or already `owner`'s; else returns the holder text. */
+  acquire(key: string, owner: string, holder: string, ttlMs: number): Promise<{ ok: true } | { ok: false; holder: string }>;
+  /** Extends `owner`'s lease; false when it is no longer theirs. */
+  renew(key: string, owner: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Drops the lease if `owner` holds it. */
+  release(key: string, owner: string): Promise<void>;
 }
 
 /** What each backend provides to the shared keyv wrapper. Keys here are physical (namespaced). */
@@ -31,6 +46,8 @@ export interface Backend {
   transientRetries?: number;
   /** Network backends: an operation that takes longer fails instead of hanging. */
   operationTimeoutMs?: number;
+  /** Leases on physical keys. */
+  leases: LeaseOps;
 }
 
 /** Keyv with its own key prefixing off (we prefix ourselves, the same way on every backend) and errors thrown. */
@@ -77,6 +94,16 @@ export class KeyvKeyValueStore implements KeyValueStore {
       .filter((k) => k.startsWith(this.prefix + prefix))
       .map((k) => k.slice(this.prefix.length))
       .sort();
+  }
+
+  get leases(): LeaseOps {
+    const b = this.backend.leases;
+    const k = (key: string) => `${this.prefix}lease:${key}`;
+    return {
+      acquire: (key, owner, holder, ttlMs) => this.op('lock', () => b.acquire(k(key), owner, holder, ttlMs)),
+      renew: (key, owner, holder, ttlMs) => this.op('lock', () => b.renew(k(key), owner, holder, ttlMs)),
+      release: (key, owner) => this.op('unlock', () => b.release(k(key), owner)),
+    };
   }
 
   async close(): Promise<void> {

@@ -57,7 +57,25 @@ export async function openKeyValueStore(url?: string, opts: OpenStoreOptions = {
 
 function memoryBackend(): Backend {
   const map = new Map<string, string>();
+  const leases = new Map<string, { owner: string; holder: string; expires: number }>();
   return {
+    leases: {
+      acquire: async (key, owner, holder, ttlMs) => {
+        const l = leases.get(key);
+        if (l && l.expires > Date.now() && l.owner !== owner) return { ok: false, holder: l.holder };
+        leases.set(key, { owner, holder, expires: Date.now() + ttlMs });
+        return { ok: true };
+      },
+      renew: async (key, owner, holder, ttlMs) => {
+        const l = leases.get(key);
+        if (!l || l.owner !== owner) return false;
+        leases.set(key, { owner, holder, expires: Date.now() + ttlMs });
+        return true;
+      },
+      release: async (key, owner) => {
+        if (leases.get(key)?.owner === owner) leases.delete(key);
+      },
+    },
     kind: 'memory',
     display: 'memory:',
     keyv: makeKeyv(map),

@@ -5,6 +5,7 @@ import type { NetworkOptions } from './redis-backend.js';
 import { scrub, type StoreLocation } from './store-url.js';
 
 const TABLE = 'public.keyv';
+const LEASES = 'public.adk_leases';
 
 interface PgPool {
   query(sql: string, values?: unknown): Promise<{ rows: unknown[] }>;
@@ -47,6 +48,7 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
   };
   try {
     await adapter.query(`CREATE TABLE IF NOT EXISTS ${TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT)`);
+    await adapter.query(`CREATE TABLE IF NOT EXISTS ${LEASES}(key TEXT PRIMARY KEY, owner TEXT NOT NULL, holder TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL)`);
   } catch (e) {
     // 23505: another process created the table at the same moment.
     if ((e as { code?: unknown }).code !== '23505') {
@@ -65,5 +67,29 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
     close: () => adapter.disconnect(),
     wrapError,
     operationTimeoutMs,
+    leases: postgresLeases(async (sql, values) => (await pool.query(sql, values)).rows as Array<Record<string, string>>),
+  };
+}
+
+/** Leases with the server's clock; the upsert takes a free, expired or own lease in one statement. */
+function postgresLeases(query: (sql: string, values: unknown[]) => Promise<Array<Record<string, string>>>): Backend['leases'] {
+  return {
+    acquire: async (key, owner, holder, ttlMs) => {
+      const taken = await query(
+        `INSERT INTO ${LEASES}(key, owner, holder, expires) VALUES($1, $2, $3, now() + $4 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, holder = EXCLUDED.holder, expires = EXCLUDED.expires
+         WHERE ${LEASES}.expires < now() OR ${LEASES}.owner = EXCLUDED.owner
+         RETURNING owner`,
+        [key, owner, holder, ttlMs],
+      );
+      if (taken.length) return { ok: true };
+      const row = (await query(`SELECT holder FROM ${LEASES} WHERE key = $1`, [key]))[0];
+      return { ok: false, holder: row?.holder ?? '{}' };
+    },
+    renew: async (key, owner, holder, ttlMs) =>
+      (await query(`UPDATE ${LEASES} SET expires = now() + $1 * interval '1 millisecond', holder = $2 WHERE key = $3 AND owner = $4 RETURNING owner`, [ttlMs, holder, key, owner])).length > 0,
+    release: async (key, owner) => {
+      await query(`DELETE FROM ${LEASES} WHERE key = $1 AND owner = $2`, [key, owner]);
+    },
   };
 }

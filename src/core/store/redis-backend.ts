@@ -80,6 +80,40 @@ export async function openRedisBackend(loc: StoreLocation, opts: NetworkOptions 
       return unavailable(e, `${op} failed: cannot reach`);
     },
     operationTimeoutMs: opts.operationTimeoutMs ?? 10_000,
+    leases: redisLeases(async () => (await adapter.getClient()) as unknown as RedisLeaseClient),
+  };
+}
+
+interface RedisLeaseClient {
+  set(key: string, value: string, options: object): Promise<string | null>;
+  get(key: string): Promise<string | null>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+// The stored value is the holder JSON, which starts with the owner id: compare by that prefix.
+const RENEW = `local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
+const RELEASE = `local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** SET NX PX takes a lease; server-side expiry frees it when its owner dies. Scripts check the owner atomically. */
+function redisLeases(client: () => Promise<RedisLeaseClient>): Backend['leases'] {
+  const stamp = (owner: string, holder: string) => `${owner}\n${holder}`;
+  const holderOf = (v: string | null) => (v ? v.slice(v.indexOf('\n') + 1) : '{}');
+  return {
+    acquire: async (key, owner, holder, ttlMs) => {
+      const c = await client();
+      if ((await c.set(key, stamp(owner, holder), { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) === 'OK') return { ok: true };
+      const current = await c.get(key);
+      if (current?.startsWith(`${owner}\n`)) {
+        await c.eval(RENEW, { keys: [key], arguments: [`${owner}\n`, stamp(owner, holder), String(ttlMs)] });
+        return { ok: true };
+      }
+      return { ok: false, holder: holderOf(current) };
+    },
+    renew: async (key, owner, holder, ttlMs) =>
+      Number(await (await client()).eval(RENEW, { keys: [key], arguments: [`${owner}\n`, stamp(owner, holder), String(ttlMs)] })) === 1,
+    release: async (key, owner) => {
+      await (await client()).eval(RELEASE, { keys: [key], arguments: [`${owner}\n`] });
+    },
   };
 }
 

@@ -12,7 +12,11 @@ export interface PendingInterrupt {
   address: string;
   kind: InterruptKind;
   tool?: string;
+  /** The call being approved (adk's id, unique in the run). */
+  callId?: string;
   arguments?: unknown;
+  /** The approved call started before adk stopped: it may have run already. */
+  mayHaveRun?: boolean;
   message: string;
 }
 
@@ -22,7 +26,14 @@ export interface SessionRecord {
   id: string;
   /** The first user line, at most 60 characters. */
   title: string;
+  /** The agents file the team came from (unset: the bundled one). */
   agentsFile?: string;
+  /** SHA-256 of that file when the session started: resuming with a changed file is refused. */
+  agentsHash?: string;
+  /** Realpath of the folder the tools work in; resume runs there, whatever the current folder. */
+  workspace?: string;
+  /** Tools the person allowed without asking for the rest of this session ("always allow"). */
+  grants?: string[];
   rootAgent: string;
   model?: string;
   messages: Message[];
@@ -63,7 +74,9 @@ export const pendingInterruptSchema = z.looseObject({
   address: z.string(),
   kind: z.enum(['approval', 'input', 'plan_review', 'custom']),
   tool: z.string().optional(),
+  callId: z.string().optional(),
   arguments: z.unknown().optional(),
+  mayHaveRun: z.boolean().optional(),
   message: z.string(),
 });
 
@@ -73,6 +86,9 @@ export const sessionRecordSchema = z.looseObject({
   id: z.string().min(1),
   title: z.string(),
   agentsFile: z.string().optional(),
+  agentsHash: z.string().optional(),
+  workspace: z.string().optional(),
+  grants: z.array(z.string()).optional(),
   rootAgent: z.string().min(1),
   model: z.string().optional(),
   messages: z.array(messageSchema),

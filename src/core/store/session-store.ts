@@ -22,6 +22,8 @@ export interface SessionInit {
   /** Defaults to the first user line. */
   title?: string;
   agentsFile?: string;
+  agentsHash?: string;
+  workspace?: string;
   model?: string;
   messages?: Message[];
   transcript?: unknown[];
@@ -94,6 +96,8 @@ export class SessionStore {
       updatedAt: at,
     };
     if (init.agentsFile !== undefined) record.agentsFile = init.agentsFile;
+    if (init.agentsHash !== undefined) record.agentsHash = init.agentsHash;
+    if (init.workspace !== undefined) record.workspace = init.workspace;
     if (init.model !== undefined) record.model = init.model;
     if (init.transcript !== undefined) record.transcript = init.transcript;
     return this.write(record);

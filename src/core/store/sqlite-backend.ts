@@ -13,6 +13,7 @@ export interface SqliteOptions {
 }
 
 const TABLE = 'keyv';
+const LEASES = 'adk_leases';
 
 export function isSqliteBusy(e: unknown): boolean {
   const code = (e as { code?: unknown } | undefined)?.code;
@@ -35,6 +36,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
     try {
       await candidate.query('PRAGMA journal_mode=WAL');
       await candidate.query('PRAGMA synchronous=FULL');
+      await candidate.query(`CREATE TABLE IF NOT EXISTS ${LEASES}(key TEXT PRIMARY KEY, owner TEXT NOT NULL, holder TEXT NOT NULL, expires INTEGER NOT NULL)`);
       adapter = candidate;
     } catch (e) {
       await candidate.close().catch(() => {});
@@ -54,6 +56,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
       return rows.map((r) => r.key);
     },
     close: () => ready.disconnect(),
+    leases: sqliteLeases((sql, ...params) => ready.query(sql, ...params) as Promise<unknown[]>),
     wrapError,
     isTransient: isSqliteBusy,
     transientRetries: retries,
@@ -81,4 +84,31 @@ function sqliteError(e: unknown, op: string, file: string, display: string): Err
     return new StoreError('store_failed', `cannot open the store ${file} for writing: ${describeCause(e)}`, display, { cause: e });
   }
   return new StoreError('store_failed', `${op} on store ${display} failed: ${describeCause(e)}`, display, { cause: e });
+}
+
+type Query = (sql: string, ...params: unknown[]) => Promise<unknown[]>;
+
+/** Leases in their own table; the upsert takes a free, expired or own lease in one statement. */
+function sqliteLeases(query: Query): Backend['leases'] {
+  const ownerOf = async (key: string) => (await query(`SELECT owner, holder FROM ${LEASES} WHERE key = ?`, key))[0] as { owner: string; holder: string } | undefined;
+  return {
+    acquire: async (key, owner, holder, ttlMs) => {
+      const now = Date.now();
+      await query(
+        `INSERT INTO ${LEASES}(key, owner, holder, expires) VALUES(?, ?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, holder = excluded.holder, expires = excluded.expires
+         WHERE ${LEASES}.expires < ? OR ${LEASES}.owner = excluded.owner`,
+        key, owner, holder, now + ttlMs, now,
+      );
+      const row = await ownerOf(key);
+      return row?.owner === owner ? { ok: true } : { ok: false, holder: row?.holder ?? '{}' };
+    },
+    renew: async (key, owner, holder, ttlMs) => {
+      await query(`UPDATE ${LEASES} SET expires = ?, holder = ? WHERE key = ? AND owner = ?`, Date.now() + ttlMs, holder, key, owner);
+      return (await ownerOf(key))?.owner === owner;
+    },
+    release: async (key, owner) => {
+      await query(`DELETE FROM ${LEASES} WHERE key = ? AND owner = ?`, key, owner);
+    },
+  };
 }
