@@ -1,4 +1,6 @@
-import { StoreError, withRetry, type AdkStores, type PendingInterrupt, type SessionRecord } from '../core/store/index.js';
+import { StoreError, withRetry, type AdkStores, type PendingInterrupt, type SessionLease, type SessionRecord } from '../core/store/index.js';
+import type { ApprovalPolicy } from '../core/agents/run-context.js';
+import { ruleAllows } from '../core/agents/allow-rules.js';
 import {
   Runner,
   userMessage,
@@ -28,15 +30,54 @@ export class Conversation {
     readonly stores: AdkStores,
     public team: Team,
     public record: SessionRecord,
+    /** This process's lease on the session: one writer per session. */
+    readonly lease: SessionLease,
   ) {}
 
-  static async create(stores: AdkStores, team: Team, init: { agentsFile?: string; title?: string } = {}): Promise<Conversation> {
-    const record = await stores.sessions.create({ rootAgent: team.rootName, model: team.modelName, agentsFile: init.agentsFile, title: init.title });
-    return new Conversation(stores, team, record);
+  /** A new session bound to the team's agents file (path and hash) and workspace. `lease` is on its id. */
+  static async create(stores: AdkStores, team: Team, lease: SessionLease, init: { title?: string } = {}): Promise<Conversation> {
+    const record = await stores.sessions.create({
+      id: lease.sessionId,
+      rootAgent: team.rootName,
+      model: team.modelName,
+      agentsFile: team.agentsFile,
+      agentsHash: team.agentsHash,
+      workspace: team.workspace,
+      title: init.title,
+    });
+    return new Conversation(stores, team, record, lease);
   }
 
-  static open(stores: AdkStores, team: Team, record: SessionRecord): Conversation {
-    return new Conversation(stores, team, record);
+  /** An existing session, read after its lease was taken. */
+  static open(stores: AdkStores, team: Team, record: SessionRecord, lease: SessionLease): Conversation {
+    return new Conversation(stores, team, record, lease);
+  }
+
+  /** Gives the session up for another process. */
+  close(): Promise<void> {
+    return this.lease.release();
+  }
+
+  /** "Always allow": this tool runs without asking for the rest of this session (and when it is resumed). */
+  async grant(tool: string): Promise<void> {
+    const grants = (this.record.grants ??= []);
+    if (grants.includes(tool)) return;
+    grants.push(tool);
+    await this.save();
+  }
+
+  get grants(): readonly string[] {
+    return this.record.grants ?? [];
+  }
+
+  /** What runs without asking: this session's grants, then the team's allow-list (agents.yaml, adk config). */
+  private get approvalPolicy(): ApprovalPolicy {
+    return { allows: ({ tool, arguments: args }) => this.grants.includes(tool) || this.team.allowRules.some((r) => ruleAllows(r, tool, args)) };
+  }
+
+  /** The run stops if the caller cancels or the lease is lost to another process. */
+  private runSignal(signal: AbortSignal): AbortSignal {
+    return AbortSignal.any([signal, this.lease.signal]);
   }
 
   get id(): string {
@@ -56,9 +97,10 @@ export class Conversation {
     this.record.pendingInterrupts = [];
     await this.save();
     return this.runner().run([userMessage(text)], {
-      signal,
+      signal: this.runSignal(signal),
       history: prior,
       checkpointId: this.id,
+      approvalPolicy: this.approvalPolicy,
       onSession: (s) => (this.session = s),
     });
   }
@@ -68,7 +110,7 @@ export class Conversation {
     const checkpointId = this.record.checkpointId ?? this.id;
     this.record.status = 'active';
     await this.save();
-    return this.runner().resume(checkpointId, { targets }, { signal, onSession: (s) => (this.session = s) });
+    return this.runner().resume(checkpointId, { targets }, { signal: this.runSignal(signal), approvalPolicy: this.approvalPolicy, onSession: (s) => (this.session = s) });
   }
 
   get pending(): PendingInterrupt[] {

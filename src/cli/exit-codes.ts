@@ -18,7 +18,7 @@ export class CliError extends Error {
 }
 
 /** A session id that matches no session (or several) is a usage error, like any other bad argument. */
-const USAGE_ERROR_CODES = new Set(['session_not_found', 'session_ambiguous']);
+const USAGE_ERROR_CODES = new Set(['session_not_found', 'session_ambiguous', 'session_in_use']);
 
 export function exitCodeFor(e: unknown): number {
   if (e instanceof CliError) return e.exitCode;

@@ -6,6 +6,7 @@ import { JsonlSink } from './jsonl-sink.js';
 import { writeUnsavedSession } from './recovery.js';
 import { abortOnSignals, dieBySignal, stopOnClosedOutput } from './signals.js';
 import { TextSink } from './text-sink.js';
+import { sanitizeText } from '../ui/text/sanitize.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
   completed: ExitCode.ok,
@@ -16,7 +17,9 @@ const STATUS_EXIT: Record<RunStatus, number> = {
 
 let outputClosed = () => false;
 const write = (s: string) => void (outputClosed() || process.stdout.write(s));
-const writeErr = (s: string) => void (outputClosed() || process.stderr.write(s));
+// Text that reaches a terminal carries nothing a model, tool or file could make it act on. (JSON Lines escapes controls itself.)
+const writeText = (s: string) => write(sanitizeText(s));
+const writeErr = (s: string) => void (outputClosed() || process.stderr.write(sanitizeText(s)));
 
 /**
  * One headless step of a conversation (a new turn or a resume): streams it to stdout as text or
@@ -28,7 +31,7 @@ export async function runHeadless(
   opts: { json?: boolean },
 ): Promise<number> {
   const json = opts.json ? new JsonlSink(write) : undefined;
-  const sink = json ?? new TextSink(write, writeErr);
+  const sink = json ?? new TextSink(writeText, writeErr);
   if (conv.team.isDemo && !json) writeErr('adk: no OPENAI_API_KEY or OPENAI_BASE_URL set; using the offline demo model.\n');
   // A second Ctrl-C while saving exits at once; the first lets the run stop and save.
   const interrupt = abortOnSignals(dieBySignal);

@@ -16,7 +16,7 @@ export class JsonlSink implements EventSink {
   ) {}
 
   private emit(obj: Record<string, unknown>): void {
-    this.write(`${redactJsonText(JSON.stringify(obj), this.secrets)}\n`);
+    this.write(`${escapeC1(redactJsonText(JSON.stringify(obj), this.secrets))}\n`);
   }
 
   session(sessionId: string, agent: string): void {
@@ -65,7 +65,9 @@ export function describeInterrupt(c: InterruptContext) {
     address: c.address,
     kind: info.kind ?? 'custom',
     ...(info.tool ? { tool: info.tool } : {}),
+    ...(info.callId ? { callId: info.callId } : {}),
     ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
+    ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
     ...(info.plan ? { plan: info.plan } : {}),
     message: info.message ?? '',
   };
@@ -77,4 +79,10 @@ function parseOrRaw(s: string): unknown {
   } catch {
     return s;
   }
+}
+
+/** JSON.stringify escapes C0 controls but leaves DEL and C1 (an 8-bit CSI is one byte): a line piped to a terminal holds none. */
+function escapeC1(json: string): string {
+  // eslint-disable-next-line no-control-regex
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

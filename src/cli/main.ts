@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { applySettings } from './settings.js';
 import { packageVersion } from './version.js';
+import { sanitizeText } from '../ui/text/sanitize.js';
 
 // Each command module is imported only when that command runs, so `adk --version` stays fast.
 const program = new Command()
@@ -85,6 +86,18 @@ program
   });
 
 program
+  .command('trust')
+  .description("trust a folder's agents.yaml (module tools, MCP servers, endpoints): by path and content hash")
+  .argument('[path]', 'folder (its agents.yaml) or agents file; default the current folder')
+  .option('--list', 'list trusted agents files')
+  .option('--revoke <dir>', 'forget every trusted agents file in this folder')
+  .option('--yes', 'do not ask (for scripts): trust what is printed')
+  .action(async (path: string | undefined, opts) => {
+    const { trustCommand } = await import('./commands/trust.js');
+    process.exitCode = await trustCommand(path, opts);
+  });
+
+program
   .command('config')
   .description('user settings (model, base_url, store) under ADK_HOME; never API keys')
   .argument('[action]', 'get | set | unset | list | path', 'list')
@@ -103,7 +116,7 @@ async function main(): Promise<void> {
     await program.parseAsync(process.argv);
   } catch (e) {
     const err = e as Error;
-    process.stderr.write(`adk: ${err.message}\n`);
+    process.stderr.write(`adk: ${sanitizeText(err.message)}\n`);
     if (process.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exitCode = exitCodeFor(e);
   }

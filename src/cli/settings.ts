@@ -36,3 +36,25 @@ export function applySettings(env: NodeJS.ProcessEnv = process.env): void {
     if (typeof value === 'string' && value && !env[spec.env]) env[spec.env] = value;
   }
 }
+
+/**
+ * The calls the person allowed without asking in one project folder (`adk config set allow …` run
+ * there), as rule texts. Kept under `projects.<realpath>.allow` in the settings file.
+ */
+export function projectAllowRules(workspace: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  try {
+    const data = JSON.parse(readFileSync(settingsFile(env), 'utf8')) as { projects?: Record<string, { allow?: unknown }> };
+    const allow = data.projects?.[workspace]?.allow;
+    return Array.isArray(allow) ? allow.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `shell(git status*); shell(npm test)` → the rule texts. */
+export function splitRules(value: string): string[] {
+  return value
+    .split(/[;\n]/)
+    .map((r) => r.trim())
+    .filter(Boolean);
+}

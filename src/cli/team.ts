@@ -1,14 +1,42 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ConfigPower } from '../core/config/powers.js';
 import type { Agent } from '../core/index.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { addConfigSecret } from './secrets.js';
+import { sha256, TrustStore } from './trust.js';
+import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
+import { projectAllowRules } from './settings.js';
 
 export interface TeamOptions {
   model?: string;
   agentsFile?: string;
   agentName?: string;
+  /** The workspace: file tools are confined to it and `shell` runs in it. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Use the bundled file whatever the folder holds (a session that started on it). */
+  bundled?: boolean;
+  /** The content hash the session started with: a changed file is refused, never rebuilt. */
+  expectHash?: string;
+  trust?: TrustStore;
+}
+
+/** The folder's agents file would run code or move keys, and the person has not trusted it. */
+export class UntrustedAgentsFileError extends CliError {
+  constructor(
+    readonly file: string,
+    readonly hash: string,
+    readonly powers: ConfigPower[],
+  ) {
+    super(
+      `${file} is not trusted. It:${powers.map((p) => `\n  - ${p.text}`).join('')}\n` +
+        `adk runs a folder's agents.yaml only once you trust it (a cloned repository must not run code or redirect your keys). ` +
+        `Read the file, then run: adk trust ${dirname(file)}`,
+      ExitCode.usage,
+    );
+  }
 }
 
 export interface Team {
@@ -17,10 +45,16 @@ export interface Team {
   rootName: string;
   modelName: string;
   isDemo: boolean;
-  /** The agents file the team came from, stored with the session so resume rebuilds the same team. */
+  /** The agents file the team came from, stored with the session so resume rebuilds the same team (unset: bundled). */
   agentsFile?: string;
+  /** SHA-256 of the agents file's bytes, stored with the session: resume refuses a changed file. */
+  agentsHash: string;
+  /** The workspace the tools work in (a realpath), stored with the session. */
+  workspace: string;
   /** The agent tree's tool names, for `/tools`. */
   toolNames: string[];
+  /** Calls that run without asking: agents.yaml `allow:` and this folder's `adk config set allow`. */
+  allowRules: AllowRule[];
   /** The team as `adk agents` prints it, for `/agents`. */
   tree: string;
   close(): Promise<void>;
@@ -36,25 +70,37 @@ export function wantsDemo(opts: TeamOptions): boolean {
 }
 
 /**
- * The `--model` to rebuild a saved session's team with: its stored model name when the team ran on
- * one model; a team of several models (stored as "a, b") is rebuilt from its agents file.
- */
-export function sessionModel(stored: string | undefined): string | undefined {
-  return stored && !stored.includes(', ') ? stored : undefined;
-}
-
-/**
  * Builds the team from agents.yaml (`--agents`, else ./agents.yaml, else the bundled file).
  * Without any model configuration the bundled file starts on its offline `demo` team.
  */
 export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const env = opts.env ?? process.env;
-  const cwd = opts.cwd ?? process.cwd();
-  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree } = await import('../core/config/index.js');
-  const location = findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
-  const result = validateConfig({ file: location.path }, { env });
+  const cwd = realWorkspace(opts.cwd ?? process.cwd());
+  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree, configPowers } = await import('../core/config/index.js');
+  const location = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
+  // Read once: the bytes hashed are the bytes validated and built (no swap in between).
+  let text: string;
+  try {
+    text = readFileSync(location.path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`${location.path}: ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`, ExitCode.usage);
+  }
+  const hash = sha256(text);
+  if (opts.expectHash && opts.expectHash !== hash) {
+    throw new CliError(
+      `${location.path} changed since this session started, so its team is not rebuilt from it (a model may have written the file). ` +
+        'Start a new session (adk run / adk chat) to use the new file.',
+      ExitCode.usage,
+    );
+  }
+  const result = validateConfig({ text, file: location.path }, { env });
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
   const config = result.config;
+  if (location.source !== 'bundled') {
+    const powers = configPowers(config, text, env);
+    if (powers.length && !(opts.trust ?? new TrustStore()).isTrusted(location.path, hash)) throw new UntrustedAgentsFileError(location.path, hash, powers);
+  }
 
   const demoFallback = !opts.agentName && location.source === 'bundled' && wantsDemo(opts) && config.agents.has(DEMO_TEAM);
   const rootName = opts.agentName ?? (demoFallback ? DEMO_TEAM : config.default);
@@ -97,8 +143,11 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
       modelName: names.join(', ') || 'none',
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
-      agentsFile: location.source === 'bundled' ? undefined : location.path,
+      agentsFile: location.source === 'bundled' ? undefined : realWorkspace(location.path),
+      agentsHash: hash,
+      workspace: cwd,
       toolNames: [...toolNames].sort(),
+      allowRules: [...config.allow, ...configuredRules(cwd, env)],
       tree: renderAgentTree(agentTree(config, rootName)),
       close: () => registry.close(),
     };
@@ -106,4 +155,20 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     await registry.close();
     throw e instanceof CliError ? e : new CliError((e as Error).message, ExitCode.usage);
   }
+}
+
+function realWorkspace(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch (e) {
+    throw new CliError(`the workspace ${dir} is not available: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, ExitCode.usage);
+  }
+}
+
+/** The folder's allow-list from `adk config` (rules that no longer parse are left out). */
+function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[] {
+  return projectAllowRules(workspace, env)
+    .map(parseAllowRule)
+    .filter((r): r is AllowRule => typeof r !== 'string')
+    .map((r) => ({ ...r, source: 'adk config' }));
 }

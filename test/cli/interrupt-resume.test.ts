@@ -46,6 +46,7 @@ describe('adk run with a shell that needs approval', () => {
       address: 'agent:chat;tool:shell:call_sh',
       kind: 'approval',
       tool: 'shell',
+      callId: 'call_sh',
       arguments: { command: 'echo approved-$((6*7))' },
       message: expect.any(String),
     });

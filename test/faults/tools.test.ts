@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { trustAgentsFile } from '../support/trust.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatModelAgent } from '../../src/core/agents/chat-model-agent.js';
@@ -128,6 +129,7 @@ describe('tool faults through the CLI (module tools)', () => {
     mkdirSync(join(ws.cwd, 'tools'));
     writeFileSync(join(ws.cwd, 'tools', 'faulty.mjs'), TOOLS_MODULE);
     writeFileSync(join(ws.cwd, 'agents.yaml'), AGENTS);
+    trustAgentsFile(ws.home, join(ws.cwd, 'agents.yaml')); // module tools run only in a trusted folder
     return { ...ws, env: modelEnv(server, ws.home) };
   }
 

@@ -3,7 +3,8 @@ import type { SessionRecord } from '../../src/core/store/index.js';
 import { InputHistory } from '../../src/cli/chat/input-history.js';
 import { prepareRepl, ReplRoot, type ReplStart } from '../../src/cli/chat/start-repl.js';
 import { loadTeam, type TeamOptions } from '../../src/cli/team.js';
-import type { AdkStores } from '../../src/core/store/index.js';
+import { lockSession, type AdkStores } from '../../src/core/store/index.js';
+import { lockedNewId } from '../../src/cli/session-access.js';
 import { plain, sleep, waitFor } from './helpers.js';
 
 const SETTLE_MS = 60;
@@ -26,12 +27,19 @@ export interface ReplUnderTest {
 }
 
 /** The REPL exactly as `adk chat` / `adk resume` builds it (team, session, host, app), rendered in memory. */
-export async function openRepl(stores: AdkStores, teamOptions: TeamOptions, home: string, record?: SessionRecord): Promise<ReplUnderTest> {
+export async function openRepl(
+  stores: AdkStores,
+  teamOptions: TeamOptions,
+  home: string,
+  record?: SessionRecord,
+  opts: { promptArmMs?: number } = {},
+): Promise<ReplUnderTest> {
   const team = await loadTeam({ ...teamOptions, agentName: teamOptions.agentName ?? record?.rootAgent, agentsFile: teamOptions.agentsFile ?? record?.agentsFile });
-  const start = await prepareRepl({ stores, team, record, teamOptions });
+  const lease = record ? await lockSession(stores.kv, record.id) : (await lockedNewId(stores)).lease;
+  const start = await prepareRepl({ stores, team, record, lease, teamOptions });
   let onExit!: () => void;
   const exited = new Promise<void>((resolve) => (onExit = resolve));
-  const r = render(<ReplRoot start={start} history={new InputHistory(home)} onExit={() => onExit()} />);
+  const r = render(<ReplRoot start={start} history={new InputHistory(home)} onExit={() => onExit()} promptArmMs={opts.promptArmMs ?? 0} />);
   const screen = () => plain(r.lastFrame());
   // A frame is on screen before React's effects run, so the keys of a prompt that just appeared
   // are listened to a moment later: settle briefly after each wait.
@@ -54,6 +62,9 @@ export async function openRepl(stores: AdkStores, teamOptions: TeamOptions, home
     until,
     busy: () => screen().split('\n').slice(-8).join('\n').includes('esc to cancel'),
     exited,
-    unmount: () => r.unmount(),
+    unmount: () => {
+      r.unmount();
+      void start.host.conv.close();
+    },
   };
 }

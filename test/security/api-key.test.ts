@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { trustAgentsFile } from '../support/trust.js';
 import { expectExit, ofType, runCli, serverEnv, sessionIdOf, storeBytes, tempDir, tempHome, useServer, writeAgentsFile, type CliResult } from '../cli/helpers.js';
 
 // Issue 5, Must show 5: a key from the environment never appears in a saved session, a checkpoint,
@@ -88,6 +89,7 @@ agents:
       );
       const env = keyVar === 'OPENAI_API_KEY' ? serverEnv(server(), KEY, home) : { ...serverEnv(server(), 'unrelated-openai-key', home), [keyVar]: KEY };
       const opts = { env, cwd: tempDir() };
+      trustAgentsFile(home, agents); // a key variable of its own choosing is a power the person must grant
       server().enqueue({ toolCalls: [{ id: 'c_env', name: 'shell', arguments: { command: `echo "value=$${keyVar}"` } }] }, { content: 'I printed it.' });
       const id = sessionIdOf(await expectExit(['run', '--agents', agents, '--json', 'print the variable'], 3, opts));
       expect(server().chatRequests[0].headers.authorization).toBe(`Bearer ${KEY}`);

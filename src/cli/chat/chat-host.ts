@@ -1,9 +1,10 @@
 import type { AgentEvent } from '../../core/index.js';
-import type { AdkStores } from '../../core/store/index.js';
+import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation } from '../conversation.js';
 import { withSummary } from '../event-sink.js';
-import { loadTeam, sessionModel, type Team, type TeamOptions } from '../team.js';
+import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
+import { loadTeam, type Team, type TeamOptions } from '../team.js';
 import { historyItems } from './history-items.js';
 
 /**
@@ -73,9 +74,15 @@ export class ChatHost {
     this.onChange?.();
   }
 
+  /** "Always allow" for the current session only; it is saved with the session, so resuming it keeps the grant. */
+  grant = (tool: string): void => {
+    void this.conv.grant(tool).catch(() => {}); // a failed save is reported by the next turn's save
+    this.onChange?.();
+  };
+
   async switchModel(model: string, ui: ChatUi): Promise<void> {
     try {
-      const team = await loadTeam({ ...this.teamOptions, model, agentName: this.conv.record.rootAgent, agentsFile: this.conv.record.agentsFile });
+      const team = await loadTeam(this.sessionTeam(this.conv.record, model));
       await this.conv.team.close();
       this.conv.team = team;
       this.conv.record.model = team.modelName;
@@ -88,7 +95,10 @@ export class ChatHost {
   }
 
   async newSession(ui: ChatUi): Promise<void> {
-    this.conv = await Conversation.create(this.stores, this.conv.team, { agentsFile: this.conv.record.agentsFile });
+    const { lease } = await lockedNewId(this.stores);
+    const previous = this.conv;
+    this.conv = await Conversation.create(this.stores, previous.team, lease);
+    await previous.close();
     ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`New session ${this.conv.id}.`, 'success');
     this.onChange?.();
@@ -96,10 +106,27 @@ export class ChatHost {
 
   async openSession(id: string, ui: ChatUi): Promise<void> {
     try {
-      const record = await this.stores.sessions.get(await this.stores.sessions.resolveId(id));
-      if (!record) throw new Error(`session ${id} does not exist`);
-      const team = record.rootAgent === this.team.rootName && record.agentsFile === this.conv.record.agentsFile ? this.team : await loadTeam({ ...this.teamOptions, agentName: record.rootAgent, agentsFile: record.agentsFile, model: this.teamOptions.model ?? sessionModel(record.model) });
-      this.conv = Conversation.open(this.stores, team, record);
+      const resolved = await this.stores.sessions.resolveId(id);
+      if (resolved === this.conv.id) {
+        if (this.conv.record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
+        else ui.info(`Session ${resolved} is already open.`);
+        return;
+      }
+      const { record, lease } = await lockedSession(this.stores, resolved);
+      let team: Team;
+      try {
+        const cur = this.conv.record;
+        const sameTeam =
+          record.rootAgent === this.team.rootName && record.agentsFile === cur.agentsFile && record.agentsHash === cur.agentsHash && record.workspace === cur.workspace;
+        team = sameTeam ? this.team : await loadTeam(this.sessionTeam(record, this.teamOptions.model));
+      } catch (e) {
+        await lease.release();
+        throw e;
+      }
+      const previous = this.conv;
+      this.conv = Conversation.open(this.stores, team, record, lease);
+      await previous.close();
+      if (previous.team !== team) await previous.team.close();
       ui.clear(record.usage);
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
       for (const item of historyItems(record.messages)) ui.append(item);
@@ -108,5 +135,17 @@ export class ChatHost {
     } catch (e) {
       ui.error((e as Error).message);
     }
+  }
+
+  /** A saved session's own team (its file, hash and workspace), with this REPL's environment and trust. */
+  private sessionTeam(record: SessionRecord, model: string | undefined): TeamOptions {
+    return { ...this.teamOptions, ...sessionTeamOptions(record, { model }) };
+  }
+
+  /** Saves what is still being saved, then gives the session up. */
+  async close(): Promise<void> {
+    await this.settle();
+    await this.conv.close();
+    await this.conv.team.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { ChatUi } from '../../ui/index.js';
 import type { AdkStores } from '../../core/store/index.js';
 import type { ChatHost } from './chat-host.js';
+import { formatRule } from '../../core/agents/allow-rules.js';
 
 /** The REPL's commands that need the runtime or the store; the app handles the rest itself. */
 export async function handleCommand(host: ChatHost, stores: AdkStores, name: string, args: string, ui: ChatUi): Promise<boolean> {
@@ -8,9 +9,14 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/agents':
       ui.markdown(`\`\`\`text\n${host.team.tree}\n\`\`\``, 'agents');
       return true;
-    case '/tools':
-      ui.markdown(host.team.toolNames.map((t) => `- \`${t}\``).join('\n') || 'This team has no tools.', 'tools');
+    case '/tools': {
+      const tools = host.team.toolNames.map((t) => `- \`${t}\``).join('\n') || 'This team has no tools.';
+      const rules = host.team.allowRules.map((r) => `- \`${formatRule(r)}\` (${r.source ?? 'agents.yaml'})`);
+      const grants = host.conv.grants.map((t) => `- \`${t}\` (always allowed in this session)`);
+      const allowed = [...rules, ...grants];
+      ui.markdown(`${tools}\n\n**Runs without asking:**\n${allowed.join('\n') || '- nothing: every call that needs approval asks'}`, 'tools');
       return true;
+    }
     case '/model':
       if (!args.trim()) {
         ui.info(`Model: ${host.team.modelName}. Switch with /model <name> (e.g. /model gpt-4o-mini, /model demo).`);

@@ -1,7 +1,8 @@
+import { realpathSync } from 'node:fs';
 import { render } from 'ink';
 import { useEffect, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
-import type { AdkStores, SessionRecord } from '../../core/store/index.js';
+import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../conversation.js';
 import type { Team, TeamOptions } from '../team.js';
@@ -14,8 +15,12 @@ export interface ReplOptions {
   stores: AdkStores;
   team: Team;
   record?: SessionRecord;
+  /** The lease on `record`'s id, or on the id of the session to create. */
+  lease: SessionLease;
   teamOptions: TeamOptions;
   demoNote?: string;
+  /** How long a prompt ignores keys after it appears (ADK_PROMPT_ARM_MS; default 400). */
+  promptArmMs?: number;
 }
 
 /** What the REPL opens with: the host of its conversation, the first transcript rows, the waiting questions. */
@@ -25,14 +30,23 @@ export interface ReplStart {
   initialInterrupts: InterruptContext[];
 }
 
+function currentFolder(): string {
+  try {
+    return realpathSync(process.cwd());
+  } catch {
+    return process.cwd();
+  }
+}
+
 /** Opens (or creates) the session and builds what the REPL shows first. */
 export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
-  const conv = o.record ? Conversation.open(o.stores, o.team, o.record) : await Conversation.create(o.stores, o.team, { agentsFile: o.team.agentsFile });
+  const conv = o.record ? Conversation.open(o.stores, o.team, o.record, o.lease) : await Conversation.create(o.stores, o.team, o.lease);
   const host = new ChatHost(o.stores, conv, o.teamOptions);
   const items: NewTranscriptItem[] = [];
   if (o.demoNote) items.push({ kind: 'info', text: o.demoNote, tone: 'warning' });
   if (o.record) {
     items.push({ kind: 'info', text: `Resumed session ${o.record.id}: ${o.record.title || '(untitled)'}`, tone: 'success' });
+    if (o.team.workspace !== currentFolder()) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
     items.push(...historyItems(o.record.messages));
     if (o.record.status === 'cancelled' && o.record.checkpointId) {
       items.push({ kind: 'info', tone: 'warning', text: `The last run was cancelled at a safe point. Type /resume ${o.record.id} to continue it, or send a new message.` });
@@ -44,7 +58,7 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   const initialInterrupts: InterruptContext[] = pending.map((p) => ({
     id: p.id,
     address: p.address,
-    info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments },
+    info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments, callId: p.callId, ...(p.mayHaveRun ? { mayHaveRun: true } : {}) },
   }));
   return { host, initialItems: items, initialInterrupts };
 }
@@ -53,10 +67,12 @@ export interface ReplRootProps {
   start: ReplStart;
   history: InputHistory;
   onExit: () => void;
+  /** Tests of everything but the type-ahead guard answer prompts at once. */
+  promptArmMs?: number;
 }
 
 /** The app wired to its host: re-renders when the host's session, model or saved state changes. */
-export function ReplRoot({ start: { host, initialItems, initialInterrupts }, history, onExit }: ReplRootProps) {
+export function ReplRoot({ start: { host, initialItems, initialInterrupts }, history, onExit, promptArmMs }: ReplRootProps) {
   const [, rerender] = useState(0);
   useEffect(() => {
     host.onChange = () => rerender((n) => n + 1);
@@ -76,6 +92,9 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
       initialItems={initialItems}
       initialInterrupts={initialInterrupts}
       initialUsage={host.conv.record.usage}
+      alwaysApproved={host.conv.grants}
+      promptArmMs={promptArmMs}
+      onAlwaysApprove={host.grant}
       onExit={onExit}
     />
   );
@@ -85,11 +104,10 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
 export async function startRepl(o: ReplOptions): Promise<number> {
   const start = await prepareRepl(o);
   let exit: () => void = () => {};
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} />, REPL_RENDER_OPTIONS);
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} />, REPL_RENDER_OPTIONS);
   exit = () => instance.unmount();
   await instance.waitUntilExit();
-  await start.host.settle();
-  await start.host.team.close();
+  await start.host.close();
   process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
   return 0;
 }

@@ -1,6 +1,9 @@
+import type { SessionLease } from '../../core/store/index.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
-import { loadTeam, sessionModel, wantsDemo, type TeamOptions } from '../team.js';
+import { loadTeam, UntrustedAgentsFileError, wantsDemo, type Team, type TeamOptions } from '../team.js';
+import { TrustStore } from '../trust.js';
 
 export interface ChatCommandOptions {
   resume?: string;
@@ -15,27 +18,49 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     throw new CliError('adk chat needs an interactive terminal; for scripts use `adk run` (or `adk resume <id> --json`).');
   }
   const stores = await openStores();
+  let lease: SessionLease | undefined;
   try {
-    const record = opts.resume ? await stores.sessions.get(await stores.sessions.resolveId(opts.resume)) : undefined;
-    if (opts.resume && !record) throw new CliError(`session ${opts.resume} does not exist`);
-    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent };
-    const team = await loadTeam({
-      ...teamOptions,
-      model: opts.model ?? sessionModel(record?.model),
-      agentsFile: opts.agents ?? record?.agentsFile,
-      agentName: opts.agent ?? record?.rootAgent,
-    });
+    const held = opts.resume ? await lockedSession(stores, opts.resume) : undefined;
+    lease = held?.lease ?? (await lockedNewId(stores)).lease;
+    const record = held?.record;
+    const trust = new TrustStore();
+    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent, trust };
+    const team = await loadTrustedTeam(
+      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? record.rootAgent, trust } : teamOptions,
+      trust,
+    );
     const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));
     const demoNote = team.isDemo && wantsDemo(teamOptions)
       ? 'No model configured: offline demo team. Set OPENAI_API_KEY or OPENAI_BASE_URL (e.g. Ollama), or --model.'
       : undefined;
-    return await startRepl({ stores, team, record, teamOptions, demoNote });
+    const owned = lease;
+    lease = undefined; // the REPL's host releases it from here on
+    return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS) });
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError((e as Error).message, ExitCode.runtimeError);
   } finally {
+    await lease?.release();
     await stores.close();
   }
+}
+
+/** Builds the team; a folder's untrusted agents file is shown and trusted (or not) inline, once. */
+async function loadTrustedTeam(options: TeamOptions, trust: TrustStore): Promise<Team> {
+  try {
+    return await loadTeam(options);
+  } catch (e) {
+    if (!(e instanceof UntrustedAgentsFileError)) throw e;
+    const { askTrust } = await importInkInteractive(() => import('../chat/ask-trust.js'));
+    if (!(await askTrust(e))) throw new CliError(`not trusted: ${e.file} was not used. Trust it later with: adk trust ${e.file}`, ExitCode.usage);
+    trust.trust(e.file, e.hash);
+    return loadTeam(options);
+  }
+}
+
+/** ADK_PROMPT_ARM_MS: a whole number of milliseconds (0 turns the guard off); anything else keeps the default. */
+function armMs(raw: string | undefined): number | undefined {
+  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { BUNDLED_AGENTS_FILE } from '../team.js';
 
-const out = (s: string) => void process.stdout.write(s);
-const err = (s: string) => void process.stderr.write(s);
+import { sanitizeText } from '../../ui/text/sanitize.js';
+
+// A cloned repository's agents.yaml is read here untrusted: its names and descriptions print terminal-safe.
+const out = (s: string) => void process.stdout.write(sanitizeText(s));
+const err = (s: string) => void process.stderr.write(sanitizeText(s));
 
 /** `adk validate [file]`: 0 when valid, 2 with every problem as file:line:col otherwise. */
 export async function validateCommand(file: string | undefined): Promise<number> {

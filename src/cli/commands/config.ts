@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { CliError } from '../exit-codes.js';
-import { SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, type SettingName } from '../settings.js';
+import { realpathSync } from 'node:fs';
+import { parseAllowRule } from '../../core/agents/allow-rules.js';
+import { SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, splitRules, type SettingName } from '../settings.js';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 
 const out = (s: string) => void process.stdout.write(s);
@@ -10,7 +12,7 @@ async function openSettings() {
   const { default: Conf } = await import('conf');
   const home = defaultAdkHome();
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  return new Conf<Record<string, string>>({
+  return new Conf<Record<string, unknown>>({
     cwd: home,
     configName: SETTINGS_FILE_NAME.replace(/\.json$/, ''),
     configFileMode: 0o600,
@@ -30,8 +32,38 @@ function checkName(name: string | undefined, action: string): SettingName {
   return name as SettingName;
 }
 
+/** The per-project allow-list: rules for calls that run without asking in the current folder. */
+async function projectAllow(action: string, value: string | undefined): Promise<number> {
+  const conf = await openSettings();
+  const folder = realpathSync(process.cwd());
+  const projects = { ...((conf.get('projects') as Record<string, { allow?: string[] }> | undefined) ?? {}) };
+  switch (action) {
+    case 'get': {
+      const rules = projects[folder]?.allow ?? [];
+      if (!rules.length) return 1;
+      out(`${rules.join('; ')}\n`);
+      return 0;
+    }
+    case 'set': {
+      if (value === undefined) throw new CliError('usage: adk config set allow "shell(git status*); shell(npm test)" (in the project folder)');
+      const rules = splitRules(value);
+      const bad = rules.map(parseAllowRule).filter((r): r is string => typeof r === 'string');
+      if (bad.length) throw new CliError(bad.join('\n'));
+      projects[folder] = { ...projects[folder], allow: rules };
+      conf.set('projects', projects);
+      out(`allowed without asking in ${folder}: ${rules.join('; ')}\n`);
+      return 0;
+    }
+    default:
+      delete projects[folder];
+      conf.set('projects', projects);
+      return 0;
+  }
+}
+
 /** `adk config get|set|unset|list|path`: user settings under ADK_HOME (the environment wins over them). */
 export async function configCommand(action: string | undefined, name: string | undefined, value: string | undefined): Promise<number> {
+  if (name === 'allow' && (action === 'get' || action === 'set' || action === 'unset')) return projectAllow(action, value);
   switch (action ?? 'list') {
     case 'path':
       out(`${settingsFile()}\n`);
@@ -42,6 +74,8 @@ export async function configCommand(action: string | undefined, name: string | u
         const v = conf.get(key);
         out(`${key}=${v ?? ''}${v === undefined ? `  (unset: ${spec.description})` : ''}\n`);
       }
+      const allow = (conf.get('projects') as Record<string, { allow?: string[] }> | undefined)?.[realpathSync(process.cwd())]?.allow;
+      out(`allow=${allow?.join('; ') ?? ''}  (this folder: calls that run without asking, e.g. "shell(npm test)")\n`);
       return 0;
     }
     case 'get': {

@@ -2,8 +2,9 @@ import { targetsFromFlags, type AnswerFlags } from '../answers.js';
 import { Conversation } from '../conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
+import { lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
-import { loadTeam, sessionModel } from '../team.js';
+import { loadTeam } from '../team.js';
 
 export interface ResumeCommandOptions extends AnswerFlags {
   json?: boolean;
@@ -20,27 +21,33 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
   }
   const stores = await openStores();
   try {
-    const record = await stores.sessions.get(await stores.sessions.resolveId(id));
-    if (!record) throw new CliError(`session ${id} does not exist`);
-    const team = await loadTeam({ model: opts.model ?? sessionModel(record.model), agentsFile: record.agentsFile, agentName: record.rootAgent });
+    const { record, lease } = await lockedSession(stores, id);
     try {
-      const conv = Conversation.open(stores, team, record);
-      const prompt = words.join(' ').trim();
-      const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
-      // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);
-      // questions that wait for an answer must be answered first.
-      if (resumable && !(prompt && record.status === 'cancelled')) {
-        if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
-        const targets = targetsFromFlags(record.pendingInterrupts, opts);
-        return await runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
+      const team = await loadTeam(sessionTeamOptions(record, { model: opts.model }));
+      try {
+        return await continueSession(Conversation.open(stores, team, record, lease), words.join(' ').trim(), opts);
+      } finally {
+        await team.close();
       }
-      if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
-      if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
-      return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
     } finally {
-      await team.close();
+      await lease.release();
     }
   } finally {
     await stores.close();
   }
+}
+
+async function continueSession(conv: Conversation, prompt: string, opts: ResumeCommandOptions): Promise<number> {
+  const record = conv.record;
+  const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
+  // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);
+  // questions that wait for an answer must be answered first.
+  if (resumable && !(prompt && record.status === 'cancelled')) {
+    if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
+    const targets = targetsFromFlags(record.pendingInterrupts, opts);
+    return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
+  }
+  if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
+  if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
+  return runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
 }

@@ -2,8 +2,9 @@ import { Conversation } from '../conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { promptFromArgs } from '../stdin.js';
+import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
-import { loadTeam, sessionModel } from '../team.js';
+import { loadTeam } from '../team.js';
 
 export interface RunCommandOptions {
   json?: boolean;
@@ -18,20 +19,27 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
   if (!prompt.trim()) throw new CliError('the prompt is empty');
   const stores = await openStores();
   try {
-    const existing = opts.session ? await stores.sessions.get(await stores.sessions.resolveId(opts.session)) : undefined;
-    if (existing?.status === 'interrupted') {
-      throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
-    }
-    const team = await loadTeam({
-      model: opts.model ?? sessionModel(existing?.model),
-      agentsFile: opts.agents ?? existing?.agentsFile,
-      agentName: opts.agent ?? existing?.rootAgent,
-    });
+    // The lease comes first: what is read next is what this process alone will change.
+    const held = opts.session ? await lockedSession(stores, opts.session) : undefined;
+    const lease = held?.lease ?? (await lockedNewId(stores)).lease;
     try {
-      const conv = existing ? Conversation.open(stores, team, existing) : await Conversation.create(stores, team, { agentsFile: team.agentsFile });
-      return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+      const existing = held?.record;
+      if (existing?.status === 'interrupted') {
+        throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
+      }
+      const team = await loadTeam(
+        existing
+          ? { ...sessionTeamOptions(existing, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? existing.rootAgent }
+          : { model: opts.model, agentsFile: opts.agents, agentName: opts.agent },
+      );
+      try {
+        const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
+        return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+      } finally {
+        await team.close();
+      }
     } finally {
-      await team.close();
+      await lease.release();
     }
   } finally {
     await stores.close();

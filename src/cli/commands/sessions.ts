@@ -1,5 +1,7 @@
 import type { SessionListEntry } from '../../core/store/index.js';
 import { CliError } from '../exit-codes.js';
+import { lockSession } from '../../core/store/index.js';
+import { leaseOptions } from '../session-access.js';
 import { exitQuietlyOnEpipe } from '../signals.js';
 import { openStores } from '../stores.js';
 
@@ -7,7 +9,10 @@ export interface SessionsOptions {
   json?: boolean;
 }
 
-const out = (s: string) => void process.stdout.write(s);
+import { sanitizeText } from '../../ui/text/sanitize.js';
+
+/** Titles, messages and errors were written by models and tools: printed terminal-safe. (JSON escapes controls itself.) */
+const out = (s: string) => void process.stdout.write(sanitizeText(s));
 
 export async function sessionsCommand(action: string | undefined, id: string | undefined, opts: SessionsOptions): Promise<number> {
   exitQuietlyOnEpipe();
@@ -37,9 +42,16 @@ export async function sessionsCommand(action: string | undefined, id: string | u
       }
       case 'delete': {
         if (!id) throw new CliError('usage: adk sessions delete <id>');
+        // A session another process is running is not pulled from under it.
+        // (Not read first: a corrupt record must stay deletable.)
         const full = await stores.sessions.resolveId(id);
-        await stores.sessions.delete(full);
-        await stores.checkpoints.delete(full);
+        const lease = await lockSession(stores.kv, full, leaseOptions());
+        try {
+          await stores.sessions.delete(full);
+          await stores.checkpoints.delete(full);
+        } finally {
+          await lease.release();
+        }
         if (opts.json) out(`${JSON.stringify({ deleted: full })}\n`);
         else out(`deleted session ${full}\n`);
         return 0;

@@ -28,3 +28,4 @@ export type {
   WorkflowAgentConfig,
 } from './types.js';
 export { createTeam, toRegistryRef, type TeamDeps } from './create-team.js';
+export { configPowers, type ConfigPower } from './powers.js';

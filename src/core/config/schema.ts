@@ -15,6 +15,8 @@ export const topLevelSchema = z.strictObject({
   models: z.record(z.string(), z.unknown()).nullable().optional(),
   mcp_servers: z.record(z.string(), z.unknown()).nullable().optional(),
   agents: z.record(z.string(), z.unknown()),
+  /** Calls allowed without asking: `shell(git status*)`, `read_file`. */
+  allow: z.array(z.string()).nullable().optional(),
 });
 
 export const modelSchema = z.strictObject({

@@ -18,6 +18,7 @@ import {
   type RawModel,
 } from './schema.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
+import { parseAllowRule, type AllowRule } from '../agents/allow-rules.js';
 
 /** The file's data after shape checks; values that failed them are left out (already reported). */
 export interface RawTeam {
@@ -26,13 +27,14 @@ export interface RawTeam {
   mcpServers: Map<string, Partial<RawMcpServer>>;
   /** `type` is resolved (chat by default); undefined when the written type is invalid. */
   agents: Map<string, RawAgent & { type?: AgentType }>;
+  allow: AllowRule[];
 }
 
 /** `at` is where the key sits below the checked object ([] for its own keys). */
 type UnknownKeyMessage = (key: string, at: readonly PathSeg[]) => { message: string; hint?: string };
 
 export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
-  const team: RawTeam = { models: new Map(), mcpServers: new Map(), agents: new Map() };
+  const team: RawTeam = { models: new Map(), mcpServers: new Map(), agents: new Map(), allow: [] };
   if (root === null || root === undefined) {
     c.report([], 'the file is empty', { hint: 'start with "version: 1" and an "agents:" mapping' });
     return team;
@@ -45,6 +47,11 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
   if (top.version === undefined) c.report([], "missing 'version: 1'", { hint: 'add "version: 1" as the first line' });
   else if (top.version !== 1) c.report(['version'], `unsupported version ${JSON.stringify(top.version)} (expected 1)`);
   if (top.default !== undefined) team.default = top.default;
+  for (const [i, text] of (top.allow ?? []).entries()) {
+    const rule = parseAllowRule(text);
+    if (typeof rule === 'string') c.report(['allow', i], rule, { hint: 'e.g. allow: ["shell(git status*)", "shell(npm test)", read_file]' });
+    else team.allow.push({ ...rule, source: 'agents.yaml' });
+  }
 
   for (const [name, raw] of entries(top.models)) {
     const path = ['models', name];

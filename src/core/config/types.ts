@@ -1,3 +1,5 @@
+import type { AllowRule } from '../agents/allow-rules.js';
+
 /**
  * The normalized team configuration produced from agents.yaml. Everything is resolved and
  * defaulted, so building agents from it needs no further lookups in the YAML.
@@ -140,6 +142,8 @@ export interface TeamConfig {
   agents: Map<string, AgentConfig>;
   /** Agents that are nobody's child, in file order. */
   roots: string[];
+  /** Calls allowed without asking (`allow:`), e.g. `shell(git status*)`. */
+  allow: AllowRule[];
 }
 
 export interface LoadedConfig {

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { sanitizeText } from '../../ui/text/sanitize.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { BUNDLED_AGENTS_FILE } from '../team.js';
+import { sha256, TrustStore } from '../trust.js';
+
+export interface TrustOptions {
+  list?: boolean;
+  revoke?: string;
+  yes?: boolean;
+}
+
+const out = (s: string) => void process.stdout.write(sanitizeText(s));
+
+/** `adk trust [DIR|FILE]`, `--list`, `--revoke DIR`. Shows what the file would do before recording trust. */
+export async function trustCommand(target: string | undefined, opts: TrustOptions): Promise<number> {
+  const store = new TrustStore();
+  if (opts.list) {
+    const entries = store.list();
+    out(entries.length ? entries.map((e) => `${e.file}  sha256:${e.sha256.slice(0, 12)}  ${e.trustedAt}\n`).join('') : 'no trusted agents files\n');
+    return ExitCode.ok;
+  }
+  if (opts.revoke) {
+    const n = store.revoke(resolve(opts.revoke));
+    out(n ? `revoked trust in ${resolve(opts.revoke)} (${n} file${n > 1 ? 's' : ''})\n` : `nothing was trusted in ${resolve(opts.revoke)}\n`);
+    return ExitCode.ok;
+  }
+  const file = agentsFileAt(resolve(target ?? '.'));
+  const text = readFileSync(file, 'utf8');
+  const { validateConfig, formatProblems, configPowers } = await import('../../core/config/index.js');
+  const result = validateConfig({ text, file });
+  if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
+  const powers = configPowers(result.config, text);
+  out(`${file}\n`);
+  out(powers.length ? `It would:\n${powers.map((p) => `  - ${p.text}\n`).join('')}` : 'It runs nothing beyond the built-in tools; trust is not needed, but is recorded.\n');
+  if (!opts.yes) {
+    if (!process.stdin.isTTY) throw new CliError('adk trust asks before it records trust; pass --yes when no one can answer (scripts, CI)', ExitCode.usage);
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = (await rl.question('Trust this file? [y/N] ')).trim().toLowerCase();
+    rl.close();
+    if (answer !== 'y' && answer !== 'yes') {
+      out('not trusted\n');
+      return ExitCode.usage;
+    }
+  }
+  const entry = store.trust(file, sha256(text));
+  out(`trusted ${entry.file} (sha256:${entry.sha256.slice(0, 12)}); a changed file must be trusted again\n`);
+  return ExitCode.ok;
+}
+
+function agentsFileAt(p: string): string {
+  if (!existsSync(p)) throw new CliError(`${p} does not exist`, ExitCode.usage);
+  const file = statSync(p).isDirectory() ? join(p, 'agents.yaml') : p;
+  if (!existsSync(file)) throw new CliError(`${p} has no agents.yaml`, ExitCode.usage);
+  if (resolve(file) === BUNDLED_AGENTS_FILE) throw new CliError('the bundled agents.yaml is always trusted', ExitCode.usage);
+  return file;
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { defaultAdkHome } from '../core/store/store-url.js';
+
+/** One trusted agents file: the folder it governs and the exact bytes that were trusted. */
+export interface TrustEntry {
+  folder: string;
+  file: string;
+  sha256: string;
+  trustedAt: string;
+}
+
+interface TrustFile {
+  version: 1;
+  files: Record<string, TrustEntry>;
+}
+
+export const TRUST_FILE_NAME = 'trusted-folders.json';
+
+export const trustFile = (env: NodeJS.ProcessEnv = process.env): string => join(defaultAdkHome(env), TRUST_FILE_NAME);
+
+export function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Folder trust, as gemini-cli and Claude Code have it: an agents file that would run code or move
+ * keys is used only after the person trusted that very file (by path and content hash) for its
+ * folder. A changed file must be trusted again.
+ */
+export class TrustStore {
+  constructor(private readonly path: string = trustFile()) {}
+
+  list(): TrustEntry[] {
+    return Object.values(this.read().files).sort((a, b) => a.folder.localeCompare(b.folder));
+  }
+
+  isTrusted(file: string, hash: string): boolean {
+    return this.read().files[canonical(file)]?.sha256 === hash;
+  }
+
+  trust(file: string, hash: string): TrustEntry {
+    const data = this.read();
+    const key = canonical(file);
+    const entry: TrustEntry = { folder: dirname(key), file: key, sha256: hash, trustedAt: new Date().toISOString() };
+    data.files[key] = entry;
+    this.write(data);
+    return entry;
+  }
+
+  /** Removes every trusted file in `folder`; returns how many. */
+  revoke(folder: string): number {
+    const data = this.read();
+    const dir = canonical(folder);
+    const keys = Object.keys(data.files).filter((k) => data.files[k].folder === dir || k === dir);
+    for (const k of keys) delete data.files[k];
+    this.write(data);
+    return keys.length;
+  }
+
+  private read(): TrustFile {
+    try {
+      const data = JSON.parse(readFileSync(this.path, 'utf8')) as TrustFile;
+      if (data?.version === 1 && data.files && typeof data.files === 'object') return data;
+    } catch {
+      /* missing or unreadable: nothing is trusted */
+    }
+    return { version: 1, files: {} };
+  }
+
+  /** Atomic and owner-only: a half-written trust file must never read as trust. */
+  private write(data: TrustFile): void {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.path);
+  }
+}
+
+function canonical(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}

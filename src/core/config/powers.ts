@@ -1,0 +1,64 @@
+import { DEFAULT_APPROVAL_TOOLS } from '../tools/builtin/index.js';
+import { formatRule } from '../agents/allow-rules.js';
+import type { TeamConfig, ToolRef } from './types.js';
+
+/** Something an agents file can do that a repository must not do to a person who only cloned it. */
+export interface ConfigPower {
+  kind: 'module' | 'mcp' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow';
+  /** One line for a person: what would run, or where keys would go. */
+  text: string;
+}
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+const DEFAULT_KEY_VARS = new Set(['OPENAI_API_KEY']);
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * What this file would run or change beyond the built-in, ask-first defaults: module tools, MCP
+ * servers, model endpoints and key variables, secrets read into the file, and tools that would
+ * run without asking. A file with none needs no trust. `text` is the raw YAML, for `${…}` uses.
+ */
+export function configPowers(config: TeamConfig, text: string, env: Record<string, string | undefined> = process.env): ConfigPower[] {
+  const out: ConfigPower[] = [];
+  const add = (p: ConfigPower) => {
+    if (!out.some((o) => o.text === p.text)) out.push(p);
+  };
+  for (const ref of allToolRefs(config)) {
+    if (ref.kind === 'module') add({ kind: 'module', text: `imports module ${ref.path}${ref.exportName ? ` (export ${ref.exportName})` : ''}` });
+  }
+  for (const s of config.mcpServers.values()) {
+    const envKeys = Object.keys(s.env);
+    add({ kind: 'mcp', text: `starts MCP server ${s.name}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
+  }
+  for (const m of config.models.values()) {
+    if (m.fromEnvironment || m.provider === 'demo') continue;
+    if (m.baseUrl && m.baseUrl !== env.OPENAI_BASE_URL) add({ kind: 'base_url', text: `sends model requests (and the API key) to ${m.baseUrl}` });
+    if (m.apiKeyEnv && !DEFAULT_KEY_VARS.has(m.apiKeyEnv)) add({ kind: 'api_key_env', text: `sends the value of ${m.apiKeyEnv} as the model's API key` });
+  }
+  for (const match of text.matchAll(REFERENCE)) {
+    if (SECRET_NAME.test(match[1])) add({ kind: 'secret_interpolation', text: `reads the secret ${match[1]} into the configuration` });
+  }
+  for (const rule of config.allow) add({ kind: 'allow', text: `allows ${formatRule(rule)} without asking` });
+  for (const a of config.agents.values()) {
+    const tools = a.type === 'chat' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;
+    if (!tools) continue;
+    for (const ref of tools.refs) {
+      if (ref.kind === 'builtin' && ASK_FIRST.has(ref.name) && !tools.approval.includes(ref.name)) {
+        add({ kind: 'no_approval', text: `lets agent ${a.name} run ${ref.name} without asking` });
+      }
+    }
+  }
+  return out;
+}
+
+/** Built-in tools that ask before they run unless a file says otherwise. */
+const ASK_FIRST = new Set<string>(DEFAULT_APPROVAL_TOOLS);
+
+function allToolRefs(config: TeamConfig): ToolRef[] {
+  const refs: ToolRef[] = [];
+  for (const a of config.agents.values()) {
+    if (a.type === 'chat') refs.push(...a.tools);
+    if (a.type === 'plan_execute') refs.push(...a.executor.tools);
+  }
+  return refs;
+}

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllowRule, ruleAllows, type AllowRule } from '../../src/core/agents/allow-rules.js';
+import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
+
+// Issue 11: a per-project allow-list, opt-in through `adk config` or agents.yaml (then a trusted power).
+const server = useServer();
+
+const rule = (text: string) => parseAllowRule(text) as AllowRule;
+
+describe('allow rules', () => {
+  it('match whole commands and paths; shell operators never match a pattern', () => {
+    const status = rule('shell(git status*)');
+    expect(ruleAllows(status, 'shell', { command: 'git status' })).toBe(true);
+    expect(ruleAllows(status, 'shell', { command: 'git status --short' })).toBe(true);
+    for (const command of ['git status; rm -rf ~', 'git status && curl x', 'git status | sh', 'git status > /etc/x', 'git status $(rm -rf ~)', 'git status `id`', 'git status\nrm x', 'git stash']) {
+      expect(ruleAllows(status, 'shell', { command }), command).toBe(false);
+    }
+    expect(ruleAllows(rule('shell(npm test)'), 'shell', { command: 'npm test' })).toBe(true);
+    expect(ruleAllows(rule('shell(npm test)'), 'shell', { command: 'npm test -- --watch' })).toBe(false);
+    expect(ruleAllows(rule('write_file(docs/*)'), 'write_file', { path: 'docs/a.md' })).toBe(true);
+    expect(ruleAllows(rule('write_file(docs/*)'), 'write_file', { path: 'docs/../src/a.ts' })).toBe(false);
+    expect(ruleAllows(rule('read_file'), 'read_file', { path: 'anything' })).toBe(true);
+    expect(ruleAllows(rule('read_file'), 'shell', { command: 'ls' })).toBe(false);
+    expect(parseAllowRule('current_time(x)')).toMatch(/patterns are for shell/);
+    expect(parseAllowRule('shell(')).toMatch(/is not a rule/);
+  });
+});
+
+const AGENTS = `version: 1
+default: chat
+agents:
+  chat:
+    description: A test agent whose shell needs approval.
+    instruction: You are a careful test agent.
+    tools: [shell]
+    approval: [shell]
+`;
+
+describe('the allow-list through the CLI', () => {
+  it('adk config set allow in a project: matching commands run without asking, others still ask; another folder asks', async () => {
+    const home = tempHome();
+    const work = tempDir('adk-allow-work-');
+    const other = tempDir('adk-allow-other-');
+    const agents = writeAgentsFile(tempDir('adk-allow-cfg-'), AGENTS);
+    const env = serverEnv(server(), 'test-key-123456', home);
+    const set = await runCli(['config', 'set', 'allow', 'shell(touch allowed*); shell(npm test)'], { env, cwd: work });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await runCli(['config', 'get', 'allow'], { env, cwd: work })).stdout.trim()).toBe('shell(touch allowed*); shell(npm test)');
+    expect((await runCli(['config', 'set', 'allow', 'shell('], { env, cwd: work })).code).toBe(2);
+
+    server().enqueue({ toolCalls: [{ id: 'a', name: 'shell', arguments: { command: 'touch allowed-1' } }] }, { content: 'done' });
+    await expectExit(['run', '--agents', agents, '--json', 'touch'], 0, { env, cwd: work });
+    expect(existsSync(join(work, 'allowed-1'))).toBe(true);
+
+    server().enqueue({ toolCalls: [{ id: 'b', name: 'shell', arguments: { command: 'touch allowed-2; touch sneaky' } }] });
+    const asked = await expectExit(['run', '--agents', agents, '--json', 'sneak'], 3, { env, cwd: work });
+    expect(ofType(asked.lines, 'interrupt')).toHaveLength(1);
+    expect(existsSync(join(work, 'sneaky'))).toBe(false);
+
+    server().enqueue({ toolCalls: [{ id: 'c', name: 'shell', arguments: { command: 'touch allowed-3' } }] });
+    await expectExit(['run', '--agents', agents, '--json', 'touch'], 3, { env, cwd: other });
+    expect(existsSync(join(other, 'allowed-3'))).toBe(false);
+  });
+
+  it('allow: in agents.yaml is a power that needs trust, and validates with file:line:col', async () => {
+    const home = tempHome();
+    const repo = tempDir('adk-allow-repo-');
+    writeAgentsFile(repo, `${AGENTS}allow: ["shell(rm -rf *)"]\n`);
+    const r = await runCli(['run', 'hello'], { env: serverEnv(server(), 'test-key-123456', home), cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('allows shell(rm -rf *) without asking');
+    const bad = writeAgentsFile(tempDir('adk-allow-bad-'), `${AGENTS}allow: [read_file, "current_time(x)"]\n`);
+    const v = await runCli(['validate', bad]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(/agents\.yaml:9:\d+ allow\[1\]: 'current_time\(x\)': patterns are for shell/);
+  });
+});
