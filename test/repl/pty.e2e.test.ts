@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAdkStores } from '../../src/core/store/index.js';
 import { ADK_BIN } from '../support/cli.js';
-import { removeTempDirs, tempDir, waitFor } from './helpers.js';
+import { PROMPT_ARM_MS } from '../../src/ui/hooks/use-armed.js';
+import { removeTempDirs, sleep, tempDir, waitFor } from './helpers.js';
 import { Tmux } from './tmux.js';
 
 const tmux = new Tmux();
@@ -63,6 +64,7 @@ describe('adk chat in a real terminal (tmux)', () => {
     await tmux.waitForScreen(PANE, (s) => s.includes('run `echo pty-$((6*7))`'), 'the typed command');
     tmux.keys(PANE, 'Enter');
     await tmux.waitForScreen(PANE, (s) => s.includes('demo wants to run shell') && s.includes('[y] approve once'), 'the approval prompt');
+    await sleep(PROMPT_ARM_MS + 100); // a key is an answer only once the prompt could have been read
     tmux.keys(PANE, 'y');
     await tmux.waitForScreen(PANE, (s) => s.includes('✓ approved shell') && s.includes('⎿ pty-42') && s.includes('Here is what shell returned') && s.includes(PROMPT), 'the command output');
 

@@ -26,7 +26,7 @@ function app(props: Partial<ChatAppProps> = {}) {
   const onExit = vi.fn();
   const runTurn = vi.fn<ChatAppProps['runTurn']>(props.runTurn ?? (() => eventsOf()));
   const answerInterrupts = vi.fn<ChatAppProps['answerInterrupts']>(props.answerInterrupts ?? (() => eventsOf()));
-  const r = render(<ChatApp columns={80} rows={40} frameMs={0} onExit={onExit} {...props} runTurn={runTurn} answerInterrupts={answerInterrupts} />);
+  const r = render(<ChatApp columns={80} rows={40} frameMs={0} promptArmMs={0} onExit={onExit} {...props} runTurn={runTurn} answerInterrupts={answerInterrupts} />);
   return { r, onExit, runTurn, answerInterrupts, frame: () => plain(r.lastFrame()) };
 }
 
@@ -85,6 +85,7 @@ describe('ChatApp', () => {
     await type(r.stdin, 'one', KEY.enter);
     await tick(60);
     await type(r.stdin, 'a');
+    await type(r.stdin, 'y');
     await tick(60);
     expect(answerInterrupts.mock.calls[0][0]).toEqual({ i1: { approved: true } });
     await type(r.stdin, 'two', KEY.enter);

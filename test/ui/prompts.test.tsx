@@ -32,10 +32,21 @@ describe('ApprovalPrompt', () => {
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true });
   });
 
-  it('a approves for the rest of the session', async () => {
+  it('a, then y to confirm, approves for the rest of the session; a alone approves nothing', async () => {
     const { r, onDecision } = approval();
     await type(r.stdin, 'a');
+    expect(onDecision).not.toHaveBeenCalled();
+    expect(plain(r.lastFrame())).toContain('without asking for the rest of this session');
+    await type(r.stdin, 'y');
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true, always: true });
+  });
+
+  it('a then n goes back to the menu', async () => {
+    const { r, onDecision } = approval();
+    await type(r.stdin, 'a');
+    await type(r.stdin, 'n');
+    expect(onDecision).not.toHaveBeenCalled();
+    expect(plain(r.lastFrame())).toContain('approve once');
   });
 
   it('n asks for an optional reason, then rejects with it', async () => {

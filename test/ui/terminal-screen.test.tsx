@@ -138,7 +138,7 @@ describe('ChatApp in a terminal', () => {
       answers = a;
       return eventsOf(toolEvent('coder', ['coder'], { role: 'tool', content: 'written', toolCallId: 'c1', toolName: 'write_file' }));
     };
-    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={answerInterrupts} onExit={() => {}} />, ttyOptions(stdout, stdin));
+    const app = render(<ChatApp runTurn={runTurn} answerInterrupts={answerInterrupts} onExit={() => {}} promptArmMs={0} />, ttyOptions(stdout, stdin));
     await tick(50);
     stdin.write('save it');
     await tick(30);

@@ -23,6 +23,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   saved?: boolean;
   /** Turn the terminal's bracketed paste mode on while mounted (default true; only on a TTY). */
   bracketedPaste?: boolean;
+  /** Keys are not answers until a prompt has been visible this long (default 400 ms; tests may set 0). */
+  promptArmMs?: number;
   /** Fixed size (tests); by default the terminal's, following resizes. */
   columns?: number;
   rows?: number;
@@ -95,12 +97,15 @@ export function ChatApp(props: ChatAppProps) {
             width={width}
             maxArgLines={argLinesFor(rows)}
             onAnswer={(a) => c.answer(c.prompt!.interrupt, a)}
+            armMs={props.promptArmMs}
+            onTypeAhead={(text) => (inputText.current += text)}
           />
         ) : null}
         {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
         {!c.prompt ? (
           <InputBox
             key={inputKey}
+            initialText={inputText.current}
             history={history}
             onSubmit={onSubmit}
             onChange={(t) => (inputText.current = t)}

@@ -3,6 +3,7 @@ import { ApprovalPrompt } from '../components/ApprovalPrompt.js';
 import { PlanReviewPrompt } from '../components/PlanReviewPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 import type { PromptAnswer } from './answers.js';
+import { GuardKeys } from '../hooks/key-guard.js';
 
 export interface InterruptPromptProps {
   interrupt: PendingInterrupt;
@@ -10,10 +11,22 @@ export interface InterruptPromptProps {
   width: number;
   maxArgLines?: number;
   onAnswer: (answer: PromptAnswer) => void;
+  /** Keys are not answers until the prompt has been visible this long (default 400 ms). */
+  armMs?: number;
+  /** Text typed before that: it belongs to the message box. */
+  onTypeAhead?: (text: string) => void;
 }
 
-/** The prompt that fits the interrupt's kind. */
-export function InterruptPrompt({ interrupt: p, counter, width, maxArgLines, onAnswer }: InterruptPromptProps) {
+/** The prompt that fits the interrupt's kind, deaf to keys typed before it could be read. */
+export function InterruptPrompt({ armMs, onTypeAhead, ...props }: InterruptPromptProps) {
+  return (
+    <GuardKeys armMs={armMs} onTypeAhead={onTypeAhead}>
+      <PromptFor {...props} />
+    </GuardKeys>
+  );
+}
+
+function PromptFor({ interrupt: p, counter, width, maxArgLines, onAnswer }: InterruptPromptProps) {
   const { info } = p;
   switch (info.kind) {
     case 'approval':
@@ -23,6 +36,7 @@ export function InterruptPrompt({ interrupt: p, counter, width, maxArgLines, onA
           tool={info.tool ?? 'tool'}
           arguments={info.arguments}
           message={info.message}
+          mayHaveRun={info.mayHaveRun === true}
           width={width}
           counter={counter}
           maxArgLines={maxArgLines}

@@ -1,3 +1,4 @@
+import { describeCall } from '../../core/agents/describe-call.js';
 import type { ApprovalChoice } from '../components/ApprovalPrompt.js';
 import type { PlanDecision } from '../components/PlanReviewPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';
@@ -26,7 +27,8 @@ export function resumeData(answer: PromptAnswer): unknown {
 
 /** A line for the transcript recording what the person decided. */
 export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
-  const tool = p.info.tool ?? 'tool';
+  // Name the call, not just the tool: several calls of one tool may wait at once.
+  const tool = describeCall(p.info.tool ?? 'tool', p.info.arguments);
   switch (answer.kind) {
     case 'approval': {
       const c = answer.choice;
@@ -44,6 +46,6 @@ export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
 
 /** An approval the person already granted for the whole session is answered without asking. */
 export function autoAnswer(p: PendingInterrupt, alwaysApproved: ReadonlySet<string>): PromptAnswer | undefined {
-  if (p.info.kind === 'approval' && p.info.tool && alwaysApproved.has(p.info.tool)) return { kind: 'approval', choice: { approved: true } };
+  if (p.info.kind === 'approval' && !p.info.mayHaveRun && p.info.tool && alwaysApproved.has(p.info.tool)) return { kind: 'approval', choice: { approved: true } };
   return undefined;
 }

@@ -29,9 +29,11 @@ export interface ChatControllerOptions {
   initialItems?: NewTranscriptItem[];
   /** Tokens the session used before (a resumed session): the status line and /cost count on from here. */
   initialUsage?: { promptTokens: number; completionTokens: number };
-  /** Tools approved for the whole session already. */
+  /** Tools approved for the whole session already (the host keeps them with the session). */
   alwaysApproved?: readonly string[];
   onAlwaysApprove?: (tool: string) => void;
+  /** The session shown; grants made here never outlive it (`/new`, `/resume` start over). */
+  sessionId?: string;
   onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
   /** Render at most once per this many ms while streaming (default FRAME_MS, 25 fps). */
   frameMs?: number;
@@ -50,7 +52,10 @@ export function useChatController(o: ChatControllerOptions) {
   const [busy, setBusy] = useState(false);
   const [startedAt, setStartedAt] = useState<number>();
   const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
-  const always = useRef(new Set(o.alwaysApproved ?? []));
+  // Grants made in this view, for the session they were made in only.
+  const granted = useRef({ sessionId: o.sessionId, tools: new Set<string>() });
+  if (granted.current.sessionId !== o.sessionId) granted.current = { sessionId: o.sessionId, tools: new Set() };
+  const alwaysApproved = () => new Set([...(opts.current.alwaysApproved ?? []), ...granted.current.tools]);
   const abort = useRef<AbortController>(undefined);
   const opts = useRef(o);
   opts.current = o;
@@ -119,7 +124,7 @@ export function useChatController(o: ChatControllerOptions) {
   const answer = useCallback(
     (p: PendingInterrupt, a: PromptAnswer) => {
       if (a.kind === 'approval' && a.choice.approved && 'always' in a.choice && p.info.tool) {
-        always.current.add(p.info.tool);
+        granted.current.tools.add(p.info.tool);
         opts.current.onAlwaysApprove?.(p.info.tool);
       }
       dispatch({ type: 'info', tone: 'muted', text: answerNote(p, a) });
@@ -132,8 +137,9 @@ export function useChatController(o: ChatControllerOptions) {
   useEffect(() => {
     if (busy || !state.interrupts.length) return;
     const auto: Record<string, PromptAnswer> = {};
+    const always = alwaysApproved();
     for (const p of state.interrupts) {
-      const a = answers[p.id] ? undefined : autoAnswer(p, always.current);
+      const a = answers[p.id] ? undefined : autoAnswer(p, always);
       if (a) auto[p.id] = a;
     }
     if (Object.keys(auto).length) {

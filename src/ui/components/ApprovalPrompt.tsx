@@ -1,3 +1,4 @@
+import { sanitizeText } from '../text/sanitize.js';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
@@ -18,6 +19,8 @@ export interface ApprovalPromptProps {
   tool: string;
   arguments: unknown;
   message?: string;
+  /** The call started before adk stopped: it may have run already. */
+  mayHaveRun?: boolean;
   width: number;
   counter?: string;
   /** Argument lines shown before the rest is folded. */
@@ -25,7 +28,12 @@ export interface ApprovalPromptProps {
   onDecision: (choice: ApprovalChoice) => void;
 }
 
+/** Arguments as indented JSON. Parsing can bring back control characters the text escaped: sanitised again. */
 export function prettyArgs(args: unknown): string {
+  return sanitizeText(prettyJson(args));
+}
+
+function prettyJson(args: unknown): string {
   if (typeof args === 'string') {
     try {
       return JSON.stringify(JSON.parse(args), null, 2);
@@ -37,11 +45,11 @@ export function prettyArgs(args: unknown): string {
 }
 
 /**
- * A tool call waiting for approval: `y` once, `a` for the rest of the session, `n` reject (then an
- * optional reason), `e` edit the arguments as JSON.
+ * A tool call waiting for approval: `y` once, `a` then `y` for the rest of the session, `n` reject
+ * (then an optional reason), `e` edit the arguments as JSON.
  */
-export function ApprovalPrompt({ agent, tool, arguments: args, message, width, counter, maxArgLines = 12, onDecision }: ApprovalPromptProps) {
-  const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit'>('menu');
+export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, onDecision }: ApprovalPromptProps) {
+  const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit' | 'always'>('menu');
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
   const lines = pretty.split('\n');
@@ -73,15 +81,21 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, width, c
     if (currentMode() === 'edit') return edit.onKey(input, key);
     if (key.ctrl || key.meta) return;
     const k = input.toLowerCase();
+    // "Always" is a second, deliberate step: one stray `a` must not open a tool for the whole session.
+    if (currentMode() === 'always') {
+      if (k === 'y' || key.return) onDecision({ approved: true, always: true });
+      else if (k === 'n' || key.escape) setMode('menu');
+      return;
+    }
     if (k === 'y') onDecision({ approved: true });
-    else if (k === 'a') onDecision({ approved: true, always: true });
+    else if (k === 'a' && !mayHaveRun) setMode('always');
     else if (k === 'n') setMode('reason');
     else if (k === 'e') setMode('edit');
   });
 
   return (
     <PromptFrame agent={agent} title={`wants to run ${tool}`} color="yellow" width={width} counter={counter}>
-      {message && message !== `Allow ${tool}?` ? <Text>{message}</Text> : null}
+      {mayHaveRun && message ? <Text color="red">{`⚠ ${message}`}</Text> : null}
       {mode !== 'edit' ? (
         <Box flexDirection="column" marginY={1}>
           <Text dimColor>{shown.join('\n')}</Text>
@@ -89,7 +103,15 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, width, c
         </Box>
       ) : null}
       {mode === 'menu' ? (
-        <KeyHints hints={[['y', 'approve once'], ['a', `always allow ${tool}`], ['n', 'reject'], ['e', 'edit args']]} />
+        <KeyHints
+          hints={mayHaveRun ? [['y', 'run it again'], ['n', 'reject'], ['e', 'edit args']] : [['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args']]}
+        />
+      ) : null}
+      {mode === 'always' ? (
+        <Box flexDirection="column">
+          <Text color="yellow">{`Run ${tool} without asking for the rest of this session? Only this session: /new and other sessions still ask.`}</Text>
+          <KeyHints hints={[['y', `yes, always allow ${tool} here`], ['n', 'back']]} />
+        </Box>
       ) : null}
       {mode === 'reason' ? (
         <Box flexDirection="column">

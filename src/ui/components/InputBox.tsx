@@ -23,6 +23,8 @@ export interface InputBoxProps {
   placeholder?: string;
   /** Pastes with at least this many lines show as `[Pasted N lines]`. */
   pasteLineThreshold?: number;
+  /** Text already typed (kept while a prompt had the keyboard). */
+  initialText?: string;
 }
 
 interface TabCycle {
@@ -34,8 +36,8 @@ interface TabCycle {
  * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
  * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
  */
-export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10 }: InputBoxProps) {
-  const [state, setState] = useState<ed.EditorState>(ed.emptyEditor);
+export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText }: InputBoxProps) {
+  const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
   const [hideSuggestions, setHideSuggestions] = useState(false);
   // Keys of one stdin chunk arrive before React re-renders: keep the latest values in refs.

@@ -1,3 +1,4 @@
+import { sanitizeText } from '../text/sanitize.js';
 import { Box, Text } from 'ink';
 import { COLLAPSED_RESULT_LINES } from '../state/reducer.js';
 import type { ToolCallView } from '../state/transcript.js';
@@ -13,7 +14,12 @@ export interface ToolRowProps {
 }
 
 /** Tool arguments on one line: `command: "ls -la", path: "."`. */
+/** The arguments on one line. Parsing JSON can bring back control characters its text escaped: sanitised again. */
 export function formatArgs(args: string): string {
+  return sanitizeText(argsLine(args));
+}
+
+function argsLine(args: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(args || '{}');

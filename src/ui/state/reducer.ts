@@ -1,3 +1,4 @@
+import { sanitizeDeep } from '../text/sanitize.js';
 import type { ViewAction } from './actions.js';
 import { commit } from './commit.js';
 import { commitLive, streamDelta, streamEnd, streamStart, wholeAssistantMessage } from './stream-reducer.js';
@@ -8,7 +9,16 @@ import { initialViewState, type LiveMessage, type TranscriptItem, type ViewState
 export const COLLAPSED_RESULT_LINES = 3;
 
 /** The view model: a pure function from the view state and one action to the next view state. */
+/**
+ * The view's reducer. Every string that enters the view (model text, tool arguments and results,
+ * file contents, errors) is made terminal-safe here, once: nothing a model, tool or file sends can
+ * retitle the terminal, write the clipboard or move the cursor. adk's own styling is added later, by Ink.
+ */
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+  return reduce(state, action.type === 'batch' ? action : sanitizeDeep(action));
+}
+
+function reduce(state: ViewState, action: ViewAction): ViewState {
   switch (action.type) {
     case 'batch':
       return action.actions.reduce(viewReducer, state);
