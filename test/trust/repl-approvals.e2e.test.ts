@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
@@ -141,5 +141,29 @@ describe('approvals in the REPL (tmux)', () => {
     expect(bytes).not.toContain(`${ESC}]52`);
     expect(bytes).not.toContain('cHduZWQ=');
     expect(bytes).not.toContain(`${ESC}[2J`);
+  }, 60_000);
+
+  it("adk chat in an untrusted folder shows what its agents.yaml would run and asks once; no runs nothing (item 2)", async () => {
+    const pane = 'trust';
+    const work = join(dir, 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'tool.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./imported.txt', import.meta.url), 'x');\nexport default { name: 'noop', description: 'x', parameters: { type: 'object', properties: {} }, execute: async () => 'ok' };\n`);
+    writeFileSync(join(work, 'agents.yaml'), `version: 1\ndefault: a\nagents:\n  a: { description: A., instruction: Be brief., tools: [{ module: ./tool.js }] }\n`);
+    start(pane, 'chat');
+    await tmux.waitForScreen(pane, (s) => s.includes("Do you trust this folder's agents file?") && s.includes('imports module ./tool.js'), 'the trust prompt');
+    expect(existsSync(join(work, 'imported.txt'))).toBe(false);
+    await sleep(500);
+    tmux.keys(pane, 'n');
+    await tmux.waitForScreen(pane, (s) => s.includes('not trusted') && s.includes('adk-exit-2'), 'adk to refuse');
+    expect(existsSync(join(work, 'imported.txt'))).toBe(false);
+
+    tmux.type(pane, `node '${ADK_BIN}' chat`);
+    tmux.keys(pane, 'Enter');
+    await tmux.waitForScreen(pane, (s) => s.split("Do you trust this folder's agents file?").length === 3, 'the trust prompt again');
+    await sleep(500);
+    tmux.keys(pane, 'y');
+    await tmux.waitForScreen(pane, (s) => s.includes(PROMPT), 'the REPL on the trusted team');
+    expect(existsSync(join(work, 'imported.txt'))).toBe(true);
+    expect(readFileSync(join(dir, 'home', 'trusted-folders.json'), 'utf8')).toContain(join(work, 'agents.yaml'));
   }, 60_000);
 });

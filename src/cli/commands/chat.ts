@@ -1,5 +1,5 @@
 import type { SessionLease } from '../../core/store/index.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, exitCodeFor } from '../exit-codes.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, UntrustedAgentsFileError, wantsDemo, type Team, type TeamOptions } from '../team.js';
@@ -38,7 +38,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS) });
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new CliError((e as Error).message, ExitCode.runtimeError);
+    throw new CliError((e as Error).message, exitCodeFor(e)); // a session in use is exit 2
   } finally {
     await lease?.release();
     await stores.close();
