@@ -175,6 +175,8 @@ export class Conversation {
    * for a few seconds; a lock (SQLite) has already been waited on by the store itself.
    */
   async save(): Promise<void> {
+    // The lease went to another process (this one stalled past its ttl): its record is not ours to overwrite.
+    if (this.lease.signal.aborted) throw new Error(`session ${this.id} was taken over by another process; this copy of it was not saved there`);
     this.record = await withRetry(() => this.stores.sessions.save(this.record), {
       attempts: SAVE_ATTEMPTS,
       baseDelayMs: 250,

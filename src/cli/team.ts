@@ -1,11 +1,11 @@
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
 import type { Agent } from '../core/index.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { addConfigSecret } from './secrets.js';
-import { sha256, TrustStore } from './trust.js';
+import { TrustStore } from './trust.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
 
@@ -76,8 +76,11 @@ export function wantsDemo(opts: TeamOptions): boolean {
 export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const env = opts.env ?? process.env;
   const cwd = realWorkspace(opts.cwd ?? process.cwd());
-  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree, configPowers } = await import('../core/config/index.js');
-  const location = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
+  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree, configPowers, teamFingerprint } = await import('../core/config/index.js');
+  const found = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
+  // Built from its real location: a symlinked agents.yaml cannot borrow a trusted file's hash while
+  // its module paths resolve in another folder.
+  const location = { ...found, path: realFile(found.path) };
   // Read once: the bytes hashed are the bytes validated and built (no swap in between).
   let text: string;
   try {
@@ -86,19 +89,20 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(`${location.path}: ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`, ExitCode.usage);
   }
-  const hash = sha256(text);
-  if (opts.expectHash && opts.expectHash !== hash) {
-    throw new CliError(
-      `${location.path} changed since this session started, so its team is not rebuilt from it (a model may have written the file). ` +
-        'Start a new session (adk run / adk chat) to use the new file.',
-      ExitCode.usage,
-    );
-  }
   const result = validateConfig({ text, file: location.path }, { env });
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
   const config = result.config;
+  // The file and the code it runs (module tools, MCP scripts in its folder).
+  const hash = teamFingerprint(text, config);
+  if (opts.expectHash && opts.expectHash !== hash && !upgradedBundle(location.source, cwd)) {
+    throw new CliError(
+      `${location.path} (or a module or MCP script it runs) changed since this session started, so its team is not rebuilt from it ` +
+        '(a model may have written it). Start a new session (adk run / adk chat) to use the new file.',
+      ExitCode.usage,
+    );
+  }
   if (location.source !== 'bundled') {
-    const powers = configPowers(config, text, env);
+    const powers = configPowers(config, env);
     if (powers.length && !(opts.trust ?? new TrustStore()).isTrusted(location.path, hash)) throw new UntrustedAgentsFileError(location.path, hash, powers);
   }
 
@@ -113,6 +117,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const { retryPolicyFromEnv } = await import('../core/models/retry.js');
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
+    fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS ? [env.ADK_FETCH_ALLOW_HOSTS] : undefined,
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
   });
@@ -143,7 +148,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
       modelName: names.join(', ') || 'none',
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
-      agentsFile: location.source === 'bundled' ? undefined : realWorkspace(location.path),
+      agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,
       workspace: cwd,
       toolNames: [...toolNames].sort(),
@@ -171,4 +176,22 @@ function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[]
     .map(parseAllowRule)
     .filter((r): r is AllowRule => typeof r !== 'string')
     .map((r) => ({ ...r, source: 'adk config' }));
+}
+
+function realFile(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // reading it reports the problem
+  }
+}
+
+/**
+ * The bundled file changes when adk is upgraded; a session on it still resumes then. Only when the
+ * bundled file lies inside the session's workspace (adk's own checkout) could a model have written it.
+ */
+function upgradedBundle(source: string, workspace: string): boolean {
+  if (source !== 'bundled') return false;
+  const rel = relative(workspace, BUNDLED_AGENTS_FILE);
+  return rel.startsWith('..') || isAbsolute(rel);
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
@@ -19,10 +18,6 @@ interface TrustFile {
 export const TRUST_FILE_NAME = 'trusted-folders.json';
 
 export const trustFile = (env: NodeJS.ProcessEnv = process.env): string => join(defaultAdkHome(env), TRUST_FILE_NAME);
-
-export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /**
  * Folder trust, as gemini-cli and Claude Code have it: an agents file that would run code or move

@@ -15,6 +15,19 @@ export const withoutDeltas = (lines: any[]): any[] => lines.filter((l) => l?.typ
 
 export const tempDir = (prefix = 'adk-cli-'): string => mkdtempSync(join(tmpdir(), prefix));
 
+/** A one-agent team (`chat`) whose shell asks first, with `tools` (shell among them). */
+export function shellApprovalAgents(tools: string[] = ['shell']): string {
+  return `version: 1
+default: chat
+agents:
+  chat:
+    description: A test agent whose shell needs approval.
+    instruction: You are a careful test agent.
+    tools: [${tools.join(', ')}]
+    approval: [shell]
+`;
+}
+
 /** Writes an agents file into `dir` and returns its path. */
 export function writeAgentsFile(dir: string, yaml: string, name = 'agents.yaml'): string {
   const file = join(dir, name);

@@ -31,11 +31,12 @@ describe('secretsFromEnv', () => {
 });
 
 describe('redactSecrets', () => {
-  it('replaces secrets in strings and, deeply, in JSON-like values, leaving numbers alone', () => {
+  it('replaces secrets in string values, deeply, leaving keys, numbers and structural fields alone', () => {
     const secrets = secretsFromEnv(ENV);
     expect(redactSecrets(`key=${OPENAI}; again ${OPENAI}`, secrets)).toBe('key=[REDACTED]; again [REDACTED]');
-    const value = { a: [`Bearer ${OPENAI}`, { [OPENAI]: 'as a key' }], n: 123456789, ok: true, nil: null };
-    expect(redactSecrets(value, secrets)).toEqual({ a: ['Bearer [REDACTED]', { '[REDACTED]': 'as a key' }], n: 123456789, ok: true, nil: null });
+    const value = { a: [`Bearer ${OPENAI}`, { [OPENAI]: `as a key ${OPENAI}` }], n: 123456789, ok: true, nil: null };
+    // Keys are never rewritten (a secret equal to `messages` must not break the record).
+    expect(redactSecrets(value, secrets)).toEqual({ a: ['Bearer [REDACTED]', { [OPENAI]: 'as a key [REDACTED]' }], n: 123456789, ok: true, nil: null });
     expect(value.a[0]).toBe(`Bearer ${OPENAI}`); // copied, not mutated
   });
 
@@ -45,9 +46,9 @@ describe('redactSecrets', () => {
 
   it('keeps JSON text valid, including secrets that JSON escapes and secrets made of digits', () => {
     const secrets = secretsFromEnv(ENV);
-    const text = JSON.stringify({ note: `pw is ${ENV.weird_key}`, tokens: 123456789, id: '12345678' });
+    const text = JSON.stringify({ note: `pw is ${ENV.weird_key}`, tokens: 123456789, code: '12345678' });
     const out = redactJsonText(text, secrets);
-    expect(JSON.parse(out)).toEqual({ note: 'pw is [REDACTED]', tokens: 123456789, id: '[REDACTED]' });
+    expect(JSON.parse(out)).toEqual({ note: 'pw is [REDACTED]', tokens: 123456789, code: '[REDACTED]' });
     expect(redactJsonText('{"clean":true}', secrets)).toBe('{"clean":true}');
     expect(redactJsonText(`not json ${OPENAI}`, secrets)).toBe('not json [REDACTED]');
   });

@@ -15,7 +15,8 @@ beforeEach(() => {
   home = tempHome();
   writeFileSync(join(cwd, 'notes.txt'), 'adk notes: the team reads this file.\n');
 });
-const opts = () => ({ env: serverEnv(server(), 'test-key-123456', home), cwd });
+// The researchers fetch from the local test server: loopback is refused unless allowed.
+const opts = () => ({ env: { ...serverEnv(server(), 'test-key-123456', home), ADK_FETCH_ALLOW_HOSTS: '127.0.0.1' }, cwd });
 const runTeam = (team: string, prompt: string, code: number) => expectExit(['run', '--agent', team, '--json', prompt], code, opts());
 const byAgent = (lines: any[], type: string, agent: string) => ofType(lines, type).filter((l) => l.agent === agent);
 

@@ -5,6 +5,8 @@ import { fetchUrlTool } from '../../src/core/tools/builtin/fetch-url.js';
 import { htmlToText } from '../../src/core/tools/builtin/html-to-text.js';
 import { fakeCtx, run } from './helpers.js';
 
+/** The test server is on loopback, which fetch_url refuses unless allowed. */
+const LOCAL = ['127.0.0.1'];
 let server: Server;
 let base: string;
 const methods: string[] = [];
@@ -58,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('fetch_url', () => {
-  const tool = fetchUrlTool({ timeoutMs: 1_000 });
+  const tool = fetchUrlTool({ timeoutMs: 1_000, allowHosts: LOCAL });
 
   it('GETs a page, reports the status and reduces HTML to text', async () => {
     const r = await run(tool, { url: `${base}/page` });
@@ -82,12 +84,12 @@ describe('fetch_url', () => {
     const r = await run(tool, { url: `${base}/big` });
     expect(r.content).toMatch(/\[truncated: only the first 1\.0 MB of the response was read\]$/);
     expect(r.content.length).toBeLessThan(1024 * 1024 + 500);
-    const small = await run(fetchUrlTool({ maxBytes: 10 }), { url: `${base}/big` });
+    const small = await run(fetchUrlTool({ maxBytes: 10, allowHosts: LOCAL }), { url: `${base}/big` });
     expect(small.content).toMatch(/\n\naaaaaaaaaa\n\[truncated: only the first 10 B/);
   });
 
   it('times out on a server that never finishes', async () => {
-    const r = await run(fetchUrlTool({ timeoutMs: 300 }), { url: `${base}/hang` });
+    const r = await run(fetchUrlTool({ timeoutMs: 300, allowHosts: LOCAL }), { url: `${base}/hang` });
     expect(r.isError).toBe(true);
     expect(r.content).toBe(`Error: fetching ${base}/hang timed out after 300 ms`);
   });
@@ -122,7 +124,7 @@ describe('fetch_url', () => {
 });
 
 describe('htmlToText', () => {
-  it('decodes entities and drops comments', () => {
-    expect(htmlToText('<p>a &#65;&#x42; &quot;q&quot;<!-- hidden --></p><p>b</p>')).toBe('a AB "q"\n\nb');
+  it('decodes entities and drops comments', async () => {
+    expect(await htmlToText('<p>a &#65;&#x42; &quot;q&quot;<!-- hidden --></p><p>b</p>')).toBe('a AB "q"\n\nb');
   });
 });

@@ -1,13 +1,32 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { editFileTool, writeFileTool } from '../../src/core/tools/builtin/index.js';
+import { run } from '../tools/helpers.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllowRule, ruleAllows, type AllowRule } from '../../src/core/agents/allow-rules.js';
-import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
+import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile, shellApprovalAgents } from '../cli/helpers.js';
 
 // Issue 11: a per-project allow-list, opt-in through `adk config` or agents.yaml (then a trusted power).
 const server = useServer();
 
 const rule = (text: string) => parseAllowRule(text) as AllowRule;
+
+describe('git runs code from .git: the model may not write there', () => {
+  it('write_file and edit_file refuse .git/config and hooks, whatever the spelling', async () => {
+    const ws = tempDir('adk-git-');
+    mkdirSync(join(ws, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(ws, '.git', 'config'), '[core]\n');
+    for (const path of ['.git/config', '.git/hooks/pre-commit', './.git/config', 'sub/../.GIT/config']) {
+      const r = await run(writeFileTool(ws), { path, content: '[core]\n\tfsmonitor = touch pwned\n' });
+      expect(r.isError, path).toBe(true);
+      expect(r.content).toContain('inside .git');
+    }
+    const e = await run(editFileTool(ws), { path: '.git/config', old: '[core]', new: '[core]\n\tfsmonitor = touch pwned' });
+    expect(e.isError).toBe(true);
+    expect(e.content).toContain('inside .git');
+    expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
+});
 
 describe('allow rules', () => {
   it('match whole commands and paths; shell operators never match a pattern', () => {
@@ -28,15 +47,7 @@ describe('allow rules', () => {
   });
 });
 
-const AGENTS = `version: 1
-default: chat
-agents:
-  chat:
-    description: A test agent whose shell needs approval.
-    instruction: You are a careful test agent.
-    tools: [shell]
-    approval: [shell]
-`;
+const AGENTS = shellApprovalAgents(['shell']);
 
 describe('the allow-list through the CLI', () => {
   it('adk config set allow in a project: matching commands run without asking, others still ask; another folder asks', async () => {

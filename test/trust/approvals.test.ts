@@ -1,20 +1,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { expectExit, ofType, runCli, serverEnv, sessionIdOf, tempDir, tempHome, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
+import { expectExit, ofType, runCli, serverEnv, sessionIdOf, tempDir, tempHome, toolMessagesOf, useServer, writeAgentsFile, shellApprovalAgents } from '../cli/helpers.js';
 
 // Issue 11, items 3, 5 and 9: approvals reach exactly the call, in the session's folder, at most once.
 const server = useServer();
 
-const AGENTS = `version: 1
-default: chat
-agents:
-  chat:
-    description: A test agent whose shell needs approval.
-    instruction: You are a careful test agent.
-    tools: [shell, read_file]
-    approval: [shell]
-`;
+const AGENTS = shellApprovalAgents(['shell', 'read_file']);
 
 let home: string;
 let work: string;

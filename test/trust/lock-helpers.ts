@@ -2,17 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { OpenAITestServer } from '../support/openai-server.js';
-import { expectExit, runCli, serverEnv, sessionIdOf, tempDir, writeAgentsFile } from '../cli/helpers.js';
+import { expectExit, runCli, serverEnv, sessionIdOf, tempDir, writeAgentsFile, shellApprovalAgents } from '../cli/helpers.js';
 
-export const LOCK_AGENTS = `version: 1
-default: chat
-agents:
-  chat:
-    description: A test agent whose shell needs approval.
-    instruction: You are a careful test agent.
-    tools: [shell]
-    approval: [shell]
-`;
+export const LOCK_AGENTS = shellApprovalAgents(['shell']);
 
 /** Ask for one slow command per session; answer "done" once its result is in. */
 export function scriptShell(server: OpenAITestServer, command: string): void {

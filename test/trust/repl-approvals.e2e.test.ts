@@ -68,8 +68,8 @@ describe('approvals in the REPL (tmux)', () => {
     expect(screen).toContain('wants to run shell');
     expect(screen).not.toContain('approved');
     expect(logOf(work)).toEqual([]);
-    // Once the box has been readable for a moment, keys answer it.
-    await sleep(2600);
+    // Once the box has been readable, with no key typed, for the whole arming time, keys answer it.
+    await sleep(3200);
     tmux.keys('typeahead', 'n');
     await tmux.waitForScreen('typeahead', (s) => s.includes('Why not?'), 'the reason field');
     tmux.keys('typeahead', 'Enter');
@@ -134,12 +134,13 @@ describe('approvals in the REPL (tmux)', () => {
     const title = tmux.display(pane, '#{pane_title}');
     tmux.type(pane, 'say hi');
     tmux.keys(pane, 'Enter');
-    await tmux.waitForScreen(pane, (s) => s.includes('Hello there') && s.includes('friend') && s.includes(PROMPT), 'the reply');
+    // The sequences are shown as inert text (␛]0;…␇), never obeyed.
+    await tmux.waitForScreen(pane, (s) => s.includes('␛]0;pwned-title␇Hello') && s.includes('friend') && s.includes(PROMPT), 'the reply');
     expect(tmux.display(pane, '#{pane_title}')).toBe(title);
-    const bytes = readFileSync(raw, 'latin1');
-    expect(bytes).not.toContain('pwned-title');
+    const bytes = readFileSync(raw, 'utf8');
+    expect(bytes).not.toContain(`${ESC}]0;pwned`);
     expect(bytes).not.toContain(`${ESC}]52`);
-    expect(bytes).not.toContain('cHduZWQ=');
+    expect(bytes).not.toContain('\u0007');
     expect(bytes).not.toContain(`${ESC}[2J`);
   }, 60_000);
 

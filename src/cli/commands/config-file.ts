@@ -1,6 +1,5 @@
-import { BUNDLED_AGENTS_FILE } from '../team.js';
-
 import { sanitizeText } from '../../ui/text/sanitize.js';
+import { BUNDLED_AGENTS_FILE } from '../team.js';
 
 // A cloned repository's agents.yaml is read here untrusted: its names and descriptions print terminal-safe.
 const out = (s: string) => void process.stdout.write(sanitizeText(s));

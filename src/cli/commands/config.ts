@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { CliError } from '../exit-codes.js';
-import { realpathSync } from 'node:fs';
 import { parseAllowRule } from '../../core/agents/allow-rules.js';
 import { SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, splitRules, type SettingName } from '../settings.js';
 import { defaultAdkHome } from '../../core/store/store-url.js';

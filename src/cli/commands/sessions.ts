@@ -1,6 +1,6 @@
-import type { SessionListEntry } from '../../core/store/index.js';
+import { lockSession, type SessionListEntry } from '../../core/store/index.js';
+import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError } from '../exit-codes.js';
-import { lockSession } from '../../core/store/index.js';
 import { leaseOptions } from '../session-access.js';
 import { exitQuietlyOnEpipe } from '../signals.js';
 import { openStores } from '../stores.js';
@@ -8,8 +8,6 @@ import { openStores } from '../stores.js';
 export interface SessionsOptions {
   json?: boolean;
 }
-
-import { sanitizeText } from '../../ui/text/sanitize.js';
 
 /** Titles, messages and errors were written by models and tools: printed terminal-safe. (JSON escapes controls itself.) */
 const out = (s: string) => void process.stdout.write(sanitizeText(s));

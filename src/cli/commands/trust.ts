@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { BUNDLED_AGENTS_FILE } from '../team.js';
-import { sha256, TrustStore } from '../trust.js';
+import { TrustStore } from '../trust.js';
 
 export interface TrustOptions {
   list?: boolean;
@@ -27,12 +27,12 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
     out(n ? `revoked trust in ${resolve(opts.revoke)} (${n} file${n > 1 ? 's' : ''})\n` : `nothing was trusted in ${resolve(opts.revoke)}\n`);
     return ExitCode.ok;
   }
-  const file = agentsFileAt(resolve(target ?? '.'));
+  const file = realpathSync(agentsFileAt(resolve(target ?? '.')));
   const text = readFileSync(file, 'utf8');
-  const { validateConfig, formatProblems, configPowers } = await import('../../core/config/index.js');
+  const { validateConfig, formatProblems, configPowers, teamFingerprint } = await import('../../core/config/index.js');
   const result = validateConfig({ text, file });
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
-  const powers = configPowers(result.config, text);
+  const powers = configPowers(result.config);
   out(`${file}\n`);
   out(powers.length ? `It would:\n${powers.map((p) => `  - ${p.text}\n`).join('')}` : 'It runs nothing beyond the built-in tools; trust is not needed, but is recorded.\n');
   if (!opts.yes) {
@@ -45,7 +45,7 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
       return ExitCode.usage;
     }
   }
-  const entry = store.trust(file, sha256(text));
+  const entry = store.trust(file, teamFingerprint(text, result.config));
   out(`trusted ${entry.file} (sha256:${entry.sha256.slice(0, 12)}); a changed file must be trusted again\n`);
   return ExitCode.ok;
 }
@@ -54,6 +54,6 @@ function agentsFileAt(p: string): string {
   if (!existsSync(p)) throw new CliError(`${p} does not exist`, ExitCode.usage);
   const file = statSync(p).isDirectory() ? join(p, 'agents.yaml') : p;
   if (!existsSync(file)) throw new CliError(`${p} has no agents.yaml`, ExitCode.usage);
-  if (resolve(file) === BUNDLED_AGENTS_FILE) throw new CliError('the bundled agents.yaml is always trusted', ExitCode.usage);
+  if (realpathSync(file) === realpathSync(BUNDLED_AGENTS_FILE)) throw new CliError('the bundled agents.yaml is always trusted', ExitCode.usage);
   return file;
 }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Message, MessageChunk } from '../schema/message.js';
 
+const SAFE_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
@@ -21,7 +22,8 @@ export class CallIds {
   }
 
   claim(providerId: string | undefined): string {
-    let id = providerId && !this.used.has(providerId) ? providerId : '';
+    // Ids become parts of interrupt addresses (`agent:a;tool:shell:<id>`): only plain ones are kept.
+    let id = providerId && SAFE_ID.test(providerId) && !this.used.has(providerId) ? providerId : '';
     while (!id || this.used.has(id)) id = `call_${randomId(16)}`;
     this.used.add(id);
     return id;

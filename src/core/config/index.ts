@@ -29,3 +29,4 @@ export type {
 } from './types.js';
 export { createTeam, toRegistryRef, type TeamDeps } from './create-team.js';
 export { configPowers, type ConfigPower } from './powers.js';
+export { teamFingerprint } from './fingerprint.js';

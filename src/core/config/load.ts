@@ -54,8 +54,11 @@ function looksLikeYaml(s: string): boolean {
 function validateText(text: string, file: string, options: ConfigOptions): ValidationResult {
   try {
     const baseDir = path.resolve(options.baseDir ?? path.dirname(path.resolve(file)));
+    // Every variable the file reads through `${…}`, however it is spelled (escapes included): a power to show before trust.
+    const envRead = new Set<string>();
+    const env = options.env ?? process.env;
     const { doc, collector } = readYaml(text, {
-      env: options.env ?? process.env,
+      env: new Proxy(env, { get: (target, name) => (typeof name === 'string' && envRead.add(name), target[name as string]) }),
       maxAliasExpansion: options.maxAliasExpansion,
       problems: (positions) => new ProblemCollector(file, positions),
     });
@@ -63,7 +66,7 @@ function validateText(text: string, file: string, options: ConfigOptions): Valid
     const team = checkShape(doc.value, collector);
     const refs = checkReferences(team, baseDir, collector);
     if (collector.count > 0) return { ok: false, problems: collector.sorted() };
-    return { ok: true, config: normalize(team, refs, file, baseDir, collector), problems: [] };
+    return { ok: true, config: { ...normalize(team, refs, file, baseDir, collector), envRead: [...envRead].sort() }, problems: [] };
   } catch (e) {
     // A bug here must not crash `adk validate`; it still says where.
     return { ok: false, problems: [{ file, line: 0, col: 0, path: '', message: `internal error while validating: ${(e as Error).message}` }] };

@@ -9,16 +9,17 @@ export interface ConfigPower {
   text: string;
 }
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PAT\b|URL|DSN/i;
 const DEFAULT_KEY_VARS = new Set(['OPENAI_API_KEY']);
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)/g;
+/** Variables a file may read without trust: where the model is, never a credential. */
+const HARMLESS_VARS = new Set(['ADK_MODEL', 'OPENAI_BASE_URL']);
 
 /**
  * What this file would run or change beyond the built-in, ask-first defaults: module tools, MCP
  * servers, model endpoints and key variables, secrets read into the file, and tools that would
- * run without asking. A file with none needs no trust. `text` is the raw YAML, for `${…}` uses.
+ * run without asking. A file with none needs no trust.
  */
-export function configPowers(config: TeamConfig, text: string, env: Record<string, string | undefined> = process.env): ConfigPower[] {
+export function configPowers(config: TeamConfig, env: Record<string, string | undefined> = process.env): ConfigPower[] {
   const out: ConfigPower[] = [];
   const add = (p: ConfigPower) => {
     if (!out.some((o) => o.text === p.text)) out.push(p);
@@ -35,8 +36,9 @@ export function configPowers(config: TeamConfig, text: string, env: Record<strin
     if (m.baseUrl && m.baseUrl !== env.OPENAI_BASE_URL) add({ kind: 'base_url', text: `sends model requests (and the API key) to ${m.baseUrl}` });
     if (m.apiKeyEnv && !DEFAULT_KEY_VARS.has(m.apiKeyEnv)) add({ kind: 'api_key_env', text: `sends the value of ${m.apiKeyEnv} as the model's API key` });
   }
-  for (const match of text.matchAll(REFERENCE)) {
-    if (SECRET_NAME.test(match[1])) add({ kind: 'secret_interpolation', text: `reads the secret ${match[1]} into the configuration` });
+  for (const name of config.envRead) {
+    if (HARMLESS_VARS.has(name)) continue;
+    add({ kind: 'secret_interpolation', text: SECRET_NAME.test(name) ? `reads the secret ${name} into the configuration` : `reads the environment variable ${name} into the configuration` });
   }
   for (const rule of config.allow) add({ kind: 'allow', text: `allows ${formatRule(rule)} without asking` });
   for (const a of config.agents.values()) {

@@ -144,6 +144,8 @@ export interface TeamConfig {
   roots: string[];
   /** Calls allowed without asking (`allow:`), e.g. `shell(git status*)`. */
   allow: AllowRule[];
+  /** Environment variables the file reads through `${…}`. */
+  envRead: string[];
 }
 
 export interface LoadedConfig {

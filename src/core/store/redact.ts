@@ -41,8 +41,35 @@ export function containsSecret(text: string, secrets: readonly string[]): boolea
 }
 
 /**
- * Replaces every occurrence of a secret with `[REDACTED]`: in a string, or in every string
- * (and key) of a JSON-like value, which is copied. Numbers and booleans are left alone.
+ * Keys whose values are structure, not text: roles, statuses, kinds, ids, names. A secret that
+ * happens to equal one of them (`CACHE_KEY=assistant`) must not break the record it is in.
+ */
+const STRUCTURAL_KEYS = new Set([
+  'role',
+  'status',
+  'kind',
+  'type',
+  'version',
+  'id',
+  'name',
+  'toolCallId',
+  'toolName',
+  'callId',
+  'providerId',
+  'address',
+  'agentName',
+  'rootAgent',
+  'finishReason',
+  'sessionId',
+  'checkpointId',
+  'createdAt',
+  'updatedAt',
+]);
+
+/**
+ * Replaces every occurrence of a secret with `[REDACTED]` in a string, or in the string values of a
+ * JSON-like value, which is copied. Keys, structural values (see STRUCTURAL_KEYS), numbers and
+ * booleans are left alone, so a redacted record still parses as the same kind of record.
  */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
   const list = variants(secrets);
@@ -52,7 +79,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[redactString(k, list)] = walk(x);
+      for (const [k, x] of Object.entries(v)) out[k] = STRUCTURAL_KEYS.has(k) && typeof x === 'string' ? x : walk(x);
       return out;
     }
     return v;

@@ -91,7 +91,8 @@ interface RedisLeaseClient {
 }
 
 // The stored value is the holder JSON, which starts with the owner id: compare by that prefix.
-const RENEW = `local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
+// A lease that expired while its holder was suspended (Ctrl-Z) and that nobody took is still its holder's.
+const RENEW = `local v = redis.call('GET', KEYS[1]) if (not v) or string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
 const RELEASE = `local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /** SET NX PX takes a lease; server-side expiry frees it when its owner dies. Scripts check the owner atomically. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { AdkError } from '../errors.js';
 import type { KeyValueStore } from './key-value-store.js';
@@ -8,6 +9,8 @@ export interface LeaseHolder {
   owner: string;
   pid: number;
   host: string;
+  /** The pid namespace (Linux): pids of two containers on one host are not comparable. */
+  pidns?: string;
   since: string;
 }
 
@@ -39,17 +42,19 @@ export const DEFAULT_LEASE_TTL_MS = 15_000;
 
 /**
  * One writer per session. The lease is renewed while held; if its owner dies it expires after
- * `ttlMs`, and at once when the owner was a process on this machine that no longer exists.
+ * `ttlMs`, and at once when the owner was a process on this machine (same host and pid namespace)
+ * that no longer exists. A holder whose renewals stop landing for a ttl sees `signal` abort.
  */
 export async function lockSession(kv: KeyValueStore, sessionId: string, opts: LockOptions = {}): Promise<SessionLease> {
   const ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const key = `session:${sessionId}`;
-  const me: LeaseHolder = { owner: randomUUID(), pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const me: LeaseHolder = { owner: randomUUID(), pid: process.pid, host: hostname(), pidns: pidNamespace(), since: new Date().toISOString() };
   const text = JSON.stringify(me);
   let got = await kv.leases.acquire(key, me.owner, text, ttlMs);
   if (!got.ok) {
     const holder = parseHolder(got.holder);
-    if (holder.owner && holder.host === me.host && typeof holder.pid === 'number' && !processAlive(holder.pid)) {
+    const sameMachine = holder.host === me.host && !!me.pidns && holder.pidns === me.pidns;
+    if (holder.owner && sameMachine && typeof holder.pid === 'number' && !processAlive(holder.pid)) {
       await kv.leases.release(key, holder.owner);
       got = await kv.leases.acquire(key, me.owner, text, ttlMs);
     }
@@ -58,12 +63,18 @@ export async function lockSession(kv: KeyValueStore, sessionId: string, opts: Lo
 
   const lost = new AbortController();
   let released = false;
+  let renewedAt = Date.now();
   const timer = setInterval(() => {
     kv.leases.renew(key, me.owner, text, ttlMs).then(
       (ok) => {
-        if (!ok && !released) lost.abort(new SessionInUseError(sessionId, {}));
+        if (ok) renewedAt = Date.now();
+        else if (!released) lost.abort(new SessionInUseError(sessionId, {}));
       },
-      () => {}, // a store hiccup: the next beat tries again well before expiry
+      () => {
+        // A store hiccup: the next beat tries again. Once no renewal has landed for a whole ttl,
+        // another process may hold the session: stop before writing over it.
+        if (!released && Date.now() - renewedAt >= ttlMs) lost.abort(new SessionInUseError(sessionId, {}));
+      },
     );
   }, opts.heartbeatMs ?? Math.max(50, Math.floor(ttlMs / 3)));
   timer.unref();
@@ -85,6 +96,15 @@ function parseHolder(text: string): Partial<LeaseHolder> {
     return v && typeof v === 'object' ? v : {};
   } catch {
     return {};
+  }
+}
+
+/** `pid:[4026531836]` on Linux; undefined elsewhere (then a lease is only ever taken by expiry). */
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
   }
 }
 

@@ -104,3 +104,13 @@ function outside(userPath: string, real?: string): WorkspaceError {
   const via = real ? ` (it resolves to '${real}')` : '';
   return new WorkspaceError(`'${userPath}' is outside the workspace${via}; only paths inside the workspace root are allowed`);
 }
+
+/**
+ * Files a model may not write even inside the workspace: git's own folder, whose hooks and config
+ * (core.fsmonitor, aliases) run code the next time anyone, or an allow-listed `git status`, uses git.
+ */
+export function assertWritable(shown: string, userPath: string): void {
+  if (shown.split(/[\\/]/).some((seg) => seg.toLowerCase() === '.git')) {
+    throw new WorkspaceError(`'${userPath}' is inside .git; adk does not let a model write there (git runs its hooks and config as code)`);
+  }
+}

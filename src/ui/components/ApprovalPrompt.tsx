@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
 import { useKeys } from '../hooks/use-keys.js';
+import { useKeyGuard } from '../hooks/key-guard.js';
 import { useMode } from '../hooks/use-mode.js';
 import { useTextField } from '../hooks/use-text-field.js';
 import { EditorView } from './EditorView.js';
@@ -50,6 +51,7 @@ function prettyJson(args: unknown): string {
  */
 export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, onDecision }: ApprovalPromptProps) {
   const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit' | 'always'>('menu');
+  const guard = useKeyGuard();
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
   const lines = pretty.split('\n');
@@ -83,12 +85,16 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
     const k = input.toLowerCase();
     // "Always" is a second, deliberate step: one stray `a` must not open a tool for the whole session.
     if (currentMode() === 'always') {
-      if (k === 'y' || key.return) onDecision({ approved: true, always: true });
+      if (k === 'y') onDecision({ approved: true, always: true });
       else if (k === 'n' || key.escape) setMode('menu');
       return;
     }
     if (k === 'y') onDecision({ approved: true });
-    else if (k === 'a' && !mayHaveRun) setMode('always');
+    else if (k === 'a' && !mayHaveRun) {
+      // The confirmation is a prompt of its own: keys typed right after `a` do not answer it.
+      guard?.rearm();
+      setMode('always');
+    }
     else if (k === 'n') setMode('reason');
     else if (k === 'e') setMode('edit');
   });

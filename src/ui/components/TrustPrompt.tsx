@@ -14,10 +14,11 @@ export interface TrustPromptProps {
 
 /** Asked once per agents file (and again when it changes) before adk runs what a folder configures. */
 export function TrustPrompt({ file, powers, width, onDecision }: TrustPromptProps) {
-  const armed = useArmed();
+  const arming = useArmed();
   useKeys((input, key) => {
     if (key.escape || (key.ctrl && input === 'c')) return onDecision(false);
-    if (!armed() || key.ctrl || key.meta) return;
+    if (!arming.armed()) return arming.touch();
+    if (key.ctrl || key.meta) return;
     const k = input.toLowerCase();
     if (k === 'y') onDecision(true);
     else if (k === 'n' || k === 'q') onDecision(false);

@@ -5,6 +5,8 @@ import { useArmed } from './use-armed.js';
 /** Holds back the keys of everything below it until it has been on screen for a moment. */
 export interface KeyGuard {
   armed(): boolean;
+  /** Holds keys back again, e.g. for a prompt's second step. */
+  rearm(): void;
   /** A key that arrived too early: typed ahead, meant for the message box, never an answer. */
   typeAhead(input: string, key: Key): void;
 }
@@ -25,11 +27,13 @@ export interface GuardKeysProps {
 
 /** Wraps a prompt: keys typed before it could have been read go to `onTypeAhead`, not to the prompt. */
 export function GuardKeys({ armMs, onTypeAhead, children }: GuardKeysProps) {
-  const armed = useArmed(armMs);
+  const arming = useArmed(armMs);
   const guard = useMemo<KeyGuard>(
     () => ({
-      armed,
+      armed: arming.armed,
+      rearm: arming.rearm,
       typeAhead(input, key) {
+        arming.touch();
         if (key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace || key.delete) return;
         if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
         if (input) onTypeAhead?.(input);

@@ -1,29 +1,33 @@
 /* eslint-disable no-control-regex */
 
-/**
- * Escape sequences a terminal would act on: CSI (colours, cursor moves, clears), the string
- * sequences OSC/DCS/SOS/PM/APC (titles, clipboard writes, hyperlinks, terminal queries) in their
- * 7- and 8-bit forms, and the short ESC sequences. An unterminated string sequence runs to the end.
- */
-const SEQUENCES =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[ -/]*[0-~]/g;
+/** C0 and C1 controls but tab and line feed, and DEL. */
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** Characters that reorder or hide text (Trojan Source): bidi overrides and isolates, invisible marks. ZWJ stays: emoji need it. */
+const INVISIBLE = /[\u200b\u200c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const ANY = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 /**
- * Makes text from a model, a tool or a file safe to print: escape sequences are removed, a lone
- * carriage return becomes a line break, and every other control character is shown as its visible
- * picture (␛, ␇, …). Tabs and line breaks stay. adk's own styling is added after this, by Ink.
+ * Makes text from a model, a tool or a file safe to print, and honest: nothing is deleted, so what a
+ * person reads (an approval, a trust screen) is what runs. Control characters become their visible
+ * pictures (ESC ␛, BEL ␇; C1 as ⟨9B⟩), so an escape sequence shows as text and does nothing; a
+ * carriage return is a line break; bidi overrides and invisible marks show as ⟨U+202E⟩. Tabs and
+ * line breaks stay. adk's own styling is added after this, by Ink.
  */
 export function sanitizeText(text: string): string {
-  if (!ANY_CONTROL.test(text)) return text;
+  if (!ANY.test(text)) return text;
   return text
-    .replace(SEQUENCES, '')
     .replace(/\r\n?/g, '\n')
     .replace(CONTROLS, (c) => {
       const code = c.charCodeAt(0);
-      return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
-    });
+      if (code < 0x20) return String.fromCharCode(0x2400 + code);
+      return code === 0x7f ? '\u2421' : `⟨${code.toString(16).toUpperCase()}⟩`;
+    })
+    .replace(INVISIBLE, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
+/** True when printing `text` would change it (it holds controls or invisible characters). */
+export function needsSanitizing(text: string): boolean {
+  return ANY.test(text);
 }
 
 /** Sanitises every string inside plain objects and arrays; returns the same object when nothing changed. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '../tool.js';
-import { locate } from '../workspace.js';
+import { assertWritable, locate } from '../workspace.js';
 import { readTextFile, writeFileAtomic } from './file-io.js';
 
 const parameters = z.object({
@@ -17,6 +17,7 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
     parameters,
     async execute(args) {
       const { real, shown } = await locate(workspaceRoot, args.path);
+      assertWritable(shown, args.path);
       if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
       const text = await readTextFile(real, shown);
       const at = text.indexOf(args.old);

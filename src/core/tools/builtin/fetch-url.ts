@@ -3,6 +3,8 @@ import { CancelledError } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { formatBytes } from './file-io.js';
 import { htmlToText } from './html-to-text.js';
+import { addressPolicy, parseAllowHosts } from '../net/address-policy.js';
+import { RefusedDestinationError, safeGet } from '../net/safe-get.js';
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 export const FETCH_MAX_BYTES = 1024 * 1024;
@@ -10,6 +12,11 @@ export const FETCH_MAX_BYTES = 1024 * 1024;
 export interface FetchUrlToolOptions {
   timeoutMs?: number;
   maxBytes?: number;
+  /**
+   * Destinations opened despite being private: `host`, `host:port`, CIDR ranges (the CLI adds
+   * ADK_FETCH_ALLOW_HOSTS). Everything else must resolve to a public address.
+   */
+  allowHosts?: readonly string[];
 }
 
 const parameters = z.object({
@@ -19,6 +26,7 @@ const parameters = z.object({
 export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<typeof parameters>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
+  const policy = addressPolicy(parseAllowHosts(options.allowHosts));
   return {
     name: 'fetch_url',
     description: `Fetch a web page or file with HTTP GET and return its status and text (HTML is reduced to plain text). At most ${formatBytes(maxBytes)} is read.`,
@@ -37,16 +45,20 @@ export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<ty
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([ctx.signal, timeout]);
       try {
-        const res = await fetch(parsed, { method: 'GET', redirect: 'follow', signal, headers: { 'user-agent': 'adk-fetch_url', accept: 'text/html,text/plain,application/json,*/*;q=0.8' } });
-        const { bytes, truncated } = await readCapped(res, maxBytes);
-        const type = res.headers.get('content-type') ?? '';
-        const head = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${res.url && res.url !== parsed.href ? `\nurl: ${res.url}` : ''}${type ? `\ncontent-type: ${type}` : ''}`;
-        const body = describeBody(bytes, type);
-        const note = truncated ? `\n[truncated: only the first ${formatBytes(maxBytes)} of the response was read]` : '';
+        const res = await safeGet(parsed, {
+          policy,
+          signal,
+          maxBytes,
+          headers: { 'user-agent': 'adk-fetch_url', accept: 'text/html,text/plain,application/json,*/*;q=0.8' },
+        });
+        const head = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${res.url !== parsed.href ? `\nurl: ${res.url}` : ''}${res.contentType ? `\ncontent-type: ${res.contentType}` : ''}`;
+        const body = await describeBody(res.bytes, res.contentType, signal);
+        const note = res.truncated ? `\n[truncated: only the first ${formatBytes(maxBytes)} of the response was read]` : '';
         return { content: `${head}\n\n${body}${note}`, isError: res.status >= 400 };
       } catch (e) {
         if (ctx.signal.aborted) throw new CancelledError();
         if (timeout.aborted) return { content: `Error: fetching ${parsed.href} timed out after ${timeoutMs} ms`, isError: true };
+        if (e instanceof RefusedDestinationError) return { content: `Error: refused to fetch ${parsed.href}: ${e.message}`, isError: true };
         const cause = (e as Error & { cause?: Error }).cause;
         return { content: `Error: fetching ${parsed.href} failed: ${cause?.message ?? (e as Error).message}`, isError: true };
       }
@@ -54,36 +66,14 @@ export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<ty
   };
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  if (!res.body) return { bytes: new Uint8Array(), truncated: false };
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > maxBytes) {
-      parts.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      await reader.cancel().catch(() => {});
-      break;
-    }
-    parts.push(value);
-    size += value.length;
-  }
-  return { bytes: Buffer.concat(parts), truncated };
-}
-
-function describeBody(bytes: Uint8Array, type: string): string {
+async function describeBody(bytes: Uint8Array, type: string, signal: AbortSignal): Promise<string> {
   if (bytes.length === 0) return '(empty body)';
   const mime = type.split(';')[0].trim().toLowerCase();
   const textual = !mime || mime.startsWith('text/') || /json|xml|javascript|ecmascript|yaml|csv|x-www-form-urlencoded/.test(mime);
   if (!textual || bytes.subarray(0, 8192).includes(0)) return `(binary content, ${formatBytes(bytes.length)} read; not shown)`;
   const text = decode(bytes, /charset=([^;]+)/i.exec(type)?.[1]?.trim());
   const html = mime.includes('html') || (!mime && /^\s*<(!doctype html|html)/i.test(text));
-  return html ? htmlToText(text) : text;
+  return html ? htmlToText(text, signal) : text;
 }
 
 function decode(bytes: Uint8Array, charset?: string): string {

@@ -1,5 +1,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { CancelledError } from '../../errors.js';
 import type { Tool } from '../tool.js';
@@ -13,7 +14,7 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
 const parameters = z.object({
-  pattern: z.string().describe('A JavaScript regular expression searched for in each line'),
+  pattern: z.string().describe('A regular expression (RE2 syntax: no backreferences or lookaround) searched for in each line'),
   path: z.string().optional().describe('File or folder to search, relative to the workspace root; default "." (the whole workspace)'),
 });
 
@@ -24,11 +25,12 @@ export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>
       'Search workspace files for lines matching a regular expression. Prints "file:line: text". Skips node_modules, .git and binary files.',
     parameters,
     async execute({ pattern, path: userPath }, ctx) {
-      let re: RegExp;
+      // RE2 runs in time linear in the input: no pattern (`^(a+)+$`) can stall adk or make it deaf to Ctrl-C.
+      let re: RE2JS;
       try {
-        re = new RegExp(pattern);
+        re = RE2JS.compile(pattern);
       } catch (e) {
-        return { content: `Error: invalid regular expression: ${(e as Error).message}`, isError: true };
+        return { content: `Error: invalid regular expression for grep, which uses RE2 syntax (linear time: no backreferences or lookaround): ${(e as Error).message}`, isError: true };
       }
       const root = await locate(workspaceRoot, '.');
       const start = await locate(workspaceRoot, userPath || '.');

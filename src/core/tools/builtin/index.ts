@@ -33,6 +33,8 @@ export interface BuiltinToolOptions {
   shellMaxOutputChars?: number;
   fetchTimeoutMs?: number;
   fetchMaxBytes?: number;
+  /** Private destinations fetch_url may reach anyway (host, host:port, CIDR). */
+  fetchAllowHosts?: readonly string[];
 }
 
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
@@ -48,7 +50,7 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
     list_dir: listDirTool(root),
     grep: grepTool(root),
     shell: shellTool({ workspaceRoot: root, timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.shellMaxOutputChars }),
-    fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes }),
+    fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes, allowHosts: opts.fetchAllowHosts }),
     ask_user: askUserTool,
     current_time: currentTimeTool,
   };

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Tool } from '../tool.js';
-import { locate, WorkspaceError } from '../workspace.js';
+import { assertWritable, locate, WorkspaceError } from '../workspace.js';
 import { writeFileAtomic } from './file-io.js';
 
 const parameters = z.object({
@@ -16,6 +16,7 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
     parameters,
     async execute({ path, content }) {
       const { real, shown } = await locate(workspaceRoot, path, { allowMissing: true });
+      assertWritable(shown, path);
       const existed = await stat(real).then(
         (s) => {
           if (s.isDirectory()) throw new WorkspaceError(`'${shown}' is a directory`);

@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchUrlTool } from '../../src/core/tools/builtin/fetch-url.js';
+import { addressPolicy, parseAllowHosts } from '../../src/core/tools/net/address-policy.js';
+import { expectExit, ofType, serverEnv, tempDir, tempHome, useServer } from '../cli/helpers.js';
+import { run } from '../tools/helpers.js';
+
+// Issue 12, item 3: fetch_url (no approval) must not reach loopback or private networks.
+let secret: Server;
+let port: number;
+let hits = 0;
+beforeAll(async () => {
+  secret = createServer((req, res) => {
+    hits++;
+    if (req.url === '/hop') {
+      res.statusCode = 302;
+      res.setHeader('location', `http://127.0.0.1:${port}/admin`);
+      res.end();
+      return;
+    }
+    res.end('internal admin page');
+  });
+  await new Promise<void>((r) => secret.listen(0, '127.0.0.1', r));
+  port = (secret.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  secret.closeAllConnections();
+  await new Promise((r) => secret.close(r));
+});
+
+describe('fetch_url refuses private destinations', () => {
+  it('every textual form of loopback, and private, link-local, CGNAT, multicast and mapped addresses', async () => {
+    const tool = fetchUrlTool({ timeoutMs: 2_000 });
+    const urls = [
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://2130706433:${port}/`,
+      `http://0x7f.1:${port}/`,
+      `http://0177.0.0.1:${port}/`,
+      `http://127.1:${port}/`,
+      `http://10.0.0.1:${port}/`,
+      `http://192.168.1.1:${port}/`,
+      `http://172.16.0.1:${port}/`,
+      `http://169.254.169.254/latest/meta-data/`,
+      `http://100.64.0.1/`,
+      `http://224.0.0.1/`,
+      `http://0.0.0.0:${port}/`,
+      `http://[fe80::1]/`,
+      `http://[fc00::1]/`,
+      `http://[2002:7f00:1::]:${port}/`,
+      `http://[64:ff9b::7f00:1]:${port}/`,
+    ];
+    for (const url of urls) {
+      const r = await run(tool, { url });
+      expect(r.isError, url).toBe(true);
+      expect(r.content, url).toMatch(/refused to fetch .*: .* (loopback|private|link-local|carrier-grade NAT|multicast|unspecified|reserved)/);
+    }
+    expect(hits).toBe(0);
+  });
+
+  it('a redirect to a private address is refused; an allow-listed local server works', async () => {
+    const allowed = fetchUrlTool({ timeoutMs: 2_000, allowHosts: [`localhost:${port}`] });
+    // The redirect goes to 127.0.0.1, which the allow-list (localhost:port) does not name.
+    const viaRedirect = await run(allowed, { url: `http://localhost:${port}/hop` });
+    expect(viaRedirect.content).toMatch(/refused to fetch .*127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address/);
+    expect(hits).toBe(1);
+    const ok = await run(fetchUrlTool({ allowHosts: [`127.0.0.1:${port}`] }), { url: `http://127.0.0.1:${port}/admin` });
+    expect(ok.isError).toBe(false);
+    expect(ok.content).toContain('internal admin page');
+    const cidr = await run(fetchUrlTool({ allowHosts: ['127.0.0.0/8'] }), { url: `http://127.0.0.1:${port}/admin` });
+    expect(cidr.content).toContain('internal admin page');
+    const wrongPort = await run(fetchUrlTool({ allowHosts: ['127.0.0.1:1'] }), { url: `http://127.0.0.1:${port}/admin` });
+    expect(wrongPort.isError).toBe(true);
+  });
+
+  it('policy: public unicast passes; allow entries parse; bad entries are clear errors', () => {
+    const p = addressPolicy();
+    expect(p.refuse('example.com', '93.184.216.34', 80)).toBeUndefined();
+    expect(p.refuse('example.com', '2606:2800:220:1:248:1893:25c8:1946', 443)).toBeUndefined();
+    expect(p.refuse('evil.test', '::ffff:10.0.0.1', 80)).toMatch(/private-network/);
+    expect(() => parseAllowHosts('10.0.0.0/99')).toThrow(/not a valid CIDR/);
+  });
+});
+
+describe('through the CLI', () => {
+  const server = useServer();
+  it('the model asks for a loopback URL: the tool result is a refusal and the run completes; ADK_FETCH_ALLOW_HOSTS opens it', async () => {
+    const home = tempHome();
+    const cwd = tempDir('adk-ssrf-');
+    const agents = `${tempDir('adk-ssrf-cfg-')}/agents.yaml`;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(agents, 'version: 1\ndefault: a\nagents:\n  a: { description: A., instruction: Be brief., tools: [fetch_url] }\n');
+    const before = hits;
+    server().enqueue({ toolCalls: [{ id: 'f', name: 'fetch_url', arguments: { url: `http://127.0.0.1:${port}/admin` } }] }, { content: 'refused, fine' });
+    const r = await expectExit(['run', '--agents', agents, '--json', 'fetch it'], 0, { env: serverEnv(server(), 'test-key-123456', home), cwd });
+    expect(ofType(r.lines, 'tool_result')[0]).toMatchObject({ isError: true, content: expect.stringContaining('loopback') });
+    expect(hits).toBe(before);
+    server().enqueue({ toolCalls: [{ id: 'f', name: 'fetch_url', arguments: { url: `http://127.0.0.1:${port}/admin` } }] }, { content: 'got it' });
+    const ok = await expectExit(['run', '--agents', agents, '--json', 'fetch it'], 0, { env: { ...serverEnv(server(), 'test-key-123456', home), ADK_FETCH_ALLOW_HOSTS: `127.0.0.1:${port}` }, cwd });
+    expect(ofType(ok.lines, 'tool_result')[0].content).toContain('internal admin page');
+  });
+});
