@@ -118,6 +118,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
     fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS ? [env.ADK_FETCH_ALLOW_HOSTS] : undefined,
+    shellEnv: env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean),
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
   });

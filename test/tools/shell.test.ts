@@ -102,9 +102,10 @@ describe('OutputCapture', () => {
 });
 
 describe('shell environment', () => {
-  it('hides model-provider keys from commands', async () => {
+  it('passes an allow-list (PATH, HOME, LANG, …) plus the names listed, never keys or tokens', async () => {
     const { shellEnvironment } = await import('../../src/core/tools/builtin/shell.js');
-    const env = shellEnvironment({ OPENAI_API_KEY: 'sk-1', DEEPSEEK_API_KEY: 'sk-2', PATH: '/bin', GH_TOKEN: 't' });
-    expect(env).toEqual({ PATH: '/bin', GH_TOKEN: 't' });
+    const all = { OPENAI_API_KEY: 'sk-1', DEEPSEEK_API_KEY: 'sk-2', PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', GH_TOKEN: 't', AWS_SECRET_ACCESS_KEY: 'a', ANTHROPIC_AUTH_TOKEN: 'b', GITHUB_TOKEN: 'c', MY_VAR: 'v' };
+    expect(shellEnvironment(all)).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8' });
+    expect(shellEnvironment(all, ['MY_VAR'])).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', MY_VAR: 'v' });
   });
 });

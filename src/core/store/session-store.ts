@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Message } from '../schema/message.js';
 import { secretsFor, type SecretOptions } from './checkpoint-store.js';
-import { SessionStoreError } from './errors.js';
+import { SessionStoreError, StoreError } from './errors.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { redactJsonText } from './redact.js';
 import {
@@ -128,6 +128,8 @@ export class SessionStore {
         return s && summarize(s);
       } catch (e) {
         if (e instanceof SessionStoreError) return { corrupt: true, id, code: e.code, error: e.message };
+        // A torn row the backend itself cannot decode is one bad session, not a broken store.
+        if (e instanceof StoreError && e.code === 'store_failed') return { corrupt: true, id, code: 'session_corrupt', error: `session ${id} is corrupt: ${e.message}` };
         throw e;
       }
     });
@@ -146,8 +148,9 @@ export class SessionStore {
   async resolveId(idOrPrefix: string): Promise<string> {
     const input = idOrPrefix.trim();
     if (!input) throw new SessionStoreError('session_not_found', input, 'no session id given');
-    if ((await this.kv.get(SESSION_PREFIX + input)) !== undefined) return input;
+    // Keys, not values: a torn record must still resolve, so it can be shown and deleted.
     let matches = await this.kv.list(SESSION_PREFIX + input);
+    if (matches.includes(SESSION_PREFIX + input)) return input;
     if (!matches.length && input !== input.toLowerCase()) matches = await this.kv.list(SESSION_PREFIX + input.toLowerCase());
     const ids = matches.map((k) => k.slice(SESSION_PREFIX.length));
     if (ids.length === 1) return ids[0];

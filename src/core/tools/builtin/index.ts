@@ -33,6 +33,8 @@ export interface BuiltinToolOptions {
   shellMaxOutputChars?: number;
   fetchTimeoutMs?: number;
   fetchMaxBytes?: number;
+  /** Environment variables shell commands may see beyond the base allow-list (PATH, HOME, LANG…). */
+  shellEnv?: readonly string[];
   /** Private destinations fetch_url may reach anyway (host, host:port, CIDR). */
   fetchAllowHosts?: readonly string[];
 }
@@ -49,7 +51,7 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
     edit_file: editFileTool(root),
     list_dir: listDirTool(root),
     grep: grepTool(root),
-    shell: shellTool({ workspaceRoot: root, timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.shellMaxOutputChars }),
+    shell: shellTool({ workspaceRoot: root, timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.shellMaxOutputChars, env: opts.shellEnv }),
     fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes, allowHosts: opts.fetchAllowHosts }),
     ask_user: askUserTool,
     current_time: currentTimeTool,

@@ -13,6 +13,8 @@ export interface ShellToolOptions {
   workspaceRoot: string;
   timeoutMs?: number;
   maxOutputChars?: number;
+  /** Names of further environment variables commands may see (beyond SHELL_BASE_ENV). */
+  env?: readonly string[];
 }
 
 const parameters = z.object({
@@ -55,7 +57,7 @@ export function runShell(command: string, options: ShellToolOptions, signal?: Ab
     let killed: ShellResult['killed'];
     const child = spawn('/bin/sh', ['-c', command], {
       cwd: options.workspaceRoot,
-      env: shellEnvironment(process.env),
+      env: shellEnvironment(process.env, options.env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -106,12 +108,16 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** What every command sees of adk's environment: enough to find programs and format text, no credentials. */
+export const SHELL_BASE_ENV = ['PATH', 'HOME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'TERM', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'TZ'];
+
 /**
- * The commands a model runs never see model-provider keys (`OPENAI_API_KEY`, `*_API_KEY`): a
- * command could otherwise print one into the transcript, the output, or the model's context.
+ * The environment of the commands a model runs: an allow-list (SHELL_BASE_ENV plus the names the
+ * person listed), never the rest. Tokens such as GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY or
+ * ANTHROPIC_AUTH_TOKEN would otherwise be one `env` away from the transcript and the model.
  */
-export function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function shellEnvironment(env: NodeJS.ProcessEnv, extra: readonly string[] = []): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (!/API_KEY$/i.test(k)) out[k] = v;
+  for (const name of [...SHELL_BASE_ENV, ...extra]) if (env[name] !== undefined) out[name] = env[name];
   return out;
 }

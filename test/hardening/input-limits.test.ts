@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { ADK_BIN } from '../support/cli.js';
+import { expectExit, runCli, serverEnv, sessionIdOf, tempDir, tempHome, useServer } from '../cli/helpers.js';
+
+// Issue 12, items 7 and 8: bad input gets a clear error and loses nothing.
+const server = useServer();
+
+describe('input limits', () => {
+  it('100 MB on stdin: exit 2 with a clear message, no session, memory stays small', async () => {
+    const home = tempHome();
+    const child = spawn(process.execPath, [ADK_BIN, 'run', '-'], {
+      env: { ...process.env, ...serverEnv(server(), 'test-key-123456', home) } as NodeJS.ProcessEnv,
+      cwd: tempDir('adk-stdin-'),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let written = 0;
+    const write = () => {
+      while (written < 100) {
+        written++;
+        if (!child.stdin.write(chunk)) return void child.stdin.once('drain', write);
+      }
+      child.stdin.end();
+    };
+    child.stdin.on('error', () => {}); // adk stops reading: EPIPE is expected
+    write();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('the prompt is larger than 8 MB; no session was created');
+    expect(written).toBeLessThan(100);
+    const list = await runCli(['sessions', '--json'], { env: serverEnv(server(), 'test-key-123456', home) });
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    expect(server().chatRequests).toHaveLength(0);
+  }, 20_000);
+
+  it('a torn row in the store is flagged in adk sessions; the others still list (exit 0)', async () => {
+    const home = tempHome();
+    const env = serverEnv(server(), 'test-key-123456', home);
+    server().enqueue({ content: 'one' }, { content: 'two' });
+    const a = sessionIdOf(await expectExit(['run', '--json', 'first'], 0, { env }));
+    const b = sessionIdOf(await expectExit(['run', '--json', 'second'], 0, { env }));
+    // Tear one row as a crash of another writer could: half its bytes.
+    const sqlite3 = createRequire(import.meta.resolve('@keyv/sqlite'))('sqlite3') as { Database: new (f: string) => { run(sql: string, cb: (e: Error | null) => void): void; close(cb: () => void): void } };
+    const db = new sqlite3.Database(join(home, 'adk.sqlite'));
+    await new Promise<void>((resolve, reject) => db.run(`UPDATE keyv SET value = substr(value, 1, length(value) / 2) WHERE key = 'adk:session:${a}'`, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve) => db.close(resolve));
+    const list = await runCli(['sessions'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`${a}\\s+CORRUPT`));
+    expect(list.stdout).toContain(b);
+    const json = JSON.parse((await runCli(['sessions', '--json'], { env })).stdout);
+    expect(json.find((s: any) => s.id === a)).toMatchObject({ corrupt: true });
+    expect(json.find((s: any) => s.id === b)).toMatchObject({ corrupt: false, status: 'completed' });
+    // The torn session can be deleted; the other still resumes.
+    expect((await runCli(['sessions', 'delete', a], { env })).code).toBe(0);
+    server().enqueue({ content: 'three' });
+    await expectExit(['run', '--session', b, '--json', 'third'], 0, { env });
+  });
+});
