@@ -14,14 +14,14 @@ useOpenAIServer((s) => (server = s));
 const BOMB = join(import.meta.dirname, '../fixtures/config/alias-bomb.yaml');
 
 describe('input faults', () => {
-  it('a 10 MB prompt on stdin reaches the model whole and is saved whole', async () => {
+  it('a 7 MB prompt on stdin (under the 8 MB cap) reaches the model whole and is saved whole', async () => {
     const { cwd, home } = workspace();
     const env = modelEnv(server, home);
-    const prompt = `${'0123456789abcdef'.repeat(64)}\n`.repeat(10 * 1024); // 10 MiB, many lines
+    const prompt = `${'0123456789abcdef'.repeat(64)}\n`.repeat(7 * 1024); // 7 MiB, many lines
     server.enqueue({ content: 'that was long' });
     const r = await cli(['run', '--json', '-'], { env, cwd, input: prompt, timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(0);
-    expect(prompt.length).toBe(10 * 1024 * 1024 + 10 * 1024);
+    expect(prompt.length).toBe(7 * 1024 * 1024 + 7 * 1024);
     const sent = server.chatRequests[0].body.messages.at(-1);
     expect(sent.role).toBe('user');
     expect(sent.content).toBe(prompt);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
-import { readTextFile, writeFileAtomic } from './file-io.js';
+import { assertReplaceable, readEditableText, writeEditableText } from './text-file.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root'),
@@ -19,15 +19,20 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
       const { real, shown } = await locate(workspaceRoot, args.path);
       assertWritable(shown, args.path);
       if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
-      const text = await readTextFile(real, shown);
-      const at = text.indexOf(args.old);
+      // CRLF files are matched and written with their own line ends; the model's `\n` means a line break.
+      await assertReplaceable(real, shown);
+      const file = await readEditableText(real, shown);
+      const text = file.text;
+      const old = file.crlf ? args.old.replace(/\r\n/g, '\n') : args.old;
+      const replacement = file.crlf ? args.new.replace(/\r\n/g, '\n') : args.new;
+      const at = text.indexOf(old);
       if (at < 0) {
         return {
           content: `Error: the text of \`old\` was not found in ${shown}. Read the file and copy the exact text, including whitespace and indentation`,
           isError: true,
         };
       }
-      const count = occurrences(text, args.old);
+      const count = occurrences(text, old);
       if (count > 1) {
         return {
           content: `Error: the text of \`old\` occurs ${count} times in ${shown}; include more surrounding lines so that it matches exactly once`,
@@ -35,7 +40,7 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
         };
       }
       if (args.old === args.new) return `No change: \`old\` and \`new\` are identical in ${shown}`;
-      await writeFileAtomic(real, text.slice(0, at) + args.new + text.slice(at + args.old.length));
+      await writeEditableText(real, file, text.slice(0, at) + replacement + text.slice(at + old.length));
       const line = text.slice(0, at).split('\n').length;
       return `Edited ${shown}: replaced 1 occurrence at line ${line}`;
     },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate, WorkspaceError } from '../workspace.js';
 import { writeFileAtomic } from './file-io.js';
+import { assertReplaceable } from './text-file.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root; missing parent folders are created'),
@@ -24,6 +25,7 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
         },
         () => false,
       );
+      if (existed) await assertReplaceable(real, shown);
       await writeFileAtomic(real, content);
       const bytes = Buffer.byteLength(content, 'utf8');
       return `${existed ? 'Overwrote' : 'Created'} ${shown} (${bytes} bytes, ${countLines(content)} lines)`;
