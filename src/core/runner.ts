@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
 import { createRunContext, DEFAULT_MAX_TRANSFERS, type AgentCallbacks, type ApprovalPolicy, type RunContext, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
@@ -89,9 +90,12 @@ export class Runner {
 
   private context(session: Session, opts: RunOptions, enableStreaming: boolean): RunContext {
     opts.onSession?.(session);
+    const signal = opts.signal ?? new AbortController().signal;
+    // Every parallel tool call and sub-agent listens to the run's one signal: more than ten is normal, not a leak.
+    setMaxListeners(0, signal);
     return createRunContext({
       session,
-      signal: opts.signal ?? new AbortController().signal,
+      signal,
       enableStreaming,
       callbacks: opts.callbacks,
       approvalPolicy: opts.approvalPolicy,

@@ -62,3 +62,14 @@ describe('input limits', () => {
     await expectExit(['run', '--session', b, '--json', 'third'], 0, { env });
   });
 });
+
+describe('many parallel tool calls', () => {
+  it('24 calls in one turn: all answered, no MaxListenersExceededWarning on stderr', async () => {
+    const home = tempHome();
+    const calls = Array.from({ length: 24 }, (_, i) => ({ id: `t${i}`, name: 'current_time', arguments: {} }));
+    server().enqueue({ toolCalls: calls }, { content: 'all done' });
+    const r = await expectExit(['run', '--json', 'what time, 24 times'], 0, { env: serverEnv(server(), 'test-key-123456', home), cwd: tempDir('adk-many-') });
+    expect(r.lines.filter((l: any) => l?.type === 'tool_result')).toHaveLength(24);
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+  });
+});
