@@ -73,3 +73,21 @@ describe('many parallel tool calls', () => {
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
   });
 });
+
+describe('agent trees deeper than the bound', () => {
+  it('a 4,000-deep chain is a validation error with file:line:col; validate, agents and run never overflow the stack', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir('adk-deep-');
+    const lines = ['version: 1', 'default: a0', 'agents:'];
+    for (let i = 0; i < 4000; i++) lines.push(`  a${i}: { description: d, instruction: i${i < 3999 ? `, sub_agents: [a${i + 1}]` : ''} }`);
+    writeFileSync(join(dir, 'agents.yaml'), `${lines.join('\n')}\n`);
+    const env = serverEnv(server(), 'test-key-123456', tempHome());
+    for (const args of [['validate'], ['agents'], ['run', 'hi']]) {
+      const r = await runCli(args, { env, cwd: dir });
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/agents\.yaml:\d+:\d+ agents\.a63\.sub_agents\[0\]: the agent tree is more than 64 levels deep at 'a64'/);
+      expect(r.stderr).not.toContain('Maximum call stack');
+    }
+    expect(server().chatRequests).toHaveLength(0);
+  });
+});

@@ -55,6 +55,7 @@ export function checkAgentGraph(team: RawTeam, c: ProblemCollector): AgentGraph 
   }
 
   reportCycles(names.keys(), parent, edgePath, c);
+  reportDepth(names.keys(), parent, edgePath, c);
   const roots = [...names.keys()].filter((n) => !parent.has(n));
   return { parent, roots };
 }
@@ -81,6 +82,34 @@ function reportCycles(names: Iterable<string>, parent: Map<string, string>, edge
       });
     }
     for (const n of chain) state.set(n, 2);
+  }
+}
+
+/** Deeper teams are refused: nobody writes them by hand, and building or printing one would exhaust the stack. */
+export const MAX_AGENT_DEPTH = 64;
+
+/** Reports the first agent (in file order) deeper than MAX_AGENT_DEPTH. Linear; agents in a cycle are skipped (reported already). */
+function reportDepth(names: Iterable<string>, parent: Map<string, string>, edgePath: Map<string, PathSeg[]>, c: ProblemCollector): void {
+  const depth = new Map<string, number>();
+  for (const start of names) {
+    const chain: string[] = [];
+    const seen = new Set<string>();
+    let x: string | undefined = start;
+    while (x !== undefined && !depth.has(x) && !seen.has(x)) {
+      seen.add(x);
+      chain.push(x);
+      x = parent.get(x);
+    }
+    if (x !== undefined && !depth.has(x)) continue; // a cycle
+    let d = x === undefined ? 0 : depth.get(x)!;
+    for (let i = chain.length - 1; i >= 0; i--) depth.set(chain[i], ++d);
+  }
+  for (const [name, d] of depth) {
+    if (d <= MAX_AGENT_DEPTH || !edgePath.has(name)) continue;
+    c.report(edgePath.get(name)!, `the agent tree is more than ${MAX_AGENT_DEPTH} levels deep at '${name}'`, {
+      hint: 'flatten the team: a supervisor or a workflow can hold many sub-agents side by side',
+    });
+    return;
   }
 }
 

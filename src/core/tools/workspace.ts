@@ -101,7 +101,8 @@ async function assertFileOrDirectory(real: string, userPath: string): Promise<vo
 }
 
 function outside(userPath: string, real?: string): WorkspaceError {
-  const via = real ? ` (it resolves to '${real}')` : '';
+  // The path the model gave, never where a link points: that would tell it about the outside.
+  const via = real ? ' (through a symbolic link)' : '';
   return new WorkspaceError(`'${userPath}' is outside the workspace${via}; only paths inside the workspace root are allowed`);
 }
 
