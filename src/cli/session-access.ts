@@ -1,5 +1,5 @@
+import { realPathOrSelf } from './paths.js';
 import { lockSession, newSessionId, type AdkStores, type SessionLease, type SessionRecord } from '../core/store/index.js';
-import { realpathSync } from 'node:fs';
 import { positiveMs } from '../core/models/from-env.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { TeamOptions } from './team.js';
@@ -35,7 +35,7 @@ export async function lockedNewId(stores: AdkStores): Promise<{ id: string; leas
  * none, never whatever ./agents.yaml now is), in its own workspace, refused if the file changed.
  */
 export function sessionTeamOptions(record: SessionRecord, overrides: { model?: string; agentsFile?: string } = {}): TeamOptions {
-  if (overrides.agentsFile && realOrSelf(overrides.agentsFile) !== record.agentsFile) {
+  if (overrides.agentsFile && realPathOrSelf(overrides.agentsFile) !== record.agentsFile) {
     throw new CliError(`session ${record.id} runs on ${record.agentsFile ?? 'the bundled agents.yaml'}; start a new session to use ${overrides.agentsFile}`, ExitCode.usage);
   }
   return {
@@ -56,10 +56,3 @@ export function sessionModel(stored: string | undefined): string | undefined {
   return stored && !stored.includes(', ') ? stored : undefined;
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}

@@ -1,3 +1,4 @@
+import { realPathOrSelf } from './paths.js';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +81,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const found = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
   // Built from its real location: a symlinked agents.yaml cannot borrow a trusted file's hash while
   // its module paths resolve in another folder.
-  const location = { ...found, path: realFile(found.path) };
+  const location = { ...found, path: realPathOrSelf(found.path) };
   // Read once: the bytes hashed are the bytes validated and built (no swap in between).
   let text: string;
   try {
@@ -179,13 +180,6 @@ function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[]
     .map((r) => ({ ...r, source: 'adk config' }));
 }
 
-function realFile(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p; // reading it reports the problem
-  }
-}
 
 /**
  * The bundled file changes when adk is upgraded; a session on it still resumes then. Only when the

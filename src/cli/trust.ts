@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { realPathOrSelf } from './paths.js';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
 
@@ -32,12 +33,12 @@ export class TrustStore {
   }
 
   isTrusted(file: string, hash: string): boolean {
-    return this.read().files[canonical(file)]?.sha256 === hash;
+    return this.read().files[realPathOrSelf(file)]?.sha256 === hash;
   }
 
   trust(file: string, hash: string): TrustEntry {
     const data = this.read();
-    const key = canonical(file);
+    const key = realPathOrSelf(file);
     const entry: TrustEntry = { folder: dirname(key), file: key, sha256: hash, trustedAt: new Date().toISOString() };
     data.files[key] = entry;
     this.write(data);
@@ -47,7 +48,7 @@ export class TrustStore {
   /** Removes every trusted file in `folder`; returns how many. */
   revoke(folder: string): number {
     const data = this.read();
-    const dir = canonical(folder);
+    const dir = realPathOrSelf(folder);
     const keys = Object.keys(data.files).filter((k) => data.files[k].folder === dir || k === dir);
     for (const k of keys) delete data.files[k];
     this.write(data);
@@ -73,10 +74,3 @@ export class TrustStore {
   }
 }
 
-function canonical(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}

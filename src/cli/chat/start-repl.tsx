@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realPathOrSelf } from '../paths.js';
 import { render } from 'ink';
 import { useEffect, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
@@ -30,13 +30,6 @@ export interface ReplStart {
   initialInterrupts: InterruptContext[];
 }
 
-function currentFolder(): string {
-  try {
-    return realpathSync(process.cwd());
-  } catch {
-    return process.cwd();
-  }
-}
 
 /** Opens (or creates) the session and builds what the REPL shows first. */
 export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
@@ -46,7 +39,7 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   if (o.demoNote) items.push({ kind: 'info', text: o.demoNote, tone: 'warning' });
   if (o.record) {
     items.push({ kind: 'info', text: `Resumed session ${o.record.id}: ${o.record.title || '(untitled)'}`, tone: 'success' });
-    if (o.team.workspace !== currentFolder()) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
+    if (o.team.workspace !== realPathOrSelf(process.cwd())) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
     items.push(...historyItems(o.record.messages));
     if (o.record.status === 'cancelled' && o.record.checkpointId) {
       items.push({ kind: 'info', tone: 'warning', text: `The last run was cancelled at a safe point. Type /resume ${o.record.id} to continue it, or send a new message.` });

@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { CliError } from '../exit-codes.js';
 import { parseAllowRule } from '../../core/agents/allow-rules.js';
-import { SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, splitRules, type SettingName } from '../settings.js';
+import { projectAllowRules, SECRET_SETTING, SETTINGS, SETTINGS_FILE_NAME, settingsFile, splitRules, type SettingName } from '../settings.js';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 
 const out = (s: string) => void process.stdout.write(s);
@@ -38,7 +38,7 @@ async function projectAllow(action: string, value: string | undefined): Promise<
   const projects = { ...((conf.get('projects') as Record<string, { allow?: string[] }> | undefined) ?? {}) };
   switch (action) {
     case 'get': {
-      const rules = projects[folder]?.allow ?? [];
+      const rules = projectAllowRules(folder);
       if (!rules.length) return 1;
       out(`${rules.join('; ')}\n`);
       return 0;
@@ -73,8 +73,8 @@ export async function configCommand(action: string | undefined, name: string | u
         const v = conf.get(key);
         out(`${key}=${v ?? ''}${v === undefined ? `  (unset: ${spec.description})` : ''}\n`);
       }
-      const allow = (conf.get('projects') as Record<string, { allow?: string[] }> | undefined)?.[realpathSync(process.cwd())]?.allow;
-      out(`allow=${allow?.join('; ') ?? ''}  (this folder: calls that run without asking, e.g. "shell(npm test)")\n`);
+      const allow = projectAllowRules(realpathSync(process.cwd()));
+      out(`allow=${allow.join('; ')}  (this folder: calls that run without asking, e.g. "shell(npm test)")\n`);
       return 0;
     }
     case 'get': {
