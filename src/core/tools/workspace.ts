@@ -58,7 +58,9 @@ export async function resolveInWorkspace(root: string, userPath: string, options
 }
 
 export interface WorkspacePath {
-  /** Real absolute path: the one to operate on. */
+  /** Real absolute path of the workspace root. */
+  root: string;
+  /** Real absolute path: the one to open (through fs/verified-open, which checks what it opened). */
   real: string;
   /** The same path relative to the workspace root, for messages. */
   shown: string;
@@ -67,7 +69,8 @@ export interface WorkspacePath {
 /** `resolveInWorkspace` plus the path to show the model. */
 export async function locate(root: string, userPath: string, options: ResolveOptions = {}): Promise<WorkspacePath> {
   const real = await resolveInWorkspace(root, userPath, options);
-  return { real, shown: displayPath(await realpath(root), real) };
+  const realRoot = await realpath(root);
+  return { root: realRoot, real, shown: displayPath(realRoot, real) };
 }
 
 /** Path shown to the model: relative to the root, `.` for the root itself. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
-import { assertReplaceable, readEditableText, writeEditableText } from './text-file.js';
+import { readEditableText, writeEditableText } from './text-file.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root'),
@@ -16,12 +16,13 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
       'Replace one exact occurrence of `old` with `new` in a workspace file. `old` must match exactly once; include surrounding lines to make it unique.',
     parameters,
     async execute(args) {
-      const { real, shown } = await locate(workspaceRoot, args.path);
+      const loc = await locate(workspaceRoot, args.path);
+      const { shown } = loc;
       assertWritable(shown, args.path);
       if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
       // CRLF files are matched and written with their own line ends; the model's `\n` means a line break.
-      await assertReplaceable(real, shown);
-      const file = await readEditableText(real, shown);
+      const file = await readEditableText(loc);
+      if (!file) return { content: `Error: '${shown}' does not exist (it was removed while adk opened it)`, isError: true };
       const text = file.text;
       const old = file.crlf ? args.old.replace(/\r\n/g, '\n') : args.old;
       const replacement = file.crlf ? args.new.replace(/\r\n/g, '\n') : args.new;
@@ -40,7 +41,7 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
         };
       }
       if (args.old === args.new) return `No change: \`old\` and \`new\` are identical in ${shown}`;
-      await writeEditableText(real, file, text.slice(0, at) + replacement + text.slice(at + old.length));
+      await writeEditableText(loc, file, text.slice(0, at) + replacement + text.slice(at + old.length));
       const line = text.slice(0, at).split('\n').length;
       return `Edited ${shown}: replaced 1 occurrence at line ${line}`;
     },

@@ -1,19 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { MAX_READ_FILE_BYTES, WorkspaceError } from '../workspace.js';
+import { MAX_READ_FILE_BYTES, WorkspaceError, type WorkspacePath } from '../workspace.js';
+import { openInside } from '../fs/verified-open.js';
 
-/** Reads a workspace file (already resolved) as UTF-8, refusing directories, huge and binary files. */
-export async function readTextFile(real: string, shownPath: string, maxBytes = MAX_READ_FILE_BYTES): Promise<string> {
-  const s = await stat(real);
-  if (s.isDirectory()) throw new WorkspaceError(`'${shownPath}' is a directory; use list_dir to see its entries`);
-  if (s.size > maxBytes) {
-    throw new WorkspaceError(`'${shownPath}' is too large (${formatBytes(s.size)}; the limit is ${formatBytes(maxBytes)}). Use grep or shell (e.g. head, sed -n) to read parts of it`);
-  }
-  const fh = await open(real, 'r');
+/** Reads a workspace file as UTF-8 through a verified descriptor, refusing directories, huge and binary files. */
+export async function readTextFile(loc: WorkspacePath, maxBytes = MAX_READ_FILE_BYTES): Promise<string> {
+  const { fh, stat } = await openInside(loc.root, loc.real, loc.shown, 'either');
   try {
+    if (stat.isDirectory()) throw new WorkspaceError(`'${loc.shown}' is a directory; use list_dir to see its entries`);
+    if (stat.size > maxBytes) {
+      throw new WorkspaceError(`'${loc.shown}' is too large (${formatBytes(stat.size)}; the limit is ${formatBytes(maxBytes)}). Use grep or shell (e.g. head, sed -n) to read parts of it`);
+    }
     const buf = await fh.readFile();
-    if (looksBinary(buf)) throw new WorkspaceError(`'${shownPath}' looks like a binary file; it is not shown`);
+    if (looksBinary(buf)) throw new WorkspaceError(`'${loc.shown}' looks like a binary file; it is not shown`);
     return buf.toString('utf8');
   } finally {
     await fh.close();
@@ -23,27 +20,6 @@ export async function readTextFile(real: string, shownPath: string, maxBytes = M
 /** A NUL byte in the first 8 KB is how git and grep tell binary from text. */
 export function looksBinary(buf: Uint8Array): boolean {
   return buf.subarray(0, 8192).includes(0);
-}
-
-/** Writes through a temp file in the same folder and renames it, so readers never see half a file. */
-export async function writeFileAtomic(real: string, content: string): Promise<void> {
-  const dir = path.dirname(real);
-  await mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(real)}.${randomBytes(6).toString('hex')}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = (await stat(real)).mode & 0o7777;
-  } catch {
-    /* a new file */
-  }
-  try {
-    await writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, real);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
 }
 
 export function formatBytes(n: number): string {

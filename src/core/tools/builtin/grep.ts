@@ -1,10 +1,12 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { CancelledError } from '../../errors.js';
 import type { Tool } from '../tool.js';
-import { isInside, locate } from '../workspace.js';
+import { openChild, openedPath, openInside, type Opened } from '../fs/verified-open.js';
+import { locate, type WorkspacePath } from '../workspace.js';
 import { looksBinary } from './file-io.js';
 
 export const GREP_MAX_MATCHES = 200;
@@ -32,18 +34,15 @@ export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>
       } catch (e) {
         return { content: `Error: invalid regular expression for grep, which uses RE2 syntax (linear time: no backreferences or lookaround): ${(e as Error).message}`, isError: true };
       }
-      const root = await locate(workspaceRoot, '.');
       const start = await locate(workspaceRoot, userPath || '.');
       const matches: string[] = [];
       let total = 0;
-      for await (const file of walk(start.real, root.real, ctx.signal)) {
-        const text = await readSmallText(file);
-        if (text === undefined) continue;
+      for await (const { rel, text } of walk(start, ctx.signal)) {
         const lines = text.split('\n');
         for (let i = 0; i < lines.length; i++) {
           if (!re.test(lines[i])) continue;
           total++;
-          if (matches.length < GREP_MAX_MATCHES) matches.push(`${path.relative(root.real, file)}:${i + 1}: ${clip(lines[i])}`);
+          if (matches.length < GREP_MAX_MATCHES) matches.push(`${rel}:${i + 1}: ${clip(lines[i])}`);
         }
       }
       if (total === 0) return `No matches for /${pattern}/ in ${start.shown}`;
@@ -53,47 +52,59 @@ export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>
   };
 }
 
-/** Regular files under `start` in name order. Symlinks are not followed, so the walk stays inside. */
-async function* walk(start: string, root: string, signal: AbortSignal): AsyncGenerator<string> {
-  const s = await stat(start);
-  if (s.isFile()) {
-    yield start;
+/**
+ * Text of the regular files under `start`, in name order, each with its path relative to the root.
+ * Every folder and file is opened through its verified parent's descriptor without following
+ * symlinks, so nothing swapped in during the walk can lead it outside.
+ */
+async function* walk(start: WorkspacePath, signal: AbortSignal): AsyncGenerator<{ rel: string; text: string }> {
+  const top = await openInside(start.root, start.real, start.shown, 'either');
+  if (top.stat.isFile()) {
+    const text = await readSmallText(top);
+    if (text !== undefined) yield { rel: start.shown, text };
     return;
   }
-  const stack = [start];
-  while (stack.length) {
+  yield* walkDir(start.root, top, start.shown === '.' ? '' : start.shown, signal);
+}
+
+async function* walkDir(root: string, dir: Opened, rel: string, signal: AbortSignal): AsyncGenerator<{ rel: string; text: string }> {
+  try {
     if (signal.aborted) throw new CancelledError();
-    const dir = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readdir(openedPath(dir), { withFileTypes: true });
     } catch {
-      continue;
+      return;
     }
-    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
-    const files: string[] = [];
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
     for (const e of entries) {
-      const full = path.join(dir, e.name);
-      if (!isInside(root, full)) continue;
-      if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) stack.push(full);
-      else if (e.isFile()) files.unshift(full);
+      if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) subdirs.push(e.name);
+      if (!e.isFile()) continue;
+      const file = await openChild(root, dir, e.name, 'file');
+      if (!file) continue;
+      const text = await readSmallText(file);
+      if (text !== undefined) yield { rel: path.join(rel, e.name), text };
     }
-    yield* files;
+    for (const name of subdirs) {
+      const sub = await openChild(root, dir, name, 'dir');
+      if (sub) yield* walkDir(root, sub, path.join(rel, name), signal);
+    }
+  } finally {
+    await dir.fh.close().catch(() => {});
   }
 }
 
-async function readSmallText(file: string): Promise<string | undefined> {
+/** The file's text, or undefined for large and binary files; closes it either way. */
+async function readSmallText({ fh, stat }: Opened): Promise<string | undefined> {
   try {
-    const fh = await open(file, 'r');
-    try {
-      if ((await fh.stat()).size > MAX_FILE_BYTES) return undefined;
-      const buf = await fh.readFile();
-      return looksBinary(buf) ? undefined : buf.toString('utf8');
-    } finally {
-      await fh.close();
-    }
+    if (stat.size > MAX_FILE_BYTES) return undefined;
+    const buf = await fh.readFile();
+    return looksBinary(buf) ? undefined : buf.toString('utf8');
   } catch {
     return undefined;
+  } finally {
+    await fh.close().catch(() => {});
   }
 }
 

@@ -19,8 +19,9 @@ export function readFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
       'Read a text file in the workspace. For large files, read `limit` lines starting at line `offset` (1-based).',
     parameters,
     async execute({ path, offset, limit }) {
-      const { real, shown } = await locate(workspaceRoot, path);
-      const text = await readTextFile(real, shown);
+      const loc = await locate(workspaceRoot, path);
+      const { shown } = loc;
+      const text = await readTextFile(loc);
       if (text === '') return `(${shown} is empty)`;
       if (offset === undefined && limit === undefined) return capLines(text, shown, 1);
 

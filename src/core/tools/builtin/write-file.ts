@@ -1,9 +1,8 @@
-import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { writeInside } from '../fs/write-inside.js';
 import type { Tool } from '../tool.js';
-import { assertWritable, locate, WorkspaceError } from '../workspace.js';
-import { writeFileAtomic } from './file-io.js';
-import { assertReplaceable } from './text-file.js';
+import { assertWritable, locate } from '../workspace.js';
+import { replaceableMode } from './text-file.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root; missing parent folders are created'),
@@ -16,17 +15,12 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
     description: 'Create a file in the workspace, or replace its whole content. Parent folders are created as needed.',
     parameters,
     async execute({ path, content }) {
-      const { real, shown } = await locate(workspaceRoot, path, { allowMissing: true });
+      const loc = await locate(workspaceRoot, path, { allowMissing: true });
+      const { shown } = loc;
       assertWritable(shown, path);
-      const existed = await stat(real).then(
-        (s) => {
-          if (s.isDirectory()) throw new WorkspaceError(`'${shown}' is a directory`);
-          return true;
-        },
-        () => false,
-      );
-      if (existed) await assertReplaceable(real, shown);
-      await writeFileAtomic(real, content);
+      const mode = await replaceableMode(loc);
+      const existed = mode !== undefined;
+      await writeInside(loc.root, loc.real, shown, content, mode);
       const bytes = Buffer.byteLength(content, 'utf8');
       return `${existed ? 'Overwrote' : 'Created'} ${shown} (${bytes} bytes, ${countLines(content)} lines)`;
     },
