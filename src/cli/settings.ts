@@ -7,6 +7,9 @@ export const SETTINGS = {
   model: { env: 'ADK_MODEL', description: 'model name when neither --model nor ADK_MODEL is given' },
   base_url: { env: 'OPENAI_BASE_URL', description: 'OpenAI-compatible endpoint when OPENAI_BASE_URL is unset' },
   store: { env: 'ADK_STORE', description: 'session store URL when ADK_STORE is unset' },
+  shell_env: { env: 'ADK_SHELL_ENV', description: 'further environment variables shell commands see, e.g. "GOPATH NPM_CONFIG_REGISTRY"' },
+  shell_sandbox: { env: 'ADK_SHELL_SANDBOX', description: '"off" runs shell commands without the bwrap sandbox' },
+  fetch_allow_hosts: { env: 'ADK_FETCH_ALLOW_HOSTS', description: 'private hosts fetch_url may reach, e.g. "localhost:8080 10.0.0.0/8"' },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

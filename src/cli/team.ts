@@ -120,6 +120,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     workspaceRoot: cwd,
     fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS ? [env.ADK_FETCH_ALLOW_HOSTS] : undefined,
     shellEnv: env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean),
+    shellSandbox: shellSandboxFromEnv(env),
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
   });
@@ -189,4 +190,12 @@ function upgradedBundle(source: string, workspace: string): boolean {
   if (source !== 'bundled') return false;
   const rel = relative(workspace, BUNDLED_AGENTS_FILE);
   return rel.startsWith('..') || isAbsolute(rel);
+}
+
+/** ADK_SHELL_SANDBOX (or `adk config set shell_sandbox off`): `off` or `auto`; anything else is a clear error. */
+function shellSandboxFromEnv(env: Record<string, string | undefined>): 'auto' | 'off' | undefined {
+  const v = env.ADK_SHELL_SANDBOX?.trim().toLowerCase();
+  if (!v) return undefined;
+  if (v === 'off' || v === 'auto') return v;
+  throw new CliError(`ADK_SHELL_SANDBOX must be "auto" or "off", not "${env.ADK_SHELL_SANDBOX}"`, ExitCode.usage);
 }

@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
 import { expectExit, runCli, serverEnv, sessionIdOf, tempDir, tempHome, useServer } from '../cli/helpers.js';
 
 // Issue 12, items 7 and 8: bad input gets a clear error and loses nothing.
 const server = useServer();
+const REPORT_RSS = fileURLToPath(new URL('./fixtures/report-rss.cjs', import.meta.url));
 
 describe('input limits', () => {
   it('100 MB on stdin: exit 2 with a clear message, no session, memory stays small', async () => {
     const home = tempHome();
-    const child = spawn(process.execPath, [ADK_BIN, 'run', '-'], {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--require', REPORT_RSS, ADK_BIN, 'run', '-'], {
       env: { ...process.env, ...serverEnv(server(), 'test-key-123456', home) } as NodeJS.ProcessEnv,
       cwd: tempDir('adk-stdin-'),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -30,8 +33,13 @@ describe('input limits', () => {
     child.stdin.on('error', () => {}); // adk stops reading: EPIPE is expected
     write();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const took = Date.now() - started;
     expect(code).toBe(2);
     expect(stderr).toContain('the prompt is larger than 8 MB; no session was created');
+    expect(took).toBeLessThan(2000);
+    const rssKb = Number(/adk-test-max-rss-kb (\d+)/.exec(stderr)?.[1]);
+    expect(rssKb).toBeGreaterThan(0);
+    expect(rssKb).toBeLessThan(200 * 1024);
     expect(written).toBeLessThan(100);
     const list = await runCli(['sessions', '--json'], { env: serverEnv(server(), 'test-key-123456', home) });
     expect(JSON.parse(list.stdout)).toEqual([]);
@@ -89,5 +97,20 @@ describe('agent trees deeper than the bound', () => {
       expect(r.stderr).not.toContain('Maximum call stack');
     }
     expect(server().chatRequests).toHaveLength(0);
+  });
+});
+
+describe('names JavaScript reserves', () => {
+  it('an agent named __proto__ or constructor is one clear error each, at its line and column', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir('adk-proto-'), 'agents.yaml');
+    writeFileSync(file, 'version: 1\ndefault: __proto__\nagents:\n  __proto__:\n    description: d\n    instruction: i\n  constructor:\n    description: c\n    instruction: i\n    sub_agents: [__proto__]\n  ok:\n    description: fine\n    instruction: i\n');
+    const r = await runCli(['validate', file]);
+    expect(r.code).toBe(2);
+    const out = r.stdout + r.stderr;
+    expect(out).toContain("agents.yaml:4:3 agents.__proto__: '__proto__' cannot be used as a name or key");
+    expect(out).toContain("agents.yaml:7:3 agents.constructor: 'constructor' cannot be used as a name or key");
+    expect(out).not.toContain('got a mapping');
+    expect(out).toContain('2 problems');
   });
 });

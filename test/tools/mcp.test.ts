@@ -22,7 +22,7 @@ describe('McpServerPool', () => {
     expect(pool.status('calc').state).toBe('idle');
     expect(pool.isStarted('calc')).toBe(false);
     const tools = await pool.toolsFor('calc');
-    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'crash', 'echo', 'fail', 'pid', 'slow']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'big', 'crash', 'echo', 'fail', 'pid', 'slow']);
     const add = tools.find((t) => t.name === 'add')!;
     expect(add.description).toBe('Add two numbers.');
     expect(add.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });

@@ -111,10 +111,11 @@ describe('a session is bound to its workspace (item 5)', () => {
 describe('at most once for approved side effects (item 9)', () => {
   it('adk dies after the approved command ran: resume asks again with a warning; only a knowing approval runs it again', async () => {
     // The command does its work, then kills adk (its parent) before the result can be saved.
+    // Unsandboxed: inside bwrap's pid namespace the command cannot see adk to kill it.
     const cmd = 'echo ran >> ran.txt; kill -9 $PPID; sleep 5';
     server().enqueue({ toolCalls: [{ id: 'once', name: 'shell', arguments: { command: cmd } }] }, { content: 'finished' });
     const id = sessionIdOf(await expectExit(['run', '--agents', agents, '--json', 'do it once'], 3, opts()));
-    const killed = await runCli(['resume', id, '--approve', '--json'], opts());
+    const killed = await runCli(['resume', id, '--approve', '--json'], { ...opts(), env: { ...opts().env, ADK_SHELL_SANDBOX: 'off' } });
     expect(killed.signal).toBe('SIGKILL');
     expect(readFileSync(join(work, 'ran.txt'), 'utf8')).toBe('ran\n');
 

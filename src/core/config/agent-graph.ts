@@ -1,3 +1,4 @@
+import { isReservedName } from './shape-check.js';
 import { didYouMean } from './did-you-mean.js';
 import { formatPath, type PathSeg, type ProblemCollector } from './problems.js';
 import type { RawTeam } from './shape-check.js';
@@ -36,6 +37,7 @@ export function checkAgentGraph(team: RawTeam, c: ProblemCollector): AgentGraph 
     const mine = new Set<string>();
     for (const ref of childRefs(name, agent)) {
       if (!names.has(ref.name)) {
+        if (isReservedName(ref.name)) continue;
         c.report(ref.path, `undefined agent '${ref.name}'${didYouMean(ref.name, names.keys())}`);
       } else if (ref.name === name) {
         c.report(ref.path, `sub-agent cycle: ${name} -> ${name} (an agent cannot be its own sub-agent)`);

@@ -105,7 +105,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
 export function toRegistryRef(ref: ToolRef): RegistryToolRef {
   switch (ref.kind) {
     case 'builtin':
-      return ref.name;
+      return ref.options ? { builtin: ref.name, options: ref.options } : ref.name;
     case 'mcp':
       return { mcp: ref.server };
     case 'module':

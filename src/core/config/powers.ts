@@ -1,10 +1,11 @@
 import { DEFAULT_APPROVAL_TOOLS } from '../tools/builtin/index.js';
 import { formatRule } from '../agents/allow-rules.js';
+import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { TeamConfig, ToolRef } from './types.js';
 
 /** Something an agents file can do that a repository must not do to a person who only cloned it. */
 export interface ConfigPower {
-  kind: 'module' | 'mcp' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow';
+  kind: 'module' | 'mcp' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow' | 'tool_options';
   /** One line for a person: what would run, or where keys would go. */
   text: string;
 }
@@ -45,11 +46,24 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     const tools = a.type === 'chat' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;
     if (!tools) continue;
     for (const ref of tools.refs) {
-      if (ref.kind === 'builtin' && ASK_FIRST.has(ref.name) && !tools.approval.includes(ref.name)) {
+      if (ref.kind !== 'builtin') continue;
+      if (ASK_FIRST.has(ref.name) && !tools.approval.includes(ref.name)) {
         add({ kind: 'no_approval', text: `lets agent ${a.name} run ${ref.name} without asking` });
       }
+      for (const text of widenedBy(ref.options)) add({ kind: 'tool_options', text: `${text} for agent ${a.name}` });
     }
   }
+  return out;
+}
+
+/** What a built-in's options open beyond the defaults (sandbox, no network, allow-listed env, public addresses only). */
+function widenedBy(o: BuiltinToolConfig | undefined): string[] {
+  if (!o) return [];
+  const out: string[] = [];
+  if (o.sandbox === 'off') out.push('runs shell commands outside the sandbox');
+  if (o.network) out.push('gives shell commands the network');
+  if (o.env?.length) out.push(`passes ${o.env.join(', ')} to shell commands`);
+  if (o.allowHosts?.length) out.push(`lets fetch_url reach ${o.allowHosts.join(', ')}`);
   return out;
 }
 

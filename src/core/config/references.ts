@@ -1,3 +1,4 @@
+import { isReservedName } from './shape-check.js';
 import { checkAgentGraph, type AgentGraph } from './agent-graph.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';
@@ -54,7 +55,7 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
     }
   }
   let def = team.default;
-  if (def !== undefined && !team.agents.has(def)) {
+  if (def !== undefined && !team.agents.has(def) && !isReservedName(def)) {
     c.report(['default'], `undefined agent '${def}'${didYouMean(def, team.agents.keys())}`, {
       hint: team.agents.size ? `agents: ${[...team.agents.keys()].slice(0, 10).join(', ')}` : undefined,
     });

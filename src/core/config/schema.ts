@@ -44,6 +44,15 @@ export type RawMcpServer = z.infer<typeof mcpServerSchema>;
 
 export const mcpToolSchema = z.strictObject({ mcp: z.string().min(1) });
 export const moduleToolSchema = z.strictObject({ module: z.string().min(1), export: z.string().min(1).optional() });
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+/** `- shell: { sandbox: off, network: true, env: [NPM_CONFIG_REGISTRY] }` */
+export const shellOptionsSchema = z.strictObject({
+  sandbox: z.enum(['auto', 'off']).optional(),
+  network: z.boolean().optional(),
+  env: z.array(envName).optional(),
+});
+/** `- fetch_url: { allow_hosts: [localhost:8080, 10.0.0.0/8] }` */
+export const fetchUrlOptionsSchema = z.strictObject({ allow_hosts: z.array(z.string().min(1)).optional() });
 
 export const plannerSchema = z.strictObject({
   model: z.string().min(1).optional(),

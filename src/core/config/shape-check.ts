@@ -33,12 +33,38 @@ export interface RawTeam {
 /** `at` is where the key sits below the checked object ([] for its own keys). */
 type UnknownKeyMessage = (key: string, at: readonly PathSeg[]) => { message: string; hint?: string };
 
+/**
+ * `__proto__` and `constructor` cannot be names (of an agent, a model, a server, a variable):
+ * JavaScript objects treat them as their own machinery, so a check would see something other
+ * than what the file holds (a mapping with a `constructor` key is not a plain object to zod).
+ * Each one is reported where it is written and dropped, so the rest of the file is still checked.
+ */
+const RESERVED_KEYS = ['__proto__', 'constructor'];
+/** Whether a name was refused as reserved (references to it are not reported again). */
+export const isReservedName = (name: string): boolean => RESERVED_KEYS.includes(name);
+
+function dropReservedKeys(root: unknown, c: ProblemCollector): void {
+  const stack: Array<{ value: unknown; path: PathSeg[] }> = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (!value || typeof value !== 'object') continue;
+    for (const key of Array.isArray(value) ? [] : RESERVED_KEYS) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      c.report([...path, key], `'${key}' cannot be used as a name or key`, { at: 'key', hint: 'choose another name (JavaScript reserves it on every object)' });
+      delete (value as Record<string, unknown>)[key];
+    }
+    for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, Array.isArray(value) ? Number(k) : k] });
+  }
+}
+
 export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
   const team: RawTeam = { models: new Map(), mcpServers: new Map(), agents: new Map(), allow: [] };
   if (root === null || root === undefined) {
     c.report([], 'the file is empty', { hint: 'start with "version: 1" and an "agents:" mapping' });
     return team;
   }
+  const hadReservedAgents = isRecord(root) && isRecord(root.agents) && RESERVED_KEYS.some((k) => Object.prototype.hasOwnProperty.call(root.agents, k));
+  dropReservedKeys(root, c);
   const top = checkObject(topLevelSchema, root, [], c, (key) => ({
     message: `unknown top-level key '${key}'${didYouMean(key, Object.keys(topLevelSchema.shape))}`,
   }));
@@ -74,7 +100,7 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
   }
 
   const agents = entries(top.agents);
-  if ('agents' in top && top.agents && agents.length === 0) c.report(['agents'], 'no agents are defined');
+  if ('agents' in top && top.agents && agents.length === 0 && !hadReservedAgents) c.report(['agents'], 'no agents are defined');
   for (const [name, raw] of agents) {
     if (!AGENT_NAME.test(name)) {
       c.report(['agents', name], `invalid agent name '${name}'`, {

@@ -4,7 +4,9 @@ import { checkModulePath } from '../tools/module-tool.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';
 import { checkObject, describe, isRecord } from './shape-check.js';
-import { mcpToolSchema, moduleToolSchema } from './schema.js';
+import { fetchUrlOptionsSchema, mcpToolSchema, moduleToolSchema, shellOptionsSchema } from './schema.js';
+import { parseAllowHosts } from '../tools/net/address-policy.js';
+import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { ToolRef } from './types.js';
 
 export interface ToolCheckContext {
@@ -13,7 +15,10 @@ export interface ToolCheckContext {
   mcpServers: ReadonlySet<string>;
 }
 
-const TOOL_FORMS = "a tool is a built-in name, { mcp: <server> } or { module: ./file.js, export?: <name> }";
+const TOOL_FORMS =
+  'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> } or { module: ./file.js, export?: <name> }';
+/** Built-ins that take options, and the schema of each. */
+const OPTION_SCHEMAS = { shell: shellOptionsSchema, fetch_url: fetchUrlOptionsSchema } as const;
 
 /** Checks a `tools:` list and returns the valid entries as references. */
 export function checkTools(list: readonly unknown[] | undefined, base: readonly PathSeg[], ctx: ToolCheckContext): ToolRef[] {
@@ -78,9 +83,38 @@ function checkTool(entry: unknown, p: PathSeg[], ctx: ToolCheckContext): ToolRef
     if (t.export) ref.exportName = t.export;
     return ref;
   }
-  const key = Object.keys(entry)[0];
+  const keys = Object.keys(entry);
+  if (keys.length === 1 && isBuiltinToolName(keys[0])) return checkBuiltinWithOptions(keys[0], entry[keys[0]], p, c);
+  const key = keys[0];
   c.report(p, `unknown tool form${key ? ` with key '${key}'${didYouMean(key, ['mcp', 'module'])}` : ''}`, { hint: TOOL_FORMS, at: 'value' });
   return undefined;
+}
+
+/** `{ shell: { sandbox: off, network: true, env: [...] } }` or `{ fetch_url: { allow_hosts: [...] } }`. */
+function checkBuiltinWithOptions(name: string, raw: unknown, p: PathSeg[], c: ProblemCollector): ToolRef | undefined {
+  const pos = c.locate(p);
+  if (!Object.prototype.hasOwnProperty.call(OPTION_SCHEMAS, name)) {
+    c.report([...p, name], `the built-in tool '${name}' takes no options`, { at: 'key', hint: `list it by name: - ${name}` });
+    return undefined;
+  }
+  const schema = OPTION_SCHEMAS[name as keyof typeof OPTION_SCHEMAS];
+  const known = Object.keys(schema.shape);
+  const o = checkObject(schema, raw ?? {}, [...p, name], c, (key) => ({ message: `unknown option '${key}' of ${name}${didYouMean(key, known)}`, hint: `${name} options: ${known.join(', ')}` }));
+  if (!o) return undefined;
+  const options: BuiltinToolConfig = {};
+  if ('sandbox' in o && o.sandbox) options.sandbox = o.sandbox;
+  if ('network' in o && o.network !== undefined) options.network = o.network;
+  if ('env' in o && o.env) options.env = o.env;
+  if ('allow_hosts' in o && o.allow_hosts) {
+    try {
+      parseAllowHosts(o.allow_hosts);
+    } catch (e) {
+      c.report([...p, name, 'allow_hosts'], (e as Error).message, { hint: 'entries are host, host:port, [v6]:port or a CIDR range such as 10.0.0.0/8' });
+      return undefined;
+    }
+    options.allowHosts = o.allow_hosts;
+  }
+  return { kind: 'builtin', name, options, pos };
 }
 
 /**

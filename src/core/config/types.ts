@@ -1,4 +1,5 @@
 import type { AllowRule } from '../agents/allow-rules.js';
+import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 
 /**
  * The normalized team configuration produced from agents.yaml. Everything is resolved and
@@ -46,7 +47,7 @@ export interface McpServerDef {
 }
 
 export type ToolRef =
-  | { kind: 'builtin'; name: string; pos: SourcePos }
+  | { kind: 'builtin'; name: string; options?: BuiltinToolConfig; pos: SourcePos }
   | { kind: 'mcp'; server: string; pos: SourcePos }
   /** `path` as written; `resolvedPath` is absolute and known to stay inside the folder of agents.yaml. */
   | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos: SourcePos };

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
+import { stdioTransport } from './mcp-read-buffer.js';
 
 export interface McpServerConfig {
   command: string;
@@ -17,6 +18,11 @@ export interface McpServerConfig {
 export type McpServerState = 'idle' | 'starting' | 'ready' | 'stopped';
 
 const STDERR_TAIL_CHARS = 2_000;
+/**
+ * The largest single message read from a server (the SDK's default is 10 MB, past which it drops
+ * the connection). Results up to this size arrive and are capped like any tool output.
+ */
+export const MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** One stdio MCP server process and its client session. Started at most once; see McpServerPool for restarts. */
 export class McpConnection {
@@ -27,6 +33,7 @@ export class McpConnection {
   private starting?: Promise<void>;
   private stderrTail = '';
   private closing = false;
+  private oversized = false;
 
   constructor(
     readonly name: string,
@@ -50,19 +57,26 @@ export class McpConnection {
 
   private async doStart(): Promise<void> {
     this.state = 'starting';
-    const transport = new StdioClientTransport({
-      command: this.config.command,
-      args: this.config.args ?? [],
-      env: this.config.env,
-      cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined,
-      stderr: 'pipe',
-    });
+    const transport = stdioTransport(
+      {
+        command: this.config.command,
+        args: this.config.args ?? [],
+        env: this.config.env,
+        cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined,
+        stderr: 'pipe',
+      },
+      MCP_MAX_MESSAGE_BYTES,
+    );
     transport.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     const client = new Client({ name: 'adk', version: '0.1.0' });
     this.client = client;
-    client.onclose = () => this.markStopped('it exited');
+    client.onerror = (e) => {
+      if (/ReadBuffer exceeded/.test(e.message)) this.oversized = true;
+    };
+    client.onclose = () =>
+      this.markStopped(this.oversized ? `it sent a message larger than ${MCP_MAX_MESSAGE_BYTES / 1024 / 1024} MB (adk's limit for one MCP message), so adk stopped it` : 'it exited');
     await client.connect(transport, { timeout: this.startTimeoutMs });
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;

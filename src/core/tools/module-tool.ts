@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors.js';
+import { shellEnvironment } from './builtin/shell.js';
+import { hostModule } from './module-host/module-host.js';
 import { parametersJsonSchema } from './parameters.js';
 import type { Tool } from './tool.js';
 import { isInside } from './workspace.js';
@@ -35,25 +36,36 @@ export function checkModulePath(baseDir: string, modulePath: string): string | u
   return undefined;
 }
 
-/** Imports a tool from a JS module next to agents.yaml and checks its shape. */
-export async function loadModuleTool(baseDir: string, spec: ModuleToolSpec): Promise<Tool> {
+export interface ModuleToolOptions {
+  /** process.env inside the module's worker; default: the shell's allow-list of process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Called with the worker's stop function, so whoever loaded the tool can end it. */
+  onClose?: (close: () => Promise<void>) => void;
+}
+
+/**
+ * Loads a tool from a JS module next to agents.yaml, in a worker thread of its own that sees only
+ * an allow-listed environment (the same as shell commands), and checks its shape.
+ */
+export async function loadModuleTool(baseDir: string, spec: ModuleToolSpec, options: ModuleToolOptions = {}): Promise<Tool> {
   const refused = checkModulePath(baseDir, spec.module);
   if (refused) throw new ConfigError(refused);
   const file = realOrUndefined(path.resolve(realOrSelf(path.resolve(baseDir)), spec.module));
   if (file === undefined) throw new ConfigError(`module '${spec.module}' does not exist (looked in ${path.resolve(baseDir)})`);
 
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (e) {
-    throw new ConfigError(`module '${spec.module}' could not be loaded: ${(e as Error).message}`);
-  }
   const exportName = spec.export ?? 'default';
-  if (!(exportName in mod)) {
-    const names = Object.keys(mod).sort().join(', ') || 'none';
-    throw new ConfigError(`module '${spec.module}' has no export '${exportName}' (its exports: ${names})`);
+  const hosted = await hostModule(file, exportName, spec.module, options.env ?? shellEnvironment(process.env));
+  const where = `export '${exportName}' of module '${spec.module}'`;
+  try {
+    if (!hosted.describe.isObject) throw new ConfigError(`${where} is not a tool object ({ name, description, parameters, execute }); got ${hosted.describe.typeOf}`);
+    if (hosted.describe.schemaError) throw new ConfigError(`${where} is not a valid tool: \`parameters\` cannot be turned into a JSON schema: ${hosted.describe.schemaError}`);
+    const tool = hosted.tool((standIn) => checkToolShape(standIn, where));
+    options.onClose?.(hosted.close);
+    return tool;
+  } catch (e) {
+    await hosted.close();
+    throw e;
   }
-  return checkToolShape(mod[exportName], `export '${exportName}' of module '${spec.module}'`);
 }
 
 /** A module tool must be `{ name, description, parameters, execute }`; the error says what is wrong. */

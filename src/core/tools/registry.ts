@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { BUILTIN_TOOL_NAMES, builtinTools, type BuiltinToolOptions } from './builtin/index.js';
+import { BUILTIN_TOOL_NAMES, builtinTools, isBuiltinToolName, type BuiltinToolConfig, type BuiltinToolOptions } from './builtin/index.js';
 import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
+import { shellEnvironment } from './builtin/shell.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
 import type { Tool } from './tool.js';
 
 /** A tool as agents.yaml names it. */
-export type ToolRef = string | { mcp: string } | ModuleToolSpec;
+export type ToolRef = string | { mcp: string } | ModuleToolSpec | { builtin: string; options: BuiltinToolConfig };
 
 export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspaceRoot'> {
   /** The folder the file tools are confined to, `shell` runs in and MCP servers start in by default. */
@@ -30,11 +31,14 @@ export class ToolRegistry {
   private readonly extras = new Map<string, Tool>();
   private readonly modules = new Map<string, Promise<Tool>>();
   private readonly baseDir: string;
+  private readonly builtinOptions: BuiltinToolOptions;
+  private readonly moduleClosers: Array<() => Promise<void>> = [];
 
   constructor(options: ToolRegistryOptions) {
     const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], ...builtinOptions } = options;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
-    this.builtins = builtinTools({ workspaceRoot, ...builtinOptions });
+    this.builtinOptions = { workspaceRoot, ...builtinOptions };
+    this.builtins = builtinTools(this.builtinOptions);
     for (const t of tools) this.extras.set(t.name, t);
     const servers = Object.fromEntries(
       Object.entries(mcpServers).map(([name, c]) => [name, c.cwd ? { ...c, cwd: path.resolve(this.baseDir, c.cwd) } : c]),
@@ -70,6 +74,10 @@ export class ToolRegistry {
 
   async resolveOne(ref: ToolRef): Promise<Tool[]> {
     if (typeof ref === 'string') return [await this.byName(ref)];
+    if (ref && typeof ref === 'object' && 'builtin' in ref) {
+      if (!isBuiltinToolName(ref.builtin)) throw new ConfigError(`unknown built-in tool '${ref.builtin}'`);
+      return [builtinTools(withToolConfig(this.builtinOptions, ref.options))[ref.builtin]];
+    }
     if (ref && typeof ref === 'object' && 'mcp' in ref) {
       if (!this.pool.has(ref.mcp)) {
         throw new ConfigError(`unknown MCP server '${ref.mcp}' (configured: ${this.pool.serverNames().join(', ') || 'none'})`);
@@ -84,7 +92,10 @@ export class ToolRegistry {
       const key = `${ref.module}#${ref.export ?? 'default'}`;
       let p = this.modules.get(key);
       if (!p) {
-        p = loadModuleTool(this.baseDir, ref);
+        p = loadModuleTool(this.baseDir, ref, {
+          env: shellEnvironment(process.env, this.builtinOptions.shellEnv),
+          onClose: (close) => this.moduleClosers.push(close),
+        });
         this.modules.set(key, p);
         p.catch(() => this.modules.delete(key));
       }
@@ -93,9 +104,9 @@ export class ToolRegistry {
     throw new ConfigError(`invalid tool reference ${JSON.stringify(ref)}: use a tool name, { mcp: server } or { module: path, export?: name }`);
   }
 
-  /** Stops the MCP servers. */
-  close(): Promise<void> {
-    return this.pool.close();
+  /** Stops the MCP servers and the module tools' workers. */
+  async close(): Promise<void> {
+    await Promise.all([this.pool.close(), ...this.moduleClosers.splice(0).map((c) => c())]);
   }
 
   private async byName(name: string): Promise<Tool> {
@@ -121,5 +132,17 @@ export class ToolRegistry {
 export function describeRef(ref: ToolRef): string {
   if (typeof ref === 'string') return `'${ref}'`;
   if ('mcp' in ref) return `MCP server '${ref.mcp}'`;
+  if ('builtin' in ref) return `'${ref.builtin}'`;
   return `module '${ref.module}'${ref.export ? ` (export '${ref.export}')` : ''}`;
+}
+
+/** One agent's options of a built-in tool on top of the process-wide ones (lists add up). */
+function withToolConfig(base: BuiltinToolOptions, config: BuiltinToolConfig): BuiltinToolOptions {
+  return {
+    ...base,
+    ...(config.sandbox ? { shellSandbox: config.sandbox } : {}),
+    ...(config.network !== undefined ? { shellNetwork: config.network } : {}),
+    ...(config.env ? { shellEnv: [...(base.shellEnv ?? []), ...config.env] } : {}),
+    ...(config.allowHosts ? { fetchAllowHosts: [...(base.fetchAllowHosts ?? []), ...config.allowHosts] } : {}),
+  };
 }

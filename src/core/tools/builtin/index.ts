@@ -1,3 +1,4 @@
+import type { SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { askUserTool } from './ask-user.js';
 import { currentTimeTool } from './current-time.js';
@@ -37,6 +38,25 @@ export interface BuiltinToolOptions {
   shellEnv?: readonly string[];
   /** Private destinations fetch_url may reach anyway (host, host:port, CIDR). */
   fetchAllowHosts?: readonly string[];
+  /** `auto` (default): shell commands run inside bwrap when it works here; `off`: never. */
+  shellSandbox?: SandboxMode;
+  /** Whether sandboxed shell commands may use the network (default: no). */
+  shellNetwork?: boolean;
+}
+
+/**
+ * Options of a built-in tool for one agent (`- shell: { network: true }` in `tools:`). Each widens
+ * what the tool may do beyond adk's defaults, so a file that sets any needs trust.
+ */
+export interface BuiltinToolConfig {
+  /** shell: `off` runs commands outside the bwrap sandbox. */
+  sandbox?: 'auto' | 'off';
+  /** shell: sandboxed commands may use the network. */
+  network?: boolean;
+  /** shell: further environment variables commands see. */
+  env?: string[];
+  /** fetch_url: private destinations it may reach (host, host:port, CIDR). */
+  allowHosts?: string[];
 }
 
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
@@ -51,7 +71,14 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
     edit_file: editFileTool(root),
     list_dir: listDirTool(root),
     grep: grepTool(root),
-    shell: shellTool({ workspaceRoot: root, timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.shellMaxOutputChars, env: opts.shellEnv }),
+    shell: shellTool({
+      workspaceRoot: root,
+      timeoutMs: opts.shellTimeoutMs,
+      maxOutputChars: opts.shellMaxOutputChars,
+      env: opts.shellEnv,
+      sandbox: opts.shellSandbox,
+      network: opts.shellNetwork,
+    }),
     fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes, allowHosts: opts.fetchAllowHosts }),
     ask_user: askUserTool,
     current_time: currentTimeTool,

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { z } from 'zod';
+import { bwrapArgs, sandboxStatus, type SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { OutputCapture } from './output-capture.js';
 
@@ -15,6 +17,10 @@ export interface ShellToolOptions {
   maxOutputChars?: number;
   /** Names of further environment variables commands may see (beyond SHELL_BASE_ENV). */
   env?: readonly string[];
+  /** `auto` (default): inside bwrap when it works here; `off`: never. */
+  sandbox?: SandboxMode;
+  /** Whether sandboxed commands may use the network (default: no). */
+  network?: boolean;
 }
 
 const parameters = z.object({
@@ -26,6 +32,8 @@ export interface ShellResult {
   exitCode: number;
   /** Why the process was killed, if it was. */
   killed?: 'timeout' | 'cancelled';
+  /** Why it ran outside the sandbox although the sandbox was wanted (`sandbox: auto` without a working bwrap). */
+  unsandboxed?: string;
 }
 
 /**
@@ -34,6 +42,7 @@ export interface ShellResult {
  */
 export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parameters>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  let toldUnsandboxed = false;
   return {
     name: 'shell',
     description: `Run a shell command (/bin/sh -c) in the workspace root. Stdin is closed; stdout and stderr are returned together (capped at ${options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS} characters) with the exit code. Times out after ${Math.round(timeoutMs / 1000)} s.`,
@@ -45,17 +54,32 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
       let status = `exit code: ${r.exitCode}`;
       if (r.killed === 'timeout') status += ` (killed after the ${formatSeconds(timeoutMs)} timeout)`;
       if (r.killed === 'cancelled') status += ' (killed: the run was cancelled)';
+      // Said once per tool: the person should know commands are not contained, without a note on every result.
+      if (r.unsandboxed && !toldUnsandboxed) {
+        toldUnsandboxed = true;
+        status += `\n[adk: shell commands run without a sandbox: ${r.unsandboxed}. Set "sandbox: off" in the shell's options to say this is intended.]`;
+      }
       return { content: `${r.output || '(no output)'}\n${status}`, isError: r.killed !== undefined };
     },
   };
 }
 
-/** Runs `command` in its own process group, so a timeout or cancel kills everything it started. */
-export function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal): Promise<ShellResult> {
+/**
+ * Runs `command` in its own process group, so a timeout or cancel kills everything it started;
+ * inside bwrap unless the sandbox is off or cannot work here.
+ */
+export async function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal): Promise<ShellResult> {
   const out = new OutputCapture(options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS);
+  let argv = ['/bin/sh', '-c', command];
+  let unsandboxed: string | undefined;
+  if ((options.sandbox ?? 'auto') !== 'off') {
+    const status = await sandboxStatus();
+    if (status.bwrap) argv = [status.bwrap, ...bwrapArgs({ bwrap: status.bwrap, workspace: await realpath(options.workspaceRoot), network: options.network ?? false }, command)];
+    else unsandboxed = status.reason;
+  }
   return new Promise<ShellResult>((resolve) => {
     let killed: ShellResult['killed'];
-    const child = spawn('/bin/sh', ['-c', command], {
+    const child = spawn(argv[0], argv.slice(1), {
       cwd: options.workspaceRoot,
       env: shellEnvironment(process.env, options.env),
       detached: true,
@@ -86,10 +110,10 @@ export function runShell(command: string, options: ShellToolOptions, signal?: Ab
       signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
-      resolve({ output: out.toString().replace(/\n$/, ''), exitCode, ...(killed ? { killed } : {}) });
+      resolve({ output: out.toString().replace(/\n$/, ''), exitCode, ...(killed ? { killed } : {}), ...(unsandboxed ? { unsandboxed } : {}) });
     };
     child.on('error', (e) => {
-      out.append(`failed to start /bin/sh: ${e.message}`);
+      out.append(`failed to start ${argv[0]}: ${e.message}`);
       finish(127);
     });
     child.on('exit', (code, sig) => {

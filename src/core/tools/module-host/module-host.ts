@@ -1,0 +1,152 @@
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { CancelledError, ConfigError } from '../../errors.js';
+import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
+import { moduleToolWorker } from './worker-main.js';
+
+/** After a cancel, a call gets this long to stop by itself before its worker is terminated. */
+const STOP_GRACE_MS = 500;
+
+interface Ready {
+  type: 'ready';
+  isObject: boolean;
+  typeOf: string;
+  name?: unknown;
+  description?: unknown;
+  parameters?: unknown;
+  schemaError?: string;
+  hasExecute: boolean;
+  timeoutMs?: unknown;
+}
+
+interface Pending {
+  resolve(out: string | ToolOutput): void;
+  reject(e: unknown): void;
+  ctx: ToolContext;
+}
+
+export interface HostedModule {
+  /** What the export looks like, for the shape check. */
+  describe: Ready;
+  tool(check: (standIn: Tool) => Tool): Tool;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs a module tool in a worker thread of its own: it sees only `env` as process.env (keys stay
+ * with adk unless listed), and a call stuck in CPU work is stopped by terminating the worker, so
+ * a cancel always takes effect. The worker is started again for the next call.
+ */
+export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv): Promise<HostedModule> {
+  const zodUrl = import.meta.resolve('zod');
+  let worker: Worker | undefined;
+  let describe: Ready | undefined;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+
+  const failAll = (e: unknown) => {
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+
+  function start(): Promise<Ready> {
+    const w = new Worker(`(${String(moduleToolWorker)})()`, {
+      eval: true,
+      env: { ...env },
+      workerData: { file: pathToFileURL(file).href, exportName, zodUrl },
+      stdout: false,
+      stderr: false,
+    });
+    worker = w;
+    w.unref();
+    return new Promise<Ready>((resolve, reject) => {
+      w.on('message', (m: { type: string; id?: number } & Record<string, unknown>) => {
+        if (m.type === 'ready') return resolve(m as unknown as Ready);
+        if (m.type === 'load-error') return reject(new ConfigError(`module '${where}' could not be loaded: ${String(m.message)}`));
+        if (m.type === 'no-export') {
+          const names = (m.exports as string[]).sort().join(', ') || 'none';
+          return reject(new ConfigError(`module '${where}' has no export '${exportName}' (its exports: ${names})`));
+        }
+        const p = m.id === undefined ? undefined : pending.get(m.id);
+        if (!p) return;
+        if (m.type === 'event') return p.ctx.emit(m.event as never);
+        if (m.type === 'action') return p.ctx.sendAction(m.action as never);
+        pending.delete(m.id!);
+        if (!pending.size) w.unref();
+        if (m.type === 'result') p.resolve(m.output as string | ToolOutput);
+        else if (m.type === 'interrupt') p.reject(new ToolInterrupt(m.info, m.state));
+        else p.reject(new Error(String(m.message)));
+      });
+      w.on('error', (e) => {
+        reject(new ConfigError(`module '${where}' could not be loaded: ${e.message}`));
+        failAll(new Error(`module tool crashed: ${e.message}`));
+      });
+      w.on('exit', () => {
+        reject(new ConfigError(`module '${where}' stopped while loading`));
+        if (worker === w) worker = undefined;
+        failAll(new Error('module tool stopped'));
+      });
+    });
+  }
+
+  const stop = async () => {
+    const w = worker;
+    worker = undefined;
+    await w?.terminate();
+  };
+
+  try {
+    describe = await start();
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+
+  async function call(args: unknown, ctx: ToolContext): Promise<string | ToolOutput> {
+    if (!worker) await start();
+    const w = worker!;
+    const id = nextId++;
+    const result = new Promise<string | ToolOutput>((resolve, reject) => pending.set(id, { resolve, reject, ctx }));
+    const onAbort = () => {
+      w.postMessage({ type: 'abort', id });
+      // CPU-bound code never sees the signal: end its thread.
+      setTimeout(() => {
+        if (pending.has(id) && worker === w) void stop();
+      }, STOP_GRACE_MS).unref();
+    };
+    if (ctx.signal.aborted) throw new CancelledError();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    w.ref();
+    w.postMessage({ type: 'call', id, args, ctx: plainContext(ctx) });
+    try {
+      return await result;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    describe,
+    tool(check) {
+      const standIn = {
+        name: describe!.name,
+        description: describe!.description,
+        parameters: describe!.parameters,
+        execute: describe!.hasExecute ? call : undefined,
+        ...(describe!.timeoutMs !== undefined ? { timeoutMs: describe!.timeoutMs } : {}),
+      } as unknown as Tool;
+      return check(standIn);
+    },
+    close: stop,
+  };
+}
+
+/** The serialisable part of a call's context (the rest travels as messages). */
+function plainContext(ctx: ToolContext): Record<string, unknown> {
+  const plain = { callId: ctx.callId, agentName: ctx.agentName, runPath: ctx.runPath, sessionValues: ctx.sessionValues, resume: ctx.resume, messages: ctx.messages };
+  try {
+    return structuredClone(plain);
+  } catch {
+    return JSON.parse(JSON.stringify(plain)) as Record<string, unknown>;
+  }
+}
