@@ -1,5 +1,5 @@
 import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
-import { AsyncQueue, WillRetryError, isAbortError } from '../core/index.js';
+import { AsyncQueue, IncompleteReplyError, WillRetryError, isAbortError } from '../core/index.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
@@ -13,13 +13,15 @@ export interface EventSink {
   interrupt(e: AgentEvent, contexts: InterruptContext[]): void;
 }
 
-export type RunStatus = 'completed' | 'interrupted' | 'error' | 'cancelled';
+export type RunStatus = 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
 export interface RunSummary {
   status: RunStatus;
   output: string;
   usage: { promptTokens: number; completionTokens: number };
   error?: Error;
+  /** Why an incomplete run's last reply was cut off: `length` or `content_filter`. */
+  incompleteReason?: string;
   interrupts: InterruptContext[];
   /** The run was cancelled and saved at a safe point: resuming continues it. */
   cancelledAtCheckpoint?: boolean;
@@ -57,6 +59,11 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
     if (e.error) {
       if (isAbortError(e.error) || signal?.aborted) {
         if (summary.status !== 'interrupted' || summary.cancelledAtCheckpoint) summary.status = 'cancelled';
+      } else if (e.error instanceof IncompleteReplyError) {
+        summary.status = 'incomplete';
+        summary.incompleteReason = e.error.reason;
+        summary.error = e.error;
+        sink.error(e, e.error);
       } else {
         summary.status = 'error';
         summary.error = e.error;

@@ -10,6 +10,7 @@ import { sanitizeText } from '../ui/text/sanitize.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
   completed: ExitCode.ok,
+  incomplete: ExitCode.runtimeError,
   error: ExitCode.runtimeError,
   interrupted: ExitCode.interrupted,
   cancelled: ExitCode.cancelled,
@@ -56,7 +57,7 @@ export async function runHeadless(
       writeErr(`adk: waiting for you (session ${conv.id} is saved): ${answerHint(conv.id, summary)}\n`);
     }
     json?.done(summary, conv.id);
-    if (summary.status === 'error' && summary.error) writeErr(`adk: ${oneLine(summary.error.message)}\n`);
+    if ((summary.status === 'error' || summary.status === 'incomplete') && summary.error) writeErr(`adk: ${oneLine(summary.error.message)}\n`);
     if (summary.status === 'cancelled') writeErr(`adk: cancelled; session ${conv.id} is saved (adk resume ${conv.id}).\n`);
     // Nobody is reading any more: the session is saved, so leave quietly.
     if (output.closed()) return ExitCode.ok;

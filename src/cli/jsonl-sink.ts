@@ -54,7 +54,7 @@ export class JsonlSink implements EventSink {
     this.emit({ type: 'interrupt', agent: e.agent, checkpointId, interrupts: contexts.map(describeInterrupt) });
   }
   done(summary: RunSummary, sessionId: string): void {
-    this.emit({ type: 'done', status: summary.status, sessionId, output: summary.output, usage: summary.usage });
+    this.emit({ type: 'done', status: summary.status, ...(summary.incompleteReason ? { reason: summary.incompleteReason } : {}), sessionId, output: summary.output, usage: summary.usage });
   }
 }
 

@@ -8,6 +8,26 @@ export class AdkError extends Error {
   }
 }
 
+/**
+ * The model stopped before finishing its reply: it hit the token limit (`length`) or a safety filter
+ * (`content_filter`). The partial reply is kept; the turn ends as incomplete rather than completed.
+ */
+export class IncompleteReplyError extends AdkError {
+  constructor(readonly reason: string) {
+    super(
+      'incomplete',
+      reason === 'length'
+        ? 'the reply is incomplete: the model stopped at its token limit (finish_reason: length); raise max_tokens on the model or ask for a shorter answer'
+        : reason === 'content_filter'
+          ? "the reply is incomplete: the provider's content filter stopped it (finish_reason: content_filter)"
+          : `the reply is incomplete (finish_reason: ${reason})`,
+    );
+  }
+}
+
+/** Finish reasons after which the reply is not the model's whole answer. */
+export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
+
 export class MaxIterationsError extends AdkError {
   constructor(readonly maxIterations: number) {
     super('max_iterations', `exceeds max iterations (${maxIterations})`);
@@ -20,12 +40,21 @@ export class ModelHttpError extends AdkError {
     readonly status: number,
     message: string,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; providerCode?: string },
   ) {
     super('model_http', `model request failed with HTTP ${status}: ${message}`, options);
+    this.providerCode = options?.providerCode;
   }
+  /** The provider's own error code from the body (e.g. Groq's `tool_use_failed`). */
+  readonly providerCode?: string;
   get retryable(): boolean {
+    // Groq answers 400 `tool_use_failed` when the model wrote a malformed call: a new sample usually works.
+    if (this.providerCode === 'tool_use_failed') return true;
     return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+  }
+  /** Most retries worth making for this error, whatever the policy allows. */
+  get retryLimit(): number {
+    return this.providerCode === 'tool_use_failed' ? 1 : Number.POSITIVE_INFINITY;
   }
 }
 

@@ -24,5 +24,7 @@ export * from './checkpoint.js';
 export * from './runner.js';
 export * from './prebuilt/index.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './models/openai.js';
+export { AnthropicChatModel, type AnthropicChatModelOptions } from './models/anthropic.js';
+export { PROFILES, PROVIDER_NAMES, type ProviderName, type ProviderProfile } from './models/providers.js';
 export { modelFromEnv, resolveModelSettings, isDemoModelName } from './models/from-env.js';
 export { createDemoModel, DEMO_MODEL_NAME } from './models/demo.js';

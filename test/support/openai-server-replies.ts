@@ -34,6 +34,8 @@ export interface ServerReply {
   status?: number;
   /** Message in the error body when `status` is set. */
   errorMessage?: string;
+  /** The whole error body when `status` is set, in the provider's own shape (a string is sent as text). */
+  errorBody?: unknown;
   /** Extra response headers, e.g. `{ 'retry-after': '2' }`. */
   headers?: Record<string, string>;
   /** Never finish: stall before the headers or right after the first SSE event. */

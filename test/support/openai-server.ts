@@ -92,7 +92,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: 'test-model', object: 'model', created: 0, owned_by: 'test' }] });
     }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    if (req.method !== 'POST' || !isChatPath(path)) {
       return sendJson(res, 404, errorBody(404, `no route for ${req.method} ${path}`));
     }
     if (!body || !Array.isArray(body.messages)) return sendJson(res, 400, errorBody(400, 'body must be JSON with a messages array'));
@@ -117,7 +117,13 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     if (gone()) return;
     if (reply.hang === 'before-headers') return; // the socket stays open until the client or close() ends it
     const extra = reply.headers ?? {};
-    if (reply.status && reply.status >= 400) return sendJson(res, reply.status, errorBody(reply.status, reply.errorMessage), extra);
+    if (reply.status && reply.status >= 400) {
+      if (typeof reply.errorBody === 'string') {
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...extra });
+        return void res.end(reply.errorBody);
+      }
+      return sendJson(res, reply.status, (reply.errorBody as object | undefined) ?? errorBody(reply.status, reply.errorMessage), extra);
+    }
     if (reply.html) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...extra });
       return void res.end(HTML_PAGE);
@@ -191,7 +197,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     port,
     requests,
     get chatRequests() {
-      return requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions');
+      return requests.filter((r) => r.method === 'POST' && isChatPath(r.path.split('?')[0]!));
     },
     get abortedRequests() {
       return aborted;
@@ -241,6 +247,9 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     },
   };
 }
+
+/** OpenAI's path, and Azure's classic deployment path. */
+const isChatPath = (path: string) => path === '/v1/chat/completions' || /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(path);
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

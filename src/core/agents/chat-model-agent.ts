@@ -1,5 +1,5 @@
 import { generate } from '../async-queue.js';
-import { CancelledError, MaxIterationsError, toError } from '../errors.js';
+import { CancelledError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
@@ -174,6 +174,8 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         state.messages.push(reply);
         if (!reply.toolCalls?.length) {
           this.setOutput(ctx, reply.content);
+          // A cut-off answer is kept but not passed off as finished.
+          if (reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) throw new IncompleteReplyError(reply.finishReason);
           return;
         }
         state.done = {};

@@ -54,7 +54,7 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
         stream?.close(new CancelledError());
         throw new CancelledError();
       }
-      if (attempt <= env.retry.maxRetries && env.retry.shouldRetry(err)) {
+      if (attempt <= Math.min(env.retry.maxRetries, retryLimitOf(err)) && env.retry.shouldRetry(err)) {
         stream?.close(new WillRetryError(attempt, err));
         const delayMs = retryDelay(env.retry, attempt, err);
         env.emit({ agentName: env.agentName, runPath: [], retry: { attempt, delayMs, error: err.message } });
@@ -70,4 +70,10 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
 function named(e: AgentEvent, agentName: string): AgentEvent {
   e.agentName = agentName;
   return e;
+}
+
+/** An error may cap its own retries (a malformed tool call is worth one new sample, not three). */
+function retryLimitOf(err: unknown): number {
+  const limit = (err as { retryLimit?: unknown } | null)?.retryLimit;
+  return typeof limit === 'number' ? limit : Number.POSITIVE_INFINITY;
 }

@@ -16,8 +16,19 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     if (m.base_url) model.baseUrl = m.base_url;
     if (m.api_key_env) model.apiKeyEnv = m.api_key_env;
     if (m.temperature !== undefined) model.temperature = m.temperature;
+    if (m.top_p !== undefined) model.topP = m.top_p;
     if (m.max_tokens !== undefined) model.maxTokens = m.max_tokens;
+    if (m.stop !== undefined) model.stop = m.stop;
+    if (m.seed !== undefined) model.seed = m.seed;
+    if (m.reasoning_effort !== undefined) model.reasoningEffort = m.reasoning_effort;
+    if (m.parallel_tool_calls !== undefined) model.parallelToolCalls = m.parallel_tool_calls;
+    if (m.stream_usage !== undefined) model.streamUsage = m.stream_usage;
+    if (m.headers) model.headers = m.headers;
+    if (m.query) model.query = m.query;
+    if (m.extra_body) model.extraBody = m.extra_body;
     if (m.timeout_ms !== undefined) model.timeoutMs = m.timeout_ms;
+    if (m.idle_timeout_ms !== undefined) model.idleTimeoutMs = m.idle_timeout_ms;
+    if (m.context_window !== undefined) model.contextWindow = m.context_window;
     models.set(name, model);
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVIDER_NAMES } from '../models/providers.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
 
 /** Schema version 1 of agents.yaml (DESIGN §4). Shapes only; references are checked elsewhere. */
@@ -19,8 +20,10 @@ export const topLevelSchema = z.strictObject({
   allow: z.array(z.string()).nullable().optional(),
 });
 
+const stringMap = z.record(z.string(), z.string());
+
 export const modelSchema = z.strictObject({
-  provider: z.enum(['openai', 'demo']).optional(),
+  provider: z.enum(PROVIDER_NAMES).optional(),
   model: z.string().optional(),
   base_url: z.string().optional(),
   api_key_env: z
@@ -28,8 +31,19 @@ export const modelSchema = z.strictObject({
     .regex(ENV_NAME, { error: 'api_key_env must be the NAME of an environment variable (like OPENAI_API_KEY), not a key' })
     .optional(),
   temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
   max_tokens: z.number().int().positive().optional(),
+  stop: z.union([z.string(), z.array(z.string()).max(16)]).optional(),
+  seed: z.number().int().optional(),
+  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  stream_usage: z.boolean().optional(),
+  headers: stringMap.optional(),
+  query: stringMap.optional(),
+  extra_body: z.record(z.string(), z.unknown()).optional(),
   timeout_ms: z.number().int().positive().optional(),
+  idle_timeout_ms: z.number().int().positive().optional(),
+  context_window: z.number().int().positive().optional(),
 });
 export type RawModel = z.infer<typeof modelSchema>;
 

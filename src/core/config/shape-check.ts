@@ -91,7 +91,13 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
       team.models.set(name, m ?? {});
       continue;
     }
-    team.models.set(name, checkObject(modelSchema, raw ?? {}, path, c, unknownIn(modelSchema, 'model')) ?? {});
+    const model = checkObject(modelSchema, raw ?? {}, path, c, unknownIn(modelSchema, 'model')) ?? {};
+    if (model.provider === 'azure' && !model.base_url) {
+      c.report([...path, 'provider'], "provider 'azure' needs base_url", {
+        hint: 'base_url: https://<resource>.openai.azure.com/openai/deployments/<deployment> (api-version goes in query:)',
+      });
+    }
+    team.models.set(name, model);
   }
 
   for (const [name, raw] of entries(top.mcp_servers)) {

@@ -1,4 +1,5 @@
 import type { AllowRule } from '../agents/allow-rules.js';
+import type { ProviderName } from '../models/providers.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 
 /**
@@ -17,15 +18,27 @@ export interface SourcePos {
 
 export interface ModelConfig {
   name: string;
-  provider: 'openai' | 'demo';
+  provider: ProviderName;
   model?: string;
   /** Omitted when empty (e.g. `"${OPENAI_BASE_URL:-}"` with the variable unset). */
   baseUrl?: string;
   /** The NAME of the environment variable holding the key; never the key itself. */
   apiKeyEnv?: string;
   temperature?: number;
+  topP?: number;
   maxTokens?: number;
+  stop?: string | string[];
+  seed?: number;
+  reasoningEffort?: string;
+  parallelToolCalls?: boolean;
+  streamUsage?: boolean;
+  /** Header values may hold `${VAR}` references, expanded when the model is built, never stored. */
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  extraBody?: Record<string, unknown>;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
+  contextWindow?: number;
   /**
    * True for the implicit `default` model when agents.yaml defines none: its settings come from
    * OPENAI_API_KEY / OPENAI_BASE_URL / ADK_MODEL when the team is built.

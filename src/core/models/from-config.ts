@@ -1,9 +1,11 @@
 import type { ModelConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
+import { AnthropicChatModel } from './anthropic.js';
 import type { ChatModel } from './chat-model.js';
 import { createDemoModel, DEMO_MODEL_NAME } from './demo.js';
 import { modelFromEnv, positiveMs } from './from-env.js';
 import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from './openai.js';
+import { PROFILES } from './providers.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -14,22 +16,60 @@ type Env = Record<string, string | undefined>;
 export function modelFromConfig(mc: ModelConfig, env: Env = process.env, override?: string): ChatModel {
   if (override === DEMO_MODEL_NAME || (!override && (mc.provider === 'demo' || mc.model === DEMO_MODEL_NAME))) return createDemoModel();
   if (mc.fromEnvironment) return modelFromEnv(env, override ? { model: override } : {});
-  const keyVar = mc.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const apiKey = env[keyVar] || undefined;
-  const baseURL = mc.baseUrl || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;
-  if (!apiKey && baseURL === OPENAI_DEFAULT_BASE_URL) {
+  if (mc.provider === 'demo') return createDemoModel();
+  const profile = PROFILES[mc.provider];
+  const keyVar = mc.apiKeyEnv ?? profile.keyEnv ?? 'OPENAI_API_KEY';
+  const apiKey = env[keyVar]?.trim() || undefined;
+  // OPENAI_BASE_URL only steers the generic OpenAI profile; a named provider has its own endpoint.
+  const baseURL = mc.baseUrl || (mc.provider === 'openai' ? env.OPENAI_BASE_URL?.trim() : undefined) || profile.baseURL;
+  if (!baseURL) {
+    throw new ConfigError(`model '${mc.name}' (provider: ${mc.provider}) needs base_url, e.g. https://<resource>.openai.azure.com/openai/deployments/<deployment>`);
+  }
+  const hosted = mc.provider !== 'openai' || baseURL.replace(/\/+$/, '') === OPENAI_DEFAULT_BASE_URL;
+  if (!apiKey && profile.keyRequired && hosted && !mc.baseUrl) {
     throw new ConfigError(
-      `model '${mc.name}' needs an API key: ${keyVar} is not set. Set it, point base_url (or OPENAI_BASE_URL) at an ` +
+      `model '${mc.name}' needs an API key: ${keyVar} is not set. Set it, point base_url at an ` +
         'OpenAI-compatible server such as Ollama, or run with --model demo for the offline demo.',
     );
   }
+  const model = override ?? mc.model ?? env.ADK_MODEL ?? 'gpt-4o-mini';
+  const timeoutMs = mc.timeoutMs ?? positiveMs(env.ADK_REQUEST_TIMEOUT_MS);
+  const idleTimeoutMs = mc.idleTimeoutMs ?? positiveMs(env.ADK_IDLE_TIMEOUT_MS);
+  if (mc.provider === 'anthropic') {
+    return new AnthropicChatModel({
+      model,
+      apiKey,
+      baseURL,
+      configName: mc.name,
+      timeoutMs,
+      idleTimeoutMs,
+      headers: mc.headers,
+      temperature: mc.temperature,
+      topP: mc.topP,
+      maxTokens: mc.maxTokens,
+      stop: mc.stop,
+      extraBody: mc.extraBody,
+    });
+  }
   return new OpenAIChatModel({
-    model: override ?? mc.model ?? env.ADK_MODEL ?? 'gpt-4o-mini',
+    model,
     apiKey,
     baseURL,
+    profile,
+    configName: mc.name,
     temperature: mc.temperature,
+    topP: mc.topP,
     maxTokens: mc.maxTokens,
-    timeoutMs: mc.timeoutMs ?? positiveMs(env.ADK_REQUEST_TIMEOUT_MS),
-    idleTimeoutMs: positiveMs(env.ADK_IDLE_TIMEOUT_MS),
+    stop: mc.stop,
+    seed: mc.seed,
+    reasoningEffort: mc.reasoningEffort,
+    parallelToolCalls: mc.parallelToolCalls,
+    streamUsage: mc.streamUsage,
+    headers: mc.headers,
+    query: mc.query,
+    extraBody: mc.extraBody,
+    timeoutMs,
+    idleTimeoutMs,
+    contextWindow: mc.contextWindow,
   });
 }

@@ -20,11 +20,19 @@ export class CallGuard {
   private lastActivity = Date.now();
   private paused = false;
   private tail = new Uint8Array(0);
+  private sawBytes = false;
+  /** The body of an HTTP error response, as text: the SDK loses bodies without an `error` key. */
+  errorBody?: string;
 
+  /**
+   * `patient`: the idle limit starts with the first byte of the body, so a local server that loads the
+   * model or processes a long prompt before answering is bounded only by the request timeout.
+   */
   constructor(
     private readonly parent: AbortSignal | undefined,
     private readonly timeoutMs: number,
     private readonly idleMs?: number,
+    private readonly patient = false,
   ) {
     if (parent?.aborted) {
       this.stop('cancel');
@@ -32,7 +40,7 @@ export class CallGuard {
     }
     parent?.addEventListener('abort', this.onParentAbort, { once: true });
     this.requestTimer = setTimeout(() => this.stop('request'), timeoutMs);
-    if (idleMs) this.idleTimer = setTimeout(this.checkIdle, idleMs);
+    if (idleMs && !patient) this.idleTimer = setTimeout(this.checkIdle, idleMs);
   }
 
   get signal(): AbortSignal {
@@ -48,6 +56,10 @@ export class CallGuard {
   activity(bytes?: Uint8Array): void {
     this.lastActivity = Date.now();
     if (!bytes?.length) return;
+    if (!this.sawBytes) {
+      this.sawBytes = true;
+      if (this.patient && this.idleMs && !this.reason) this.idleTimer = setTimeout(this.checkIdle, this.idleMs);
+    }
     if (bytes.length >= DONE_TAIL) this.tail = bytes.slice(bytes.length - DONE_TAIL);
     else {
       const joined = new Uint8Array(this.tail.length + bytes.length);
@@ -122,6 +134,11 @@ export function probingFetch(base: typeof fetch = globalThis.fetch): typeof fetc
     const res = await base(input, init);
     if (!guard || !res.body) return res;
     guard.activity();
+    if (res.status >= 400) {
+      const text = await res.text();
+      guard.errorBody = text;
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
     const body = res.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, ctrl) {

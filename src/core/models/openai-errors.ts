@@ -9,7 +9,7 @@ export interface ErrorContext {
   apiKey?: string;
 }
 
-const MAX_DETAIL = 300;
+const MAX_DETAIL = 500;
 
 /** Hides secrets: the key itself, any bearer token, and credentials inside URLs. */
 export function redact(text: string, apiKey?: string): string {
@@ -40,14 +40,54 @@ export function conciseDetail(raw: string): string {
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
 }
 
-function httpDetail(e: APIError): string {
+function httpDetail(e: APIError, body: string | undefined): string {
   const inner = e.error as { message?: unknown } | undefined;
-  let raw: string;
+  let raw: string | undefined;
   if (inner && typeof inner.message === 'string') raw = inner.message;
+  else if (body?.trim()) raw = bodyMessage(body);
   else if (inner && typeof inner === 'object') raw = JSON.stringify(inner);
   else raw = e.message.replace(/^\d{3}\s*/, '');
   if (!raw || raw === 'status code (no body)') return STATUS_CODES[e.status ?? 0] ?? 'no error details in the response';
   return conciseDetail(raw);
+}
+
+/**
+ * The message of an error body of any shape: OpenAI's `{error: {message}}`, Mistral's `{message}`,
+ * FastAPI's `{detail: [{loc, msg}]}`, Gemini's `[{error: {…}}]`, a bare string; else the body itself.
+ */
+export function bodyMessage(body: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  return findMessage(json, 0) ?? body;
+}
+
+function findMessage(v: unknown, depth: number): string | undefined {
+  if (depth > 5 || v === null || v === undefined) return undefined;
+  if (typeof v === 'string') return v || undefined;
+  if (Array.isArray(v)) {
+    const parts = v.map((x) => findMessage(x, depth + 1)).filter((x): x is string => !!x);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+  if (typeof v !== 'object') return undefined;
+  const o = v as Record<string, unknown>;
+  if (typeof o.msg === 'string' && Array.isArray(o.loc)) return `${o.loc.join('.')}: ${o.msg}`;
+  for (const key of ['error', 'message', 'detail', 'msg', 'error_message', 'errors', 'title']) {
+    const found = findMessage(o[key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The provider's own error code (`tool_use_failed`, `invalid_api_key`) from a parsed or raw body. */
+function providerCode(e: APIError, body: string | undefined): string | undefined {
+  const code = (e.error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code;
+  if (body?.includes('tool_use_failed')) return 'tool_use_failed';
+  return undefined;
 }
 
 /** Codes and messages along an error's `cause` chain, e.g. `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1`. */
@@ -72,7 +112,7 @@ function isNetworkError(e: unknown): boolean {
 }
 
 /** Maps anything the SDK or fetch throws to adk's typed model errors. */
-export function toModelError(e: unknown, ctx: ErrorContext): Error {
+export function toModelError(e: unknown, ctx: ErrorContext, errorBody?: string): Error {
   const r = (s: string) => redact(s, ctx.apiKey);
   if (e instanceof AdkError) return e;
   if (e instanceof APIUserAbortError) return new CancelledError('model request cancelled');
@@ -81,7 +121,10 @@ export function toModelError(e: unknown, ctx: ErrorContext): Error {
     return new ModelConnectionError(r(`cannot reach the model endpoint at ${ctx.baseURL}: ${describeCause(e.cause ?? e)}`), true);
   }
   if (e instanceof APIError) {
-    if (typeof e.status === 'number') return new ModelHttpError(e.status, r(httpDetail(e)), parseRetryAfter(e.headers));
+    if (typeof e.status === 'number') {
+      const detail = r(httpDetail(e, errorBody)) + endpointHint(e.status, ctx.baseURL);
+      return new ModelHttpError(e.status, detail, parseRetryAfter(e.headers), { providerCode: providerCode(e, errorBody) });
+    }
     return streamReportedError(e.error, r);
   }
   if (e instanceof SyntaxError) {
@@ -114,4 +157,18 @@ export function htmlResponseError(baseURL: string, contentType: string): ModelCo
     redact(`the model endpoint at ${baseURL} answered with an HTML page (${contentType}) instead of an event stream or JSON; check the base URL (OPENAI_BASE_URL)`),
     false,
   );
+}
+
+/**
+ * A 404 or 405 from a base URL that lacks the usual `/v1` (or points at Ollama's native `/api`) is
+ * almost always a wrong endpoint, not a missing model.
+ */
+export function endpointHint(status: number, baseURL: string): string {
+  if (status !== 404 && status !== 405) return '';
+  const url = baseURL.replace(/\/+$/, '');
+  if (/\/api$/.test(url)) return ` (this looks like Ollama's native API; use its OpenAI-compatible endpoint: ${url.replace(/\/api$/, '/v1')})`;
+  if (!/\/v\d[\w.]*(\/openai)?$/.test(url) && !/\/openai(\/deployments\/[^/]+)?$/.test(url)) {
+    return ` (OpenAI-compatible servers usually serve ${url}/v1: set base_url to that)`;
+  }
+  return '';
 }

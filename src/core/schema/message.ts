@@ -7,12 +7,22 @@ export interface ToolCall {
   /** The id the provider sent, when adk gave the call another one (the provider's was repeated or empty). */
   providerId?: string;
   function: { name: string; arguments: string };
+  /** Provider fields of this call that must go back unchanged (Gemini's `extra_content` thought signature). */
+  extra?: Record<string, unknown>;
 }
 
+/** Anthropic thinking blocks, kept whole because their signatures must be sent back in tool loops. */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
 export interface Usage {
+  /** Every prompt token, cached or not. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Prompt tokens read from the provider's prompt cache (Anthropic). */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache (Anthropic). */
+  cacheWriteTokens?: number;
 }
 
 export interface Message {
@@ -28,6 +38,9 @@ export interface Message {
   isError?: boolean;
   /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
   reasoningContent?: string;
+  /** OpenRouter's `reasoning_details` (encrypted reasoning, signatures): echoed back verbatim. */
+  reasoningDetails?: unknown[];
+  thinkingBlocks?: ThinkingBlock[];
   usage?: Usage;
   finishReason?: string;
 }
@@ -37,7 +50,11 @@ export interface MessageChunk {
   role?: Role;
   content?: string;
   reasoningContent?: string;
-  toolCalls?: Array<{ index: number; id?: string; providerId?: string; function?: { name?: string; arguments?: string } }>;
+  toolCalls?: Array<{ index: number; id?: string; providerId?: string; function?: { name?: string; arguments?: string }; extra?: Record<string, unknown> }>;
+  /** Pieces of OpenRouter's `reasoning_details`; entries with the same `index` are joined. */
+  reasoningDetails?: unknown[];
+  /** Whole thinking blocks, appended. */
+  thinkingBlocks?: ThinkingBlock[];
   usage?: Usage;
   finishReason?: string;
 }
@@ -57,5 +74,7 @@ export function cloneMessage(m: Message): Message {
   const copy: Message = { ...m };
   if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
   if (m.usage) copy.usage = { ...m.usage };
+  if (m.reasoningDetails) copy.reasoningDetails = [...m.reasoningDetails];
+  if (m.thinkingBlocks) copy.thinkingBlocks = m.thinkingBlocks.map((b) => ({ ...b }));
   return copy;
 }

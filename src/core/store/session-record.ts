@@ -4,7 +4,7 @@ import type { Message } from '../schema/message.js';
 
 export const SESSION_VERSION = 1;
 
-export type SessionStatus = 'active' | 'completed' | 'interrupted' | 'error' | 'cancelled';
+export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
 /** An interrupt the session waits on, as shown to a person and answered by id on resume. */
 export interface PendingInterrupt {
@@ -93,7 +93,7 @@ export const sessionRecordSchema = z.looseObject({
   model: z.string().optional(),
   messages: z.array(messageSchema),
   transcript: z.array(z.unknown()).optional(),
-  status: z.enum(['active', 'completed', 'interrupted', 'error', 'cancelled']),
+  status: z.enum(['active', 'completed', 'incomplete', 'interrupted', 'error', 'cancelled']),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

@@ -1,0 +1,140 @@
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { AdkError, CancelledError, ModelConnectionError, ModelHttpError, ModelTimeoutError } from '../errors.js';
+import type { Message, MessageChunk } from '../schema/message.js';
+import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
+import type { ChatModel, ModelCallOptions } from './chat-model.js';
+import { CallGuard, probingFetch } from './openai-call.js';
+import { bodyMessage, conciseDetail, describeCause, endpointHint, parseRetryAfter, redact } from './openai-errors.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './openai.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** Anthropic requires `max_tokens`; this leaves room for thinking and long tool arguments. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+export interface AnthropicChatModelOptions {
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  configName?: string;
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  headers?: Record<string, string>;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string | string[];
+  /** Merged into every request body, last (e.g. `thinking: {type: enabled, budget_tokens: 4096}`). */
+  extraBody?: Record<string, unknown>;
+}
+
+/** Claude through Anthropic's own Messages API: thinking blocks, prompt caching and cache usage included. */
+export class AnthropicChatModel implements ChatModel {
+  readonly modelName: string;
+  readonly baseURL: string;
+  private readonly client: Anthropic;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: AnthropicChatModelOptions) {
+    this.modelName = options.model;
+    this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+    this.client = new Anthropic({
+      // Always explicit: without a key the SDK would look for credentials in the environment and on disk.
+      apiKey: options.apiKey ?? 'none',
+      baseURL: this.baseURL,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+      logLevel: 'off',
+      fetch: probingFetch(),
+      // Anthropic's own header for API keys; the SDK's Bearer form is for OAuth tokens.
+      defaultHeaders: { Authorization: null, ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...options.headers },
+    });
+  }
+
+  private body(messages: Message[], options: ModelCallOptions): Record<string, unknown> {
+    const o = this.options;
+    const { system, messages: msgs } = toAnthropicRequest(messages);
+    const body: Record<string, unknown> = { model: this.modelName, max_tokens: o.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, messages: msgs };
+    if (system) body.system = system;
+    if (options.tools?.length) {
+      body.tools = toAnthropicTools(options.tools);
+      if (options.toolChoice) body.tool_choice = toAnthropicToolChoice(options.toolChoice);
+    }
+    if (o.temperature !== undefined) body.temperature = o.temperature;
+    if (o.topP !== undefined) body.top_p = o.topP;
+    if (o.stop !== undefined) body.stop_sequences = Array.isArray(o.stop) ? o.stop : [o.stop];
+    return o.extraBody ? { ...body, ...o.extraBody } : body;
+  }
+
+  async generate(messages: Message[], options: ModelCallOptions = {}): Promise<Message> {
+    const guard = new CallGuard(options.signal, this.timeoutMs);
+    try {
+      const res = await this.client.messages.create({ ...this.body(messages, options), stream: false } as never, guard.requestOptions() as never);
+      return fromAnthropicMessage(res as never);
+    } catch (e) {
+      throw guard.stopError() ?? this.toError(e, guard.errorBody);
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  async *stream(messages: Message[], options: ModelCallOptions = {}): AsyncIterable<MessageChunk> {
+    const guard = new CallGuard(options.signal, this.timeoutMs, this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    const decoder = new AnthropicStreamDecoder();
+    let complete = false;
+    try {
+      try {
+        const stream = (await this.client.messages.create({ ...this.body(messages, options), stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
+        for await (const ev of stream) {
+          const chunk = decoder.decode(ev);
+          if (!chunk) continue;
+          guard.pause();
+          yield chunk;
+          guard.resume();
+        }
+      } catch (e) {
+        throw guard.stopError() ?? this.toError(e, guard.errorBody);
+      }
+      const stopped = guard.stopError();
+      if (stopped) throw stopped;
+      if (!decoder.finished) throw new ModelConnectionError('the model stream ended before message_stop: the connection was cut', true);
+      complete = true;
+    } finally {
+      if (!complete) guard.abort();
+      guard.dispose();
+    }
+  }
+
+  private toError(e: unknown, errorBody: string | undefined): Error {
+    const r = (s: string) => redact(s, this.options.apiKey);
+    if (e instanceof AdkError) return e;
+    if (e instanceof APIUserAbortError) return new CancelledError('model request cancelled');
+    if (e instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs, 'request');
+    if (e instanceof APIConnectionError) return new ModelConnectionError(r(`cannot reach the model endpoint at ${this.baseURL}: ${describeCause(e.cause ?? e)}`), true);
+    if (e instanceof APIError) {
+      const inner = (e.error ?? {}) as { error?: { type?: unknown; message?: unknown }; type?: unknown; message?: unknown };
+      const err = inner.error ?? inner;
+      const message = typeof err.message === 'string' ? err.message : errorBody ? bodyMessage(errorBody) : e.message;
+      const detail = r(conciseDetail(message));
+      if (typeof e.status === 'number') return new ModelHttpError(e.status, detail + endpointHint(e.status, `${this.baseURL}/v1`), parseRetryAfter(e.headers), { providerCode: typeof err.type === 'string' ? err.type : undefined });
+      // An `error` event inside the stream: its type says what an HTTP status would have.
+      const status = STREAM_ERROR_STATUS[String(err.type)];
+      if (status) return new ModelHttpError(status, detail, undefined, { providerCode: String(err.type) });
+      return new ModelConnectionError(`the model endpoint reported an error: ${detail}`, true);
+    }
+    if (e instanceof SyntaxError) return new ModelConnectionError(r(`the model endpoint sent invalid JSON: ${e.message}`), true);
+    const message = e instanceof Error ? e.message : String(e);
+    return new ModelConnectionError(r(`model request failed: ${message}`), false);
+  }
+}
+
+const STREAM_ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Message } from '../schema/message.js';
+import type { ProviderProfile } from './providers.js';
+
+export type WireRules = Pick<ProviderProfile, 'strictRoles' | 'toolIdStyle' | 'echoReasoning' | 'echoSignatures'>;
+
+export const LENIENT: WireRules = { strictRoles: false, toolIdStyle: 'any', echoReasoning: false, echoSignatures: false };
+
+/** Stands between a tool result and a user message on servers whose templates forbid `tool` → `user`. */
+export const BRIDGE_REPLY = 'OK.';
+
+type Param = ChatCompletionMessageParam & Record<string, unknown>;
+
+/**
+ * Our conversation as one provider accepts it: the single place where messages are reshaped per
+ * provider. Strict servers get alternating roles (consecutive user or system turns merged, an
+ * assistant bridge between a tool result and a user turn, empty assistant turns dropped); Mistral gets
+ * nine-character ids; DeepSeek gets the current tool loop's reasoning back; Gemini and OpenRouter get
+ * their thought signatures back. Nothing is sent where a provider would reject it.
+ */
+export function toOpenAIMessages(messages: Message[], rules: WireRules = LENIENT): ChatCompletionMessageParam[] {
+  const ids = rules.toolIdStyle === 'alnum9' ? new AlnumIds() : undefined;
+  const mapId = (id: string | undefined) => (ids ? ids.get(id ?? '') : (id ?? ''));
+  const lastUser = findLastIndex(messages, (m) => m.role === 'user');
+  const out: Param[] = [];
+  messages.forEach((m, i) => {
+    const p = toParam(m, mapId, rules, i > lastUser);
+    if (p) out.push(p);
+  });
+  return rules.strictRoles ? alternate(out) : out;
+}
+
+function toParam(m: Message, mapId: (id: string | undefined) => string, rules: WireRules, currentTurn: boolean): Param | undefined {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content };
+    case 'user':
+      return { role: 'user', content: m.content };
+    case 'tool':
+      return { role: 'tool', content: m.content, tool_call_id: mapId(m.toolCallId) };
+    case 'assistant': {
+      const p: Param = { role: 'assistant', content: m.content };
+      if (m.toolCalls?.length) {
+        p.content = m.content || null;
+        p.tool_calls = m.toolCalls.map((c) => {
+          const call: Record<string, unknown> = { id: mapId(c.id), type: 'function', function: { name: c.function.name, arguments: historyArguments(c.function.arguments) } };
+          if (rules.echoSignatures && c.extra) Object.assign(call, c.extra);
+          return call as never;
+        });
+        if (rules.echoReasoning && currentTurn && m.reasoningContent) p.reasoning_content = m.reasoningContent;
+      } else if (rules.strictRoles && !m.content.trim()) return undefined;
+      if (rules.echoSignatures && m.reasoningDetails?.length) p.reasoning_details = m.reasoningDetails;
+      return p;
+    }
+  }
+}
+
+/** Merges what strict templates cannot take in a row and bridges `tool` → `user`. */
+function alternate(params: Param[]): Param[] {
+  const out: Param[] = [];
+  for (const p of params) {
+    const prev = out[out.length - 1];
+    if (prev && prev.role === p.role && (p.role === 'user' || p.role === 'system') && typeof prev.content === 'string' && typeof p.content === 'string') {
+      prev.content = `${prev.content}\n\n${p.content}`;
+      continue;
+    }
+    if (prev && prev.role === 'assistant' && p.role === 'assistant' && !prev.tool_calls && !p.tool_calls) {
+      prev.content = `${String(prev.content ?? '')}\n\n${String(p.content ?? '')}`;
+      continue;
+    }
+    if (prev?.role === 'tool' && p.role === 'user') out.push({ role: 'assistant', content: BRIDGE_REPLY });
+    out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Arguments of a past call as sent back to the server. Malformed JSON (the model's own mistake, already
+ * answered by an error tool result) is replaced by `{}`: some servers (e.g. Ollama) parse the history's
+ * arguments and would reject every later request of the conversation.
+ */
+function historyArguments(args: string): string {
+  try {
+    JSON.parse(args);
+    return args;
+  } catch {
+    return '{}';
+  }
+}
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** Nine-letter-or-digit ids derived from ours: the same id maps the same way in every request. */
+class AlnumIds {
+  private readonly byId = new Map<string, string>();
+  private readonly taken = new Set<string>();
+
+  get(id: string): string {
+    const known = this.byId.get(id);
+    if (known) return known;
+    let mapped = /^[A-Za-z0-9]{9}$/.test(id) ? id : derive(id, 0);
+    for (let n = 1; this.taken.has(mapped); n++) mapped = derive(id, n);
+    this.byId.set(id, mapped);
+    this.taken.add(mapped);
+    return mapped;
+  }
+}
+
+function derive(id: string, salt: number): string {
+  const bytes = createHash('sha256').update(`${salt}:${id}`).digest();
+  let s = '';
+  for (let i = 0; i < 9; i++) s += ALNUM[bytes[i]! % ALNUM.length];
+  return s;
+}
+
+function findLastIndex<T>(xs: readonly T[], pred: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) if (pred(xs[i]!)) return i;
+  return -1;
+}

@@ -1,0 +1,86 @@
+export const PROVIDER_NAMES = [
+  'openai',
+  'azure',
+  'ollama',
+  'vllm',
+  'lmstudio',
+  'llamacpp',
+  'deepseek',
+  'mistral',
+  'gemini',
+  'openrouter',
+  'groq',
+  'together',
+  'anthropic',
+  'demo',
+] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** How one provider's Chat Completions endpoint differs from OpenAI's; everything quirk-related lives here. */
+export interface ProviderProfile {
+  name: ProviderName;
+  /** Where the API lives when `base_url` is not given. */
+  baseURL?: string;
+  /** The environment variable read for the key when `api_key_env` is not given. */
+  keyEnv?: string;
+  /** Whether a request without a key is pointless (hosted services). */
+  keyRequired: boolean;
+  /** Azure classic deployments: `api-key` header and an `api-version` query parameter. */
+  auth: 'bearer' | 'azure';
+  /** OpenAI's reasoning models (o-series, gpt-5) reject `max_tokens`. */
+  maxTokensParam: 'max_tokens' | 'max_completion_tokens';
+  /** Whether `stream_options: {include_usage: true}` is sent (Mistral, Groq reject it). */
+  streamUsage: boolean;
+  /** Strict chat templates: roles alternate, nothing but an assistant follows a tool result, no empty assistant turns. */
+  strictRoles: boolean;
+  /** Mistral accepts only tool-call ids of exactly nine letters and digits. */
+  toolIdStyle: 'any' | 'alnum9';
+  /** DeepSeek's thinking mode needs `reasoning_content` back on the assistant turns of the current tool loop. */
+  echoReasoning: boolean;
+  /** Gemini 3 and OpenRouter need their thought signatures (`extra_content`, `reasoning_details`) back. */
+  echoSignatures: boolean;
+  /** Local servers load the model and process the prompt before the first token: no idle limit until it comes. */
+  patientFirstToken: boolean;
+}
+
+const base: Omit<ProviderProfile, 'name'> = {
+  keyRequired: true,
+  auth: 'bearer',
+  maxTokensParam: 'max_tokens',
+  streamUsage: true,
+  strictRoles: false,
+  toolIdStyle: 'any',
+  echoReasoning: false,
+  echoSignatures: false,
+  patientFirstToken: false,
+};
+
+const local: Partial<ProviderProfile> = { keyRequired: false, patientFirstToken: true };
+
+export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = {
+  openai: { ...base, name: 'openai', baseURL: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' },
+  azure: { ...base, name: 'azure', keyEnv: 'AZURE_OPENAI_API_KEY', auth: 'azure', maxTokensParam: 'max_completion_tokens' },
+  ollama: { ...base, ...local, name: 'ollama', baseURL: 'http://localhost:11434/v1', keyEnv: 'OLLAMA_API_KEY' },
+  vllm: { ...base, ...local, name: 'vllm', baseURL: 'http://localhost:8000/v1', keyEnv: 'VLLM_API_KEY', strictRoles: true },
+  lmstudio: { ...base, ...local, name: 'lmstudio', baseURL: 'http://localhost:1234/v1', keyEnv: 'LMSTUDIO_API_KEY', strictRoles: true },
+  llamacpp: { ...base, ...local, name: 'llamacpp', baseURL: 'http://localhost:8080/v1', keyEnv: 'LLAMACPP_API_KEY', strictRoles: true },
+  deepseek: { ...base, name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', echoReasoning: true },
+  mistral: {
+    ...base,
+    name: 'mistral',
+    baseURL: 'https://api.mistral.ai/v1',
+    keyEnv: 'MISTRAL_API_KEY',
+    streamUsage: false,
+    strictRoles: true,
+    toolIdStyle: 'alnum9',
+  },
+  gemini: { ...base, name: 'gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY', echoSignatures: true },
+  openrouter: { ...base, name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', echoSignatures: true },
+  groq: { ...base, name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', streamUsage: false },
+  together: { ...base, name: 'together', baseURL: 'https://api.together.xyz/v1', keyEnv: 'TOGETHER_API_KEY' },
+  anthropic: { ...base, name: 'anthropic', baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', strictRoles: true },
+};
+
+export function isProviderName(s: string): s is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(s);
+}
