@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ModelHttpError } from '../../src/core/errors.js';
+import { AnthropicChatModel } from '../../src/core/models/anthropic.js';
+import { useAnthropicServer, type AnthropicTestServer } from '../support/anthropic-server.js';
+import { replay } from './helpers.js';
+
+// Native Anthropic through @anthropic-ai/sdk, against a local server speaking the Messages SSE format.
+let server: AnthropicTestServer;
+useAnthropicServer((s) => (server = s));
+
+const claude = (o: Partial<ConstructorParameters<typeof AnthropicChatModel>[0]> = {}) =>
+  new AnthropicChatModel({ model: 'claude-test-1', apiKey: 'ak-test-secret-9999', baseURL: server.url, ...o });
+
+describe('native Anthropic', () => {
+  it('a parallel tool round-trip with thinking: blocks go back whole, with their signatures, ahead of the tool uses', async () => {
+    server.enqueue(
+      {
+        thinking: { text: 'I need the time and the file.', signature: 'EqQBCkYSIG==' },
+        text: 'Checking.',
+        toolCalls: [
+          { id: 'toolu_01A', name: 'current_time', input: {} },
+          { id: 'toolu_01B', name: 'read_file', input: { path: 'notes.txt' } },
+        ],
+        usage: { input_tokens: 120, output_tokens: 40, cache_creation_input_tokens: 900 },
+      },
+      { text: 'It is 4 am; the file says hi.', usage: { input_tokens: 30, output_tokens: 12, cache_read_input_tokens: 900 } },
+    );
+    const r = await replay(claude({ extraBody: { thinking: { type: 'enabled', budget_tokens: 2048 } } }));
+    expect(r.errors).toEqual([]);
+    expect(r.runs.map((x) => x.name)).toEqual(['current_time', 'read_file']);
+    expect(r.output).toBe('It is 4 am; the file says hi.');
+
+    const first = r.messages.find((m) => m.toolCalls)!;
+    expect(first.reasoningContent).toBe('I need the time and the file.');
+    expect(first.usage).toEqual({ promptTokens: 1020, completionTokens: 40, totalTokens: 1060, cacheWriteTokens: 900 });
+    expect(r.messages.at(-1)!.usage).toMatchObject({ promptTokens: 930, cacheReadTokens: 900 });
+
+    const [req1, req2] = server.requests;
+    expect(req1!.headers['x-api-key']).toBe('ak-test-secret-9999');
+    expect(req1!.headers.authorization).toBeUndefined();
+    expect(req1!.body.tools.map((t: any) => t.name)).toEqual(['current_time', 'read_file']);
+    const assistant = req2!.body.messages[1];
+    expect(assistant.content.map((b: any) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
+    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'I need the time and the file.', signature: 'EqQBCkYSIG==' });
+    expect(req2!.body.messages[2].content.map((b: any) => [b.type, b.tool_use_id])).toEqual([
+      ['tool_result', 'toolu_01A'],
+      ['tool_result', 'toolu_01B'],
+    ]);
+  });
+
+  it('prompt caching: the system prompt and the end of the history carry cache breakpoints', async () => {
+    server.enqueue({ toolCalls: [{ id: 'toolu_1', name: 'current_time', input: {} }] }, { text: 'done' });
+    const runs: unknown[] = [];
+    const { ChatModelAgent } = await import('../../src/core/agents/chat-model-agent.js');
+    const { Runner } = await import('../../src/core/runner.js');
+    const { replayTools } = await import('./helpers.js');
+    const agent = new ChatModelAgent({ name: 'A', description: 'a', instruction: 'You are terse.', model: claude(), tools: replayTools(runs as never) });
+    for await (const _ of new Runner({ agent, enableStreaming: true }).query('time?'));
+    const req = server.requests[1]!.body;
+    expect(req.system).toEqual([{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }]);
+    const last = req.messages.at(-1).content.at(-1);
+    expect(last).toMatchObject({ type: 'tool_result', cache_control: { type: 'ephemeral' } });
+  });
+
+  it('max_tokens and refusal end the run incomplete', async () => {
+    server.enqueue({ text: 'Part', stopReason: 'max_tokens' });
+    const r = await replay(claude(), 'long');
+    expect(r.output).toBe('Part');
+    expect(r.errors[0]!.message).toContain('finish_reason: length');
+    server.enqueue({ text: '', stopReason: 'refusal' });
+    expect((await replay(claude(), 'bad')).errors[0]!.message).toContain('content_filter');
+  });
+
+  it('an overloaded error event mid-stream is retried; a 400 is shown with its message and not retried', async () => {
+    server.enqueue({ errorEvent: { type: 'overloaded_error', message: 'Overloaded' } }, { text: 'second try' });
+    const r = await replay(claude(), 'hi');
+    expect(r.errors).toEqual([]);
+    expect(r.output).toBe('second try');
+
+    server.reset();
+    server.enqueue({ status: 400, errorType: 'invalid_request_error' });
+    const bad = await replay(claude(), 'hi');
+    expect(bad.errors[0]).toBeInstanceOf(ModelHttpError);
+    expect(bad.errors[0]!.message).toContain('HTTP 400: scripted 400');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('non-streaming generate returns text, tool calls and thinking', async () => {
+    server.enqueue({ thinking: { text: 'hmm', signature: 'S' }, toolCalls: [{ id: 'toolu_9', name: 'read_file', input: { path: 'notes.txt' } }] }, { text: 'ok' });
+    const r = await replay(claude({ extraBody: { thinking: { type: 'enabled', budget_tokens: 1024 } } }), 'read', false);
+    expect(r.errors).toEqual([]);
+    expect(r.runs[0]).toMatchObject({ name: 'read_file', args: { path: 'notes.txt' } });
+    expect(server.requests[1]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'hmm', signature: 'S' });
+  });
+
+  it('the key never appears in an error', async () => {
+    const m = new AnthropicChatModel({ model: 'x', apiKey: 'ak-test-secret-9999', baseURL: 'http://127.0.0.1:9' });
+    const r = await replay(m, 'hi').catch((e) => e);
+    expect(String(r.errors[0]?.message)).not.toContain('ak-test-secret-9999');
+  });
+});
