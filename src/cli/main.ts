@@ -86,6 +86,16 @@ program
   });
 
 program
+  .command('models')
+  .description("list the models each endpoint of the team offers (GET /models; Anthropic's model list)")
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .option('--json', 'one JSON line per endpoint')
+  .action(async (opts) => {
+    const { modelsCommand } = await import('./commands/models.js');
+    process.exitCode = await modelsCommand(opts);
+  });
+
+program
   .command('trust')
   .description("trust a folder's agents.yaml (module tools, MCP servers, endpoints): by path and content hash")
   .argument('[path]', 'folder (its agents.yaml) or agents file; default the current folder')

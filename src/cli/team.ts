@@ -1,3 +1,4 @@
+import type { ModelConfig, TeamConfig } from '../core/config/index.js';
 import { realPathOrSelf } from './paths.js';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
@@ -58,6 +59,8 @@ export interface Team {
   allowRules: AllowRule[];
   /** The team as `adk agents` prints it, for `/agents`. */
   tree: string;
+  /** The `models:` entries, for `/model` to list what their endpoints offer. */
+  modelConfigs: ModelConfig[];
   close(): Promise<void>;
 }
 
@@ -74,10 +77,11 @@ export function wantsDemo(opts: TeamOptions): boolean {
  * Builds the team from agents.yaml (`--agents`, else ./agents.yaml, else the bundled file).
  * Without any model configuration the bundled file starts on its offline `demo` team.
  */
-export async function loadTeam(opts: TeamOptions): Promise<Team> {
+/** The agents file `opts` points at, validated, fingerprinted and, unless bundled, trusted. */
+export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamConfig; location: { path: string; source: string }; hash: string; text: string; cwd: string }> {
   const env = opts.env ?? process.env;
   const cwd = realWorkspace(opts.cwd ?? process.cwd());
-  const { findAgentsFile, validateConfig, formatProblems, createTeam, agentTree, renderAgentTree, configPowers, teamFingerprint } = await import('../core/config/index.js');
+  const { findAgentsFile, validateConfig, formatProblems, configPowers, teamFingerprint } = await import('../core/config/index.js');
   const found = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
   // Built from its real location: a symlinked agents.yaml cannot borrow a trusted file's hash while
   // its module paths resolve in another folder.
@@ -107,6 +111,13 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     if (powers.length && !(opts.trust ?? new TrustStore()).isTrusted(location.path, hash)) throw new UntrustedAgentsFileError(location.path, hash, powers);
   }
 
+  return { config, location, hash, text, cwd };
+}
+
+export async function loadTeam(opts: TeamOptions): Promise<Team> {
+  const env = opts.env ?? process.env;
+  const { createTeam, agentTree, renderAgentTree } = await import('../core/config/index.js');
+  const { config, location, hash, cwd } = await loadTeamConfig(opts);
   const demoFallback = !opts.agentName && location.source === 'bundled' && wantsDemo(opts) && config.agents.has(DEMO_TEAM);
   const rootName = opts.agentName ?? (demoFallback ? DEMO_TEAM : config.default);
   if (!config.agents.has(rootName)) {
@@ -114,7 +125,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   }
 
   const { ToolRegistry } = await import('../core/tools/registry.js');
-  const { modelFromConfig } = await import('../core/models/from-config.js');
+  const { modelFromConfig, modelSecrets } = await import('../core/models/from-config.js');
   const { retryPolicyFromEnv } = await import('../core/models/retry.js');
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
@@ -131,7 +142,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       config,
       {
         model: (mc) => {
-          addConfigSecret(mc.apiKeyEnv ? env[mc.apiKeyEnv] : undefined);
+          for (const secret of modelSecrets(mc, env)) addConfigSecret(secret);
           const m = modelFromConfig(mc, env, opts.model);
           modelNames.add(m.modelName);
           return m;
@@ -157,6 +168,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       toolNames: [...toolNames].sort(),
       allowRules: [...config.allow, ...configuredRules(cwd, env)],
       tree: renderAgentTree(agentTree(config, rootName)),
+      modelConfigs: [...config.models.values()],
       close: () => registry.close(),
     };
   } catch (e) {

@@ -93,6 +93,10 @@ describe('native Anthropic', () => {
     expect(server.requests[1]!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'hmm', signature: 'S' });
   });
 
+  it("lists Anthropic's models", async () => {
+    expect(await claude().listModels()).toEqual(['claude-test-1']);
+  });
+
   it('the key never appears in an error', async () => {
     const m = new AnthropicChatModel({ model: 'x', apiKey: 'ak-test-secret-9999', baseURL: 'http://127.0.0.1:9' });
     const r = await replay(m, 'hi').catch((e) => e);

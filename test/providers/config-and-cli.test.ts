@@ -80,3 +80,18 @@ describe('adk run --json with a provider profile', () => {
     }
   });
 });
+
+describe('adk models', () => {
+  it("lists what the team's endpoint offers, as text and JSON", async () => {
+    const env = { OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'k-1234', ADK_HOME: tempHome() };
+    const text = await expectExit(['models'], 0, { env, cwd: tempDir() });
+    expect(text.stdout).toContain(`default (openai, ${server().url}):\n  test-model\n`);
+    const json = await expectExit(['models', '--json'], 0, { env, cwd: tempDir() });
+    expect(json.lines.find((l: any) => l.entry === 'default')).toMatchObject({ provider: 'openai', models: ['test-model'] });
+  });
+
+  it('says which endpoint failed and exits 1', async () => {
+    const r = await expectExit(['models'], 1, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k-1234', ADK_HOME: tempHome() }, cwd: tempDir() });
+    expect(r.stderr).toMatch(/default \(openai, http:\/\/127\.0\.0\.1:9\/v1\): cannot reach the model endpoint/);
+  });
+});

@@ -19,7 +19,8 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     }
     case '/model':
       if (!args.trim()) {
-        ui.info(`Model: ${host.team.modelName}. Switch with /model <name> (e.g. /model gpt-4o-mini, /model demo).`);
+        ui.info(`Model: ${host.team.modelName}. Switch with /model <name>.`);
+        await showModels(host, ui);
         return true;
       }
       await host.switchModel(args.trim(), ui);
@@ -43,4 +44,16 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     default:
       return false;
   }
+}
+
+/** What the team's endpoints offer, as a list to pick from with `/model <name>`. */
+async function showModels(host: ChatHost, ui: ChatUi): Promise<void> {
+  const { listTeamModels } = await import('../commands/models.js');
+  const listings = await listTeamModels(host.team.modelConfigs, process.env, AbortSignal.timeout(15_000));
+  const rows = listings.map((l) =>
+    l.error
+      ? `**${l.entry}** (${l.provider}): could not list models: ${l.error}`
+      : `**${l.entry}** (${l.provider}):\n${(l.models ?? []).slice(0, 50).map((m) => `- \`${m}\`${m === host.team.modelName ? ' (current)' : ''}`).join('\n') || '- (none listed)'}`,
+  );
+  ui.markdown(rows.join('\n\n') || 'No model endpoints in this team.', 'models');
 }

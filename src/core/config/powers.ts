@@ -1,4 +1,5 @@
 import { DEFAULT_APPROVAL_TOOLS } from '../tools/builtin/index.js';
+import { PROFILES } from '../models/providers.js';
 import { formatRule } from '../agents/allow-rules.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { TeamConfig, ToolRef } from './types.js';
@@ -35,7 +36,9 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
   for (const m of config.models.values()) {
     if (m.fromEnvironment || m.provider === 'demo') continue;
     if (m.baseUrl && m.baseUrl !== env.OPENAI_BASE_URL) add({ kind: 'base_url', text: `sends model requests (and the API key) to ${m.baseUrl}` });
-    if (m.apiKeyEnv && !DEFAULT_KEY_VARS.has(m.apiKeyEnv)) add({ kind: 'api_key_env', text: `sends the value of ${m.apiKeyEnv} as the model's API key` });
+    // A provider's own key going to that provider is the default; any other variable is a power.
+    const ownKey = m.provider === 'openai' ? DEFAULT_KEY_VARS.has(m.apiKeyEnv ?? '') : PROFILES[m.provider].keyEnv === m.apiKeyEnv;
+    if (m.apiKeyEnv && !ownKey) add({ kind: 'api_key_env', text: `sends the value of ${m.apiKeyEnv} as the model's API key` });
   }
   for (const name of config.envRead) {
     if (HARMLESS_VARS.has(name)) continue;

@@ -105,6 +105,19 @@ export class AnthropicChatModel implements ChatModel {
     }
   }
 
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const guard = new CallGuard(signal, Math.min(this.timeoutMs, 30_000));
+    try {
+      const ids: string[] = [];
+      for await (const m of this.client.models.list({}, guard.requestOptions() as never)) ids.push(m.id);
+      return ids;
+    } catch (e) {
+      throw guard.stopError() ?? this.toError(e, guard.errorBody);
+    } finally {
+      guard.dispose();
+    }
+  }
+
   private toError(e: unknown, errorBody: string | undefined): Error {
     const r = (s: string) => redact(s, this.options.apiKey);
     if (e instanceof AdkError) return e;

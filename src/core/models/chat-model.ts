@@ -18,4 +18,6 @@ export interface ChatModel {
   readonly modelName: string;
   generate(messages: Message[], options?: ModelCallOptions): Promise<Message>;
   stream(messages: Message[], options?: ModelCallOptions): AsyncIterable<MessageChunk>;
+  /** The model ids the endpoint offers (`GET /models`), newest or alphabetical as the server lists them. */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
 }

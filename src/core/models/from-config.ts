@@ -9,6 +9,20 @@ import { PROFILES } from './providers.js';
 
 type Env = Record<string, string | undefined>;
 
+/** The environment variable that holds this entry's key: `api_key_env`, else the provider's usual one. */
+export function modelKeyEnv(mc: ModelConfig): string | undefined {
+  if (mc.provider === 'demo') return undefined;
+  return mc.apiKeyEnv ?? (mc.fromEnvironment ? 'OPENAI_API_KEY' : PROFILES[mc.provider].keyEnv) ?? 'OPENAI_API_KEY';
+}
+
+/** Values in this entry that are secrets: its key, and header values that carry credentials. */
+export function modelSecrets(mc: ModelConfig, env: Env): string[] {
+  const keyVar = modelKeyEnv(mc);
+  const out = keyVar && env[keyVar] ? [env[keyVar]!] : [];
+  for (const [name, value] of Object.entries(mc.headers ?? {})) if (/auth|key|token|secret|cookie/i.test(name)) out.push(value.replace(/^(Bearer|Basic)\s+/i, ''));
+  return out;
+}
+
 /**
  * The model for one `models:` entry of agents.yaml. `override` (from --model) replaces the model
  * name of every real entry; `demo` turns every entry into the offline demo model.
@@ -18,7 +32,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
   if (mc.fromEnvironment) return modelFromEnv(env, override ? { model: override } : {});
   if (mc.provider === 'demo') return createDemoModel();
   const profile = PROFILES[mc.provider];
-  const keyVar = mc.apiKeyEnv ?? profile.keyEnv ?? 'OPENAI_API_KEY';
+  const keyVar = modelKeyEnv(mc)!;
   const apiKey = env[keyVar]?.trim() || undefined;
   // OPENAI_BASE_URL only steers the generic OpenAI profile; a named provider has its own endpoint.
   const baseURL = mc.baseUrl || (mc.provider === 'openai' ? env.OPENAI_BASE_URL?.trim() : undefined) || profile.baseURL;

@@ -192,6 +192,19 @@ export class OpenAIChatModel implements ChatModel {
     }
   }
 
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const guard = new CallGuard(signal, Math.min(this.timeoutMs, 30_000));
+    try {
+      const ids: string[] = [];
+      for await (const m of this.client.models.list(guard.requestOptions())) if (typeof m?.id === 'string') ids.push(m.id);
+      return ids;
+    } catch (e) {
+      throw guard.stopError() ?? toModelError(e, this.errorContext, guard.errorBody);
+    } finally {
+      guard.dispose();
+    }
+  }
+
   /** A parameter adk added on its own was rejected: drop or rename it for this and every later request. */
   private adapt(err: unknown, params: Record<string, unknown>): boolean {
     const fix = rejectedAdaptation(err, { sentStreamUsage: this.streamUsage, maxTokensParam: params.max_tokens !== undefined ? 'max_tokens' : params.max_completion_tokens !== undefined ? 'max_completion_tokens' : undefined });
