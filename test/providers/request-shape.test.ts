@@ -216,28 +216,49 @@ describe('message normalisation and request shape per provider', () => {
     expect(req.body.stream_options).toBeUndefined();
   });
 
-  it('what each profile sends: usage option, token parameter, auth header', async () => {
+  it('a tool round-trip on every profile, and what each sends back (usage option, token parameter, auth, echoes, ids, bridging)', async () => {
     const shapes: Record<string, unknown> = {};
     for (const p of ['openai', 'azure', 'ollama', 'vllm', 'lmstudio', 'llamacpp', 'deepseek', 'mistral', 'gemini', 'openrouter', 'groq', 'together'] as Profile[]) {
       server.reset();
-      server.enqueue({ content: 'ok' });
-      await replay(model(p, { maxTokens: 50 }), 'hi');
-      const req = server.chatRequests[0]!;
-      shapes[p] = [!!req.body.stream_options, req.body.max_tokens !== undefined ? 'max_tokens' : 'max_completion_tokens', req.headers.authorization ? 'bearer' : req.headers['api-key'] ? 'api-key' : 'none'];
+      server.enqueue(
+        {
+          sse: sseOf(
+            chunk({ role: 'assistant', reasoning_content: 'think', reasoning_details: [{ type: 'reasoning.encrypted', data: 'E', index: 0 }] }),
+            chunk({ tool_calls: [{ index: 0, id: 'call_long_provider_id', type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' }, extra_content: { google: { thought_signature: 'S' } } }] }),
+            chunk({}, 'tool_calls'),
+          ),
+        },
+        { content: 'done' },
+      );
+      const r = await replay(model(p, { maxTokens: 50 }), 'read it');
+      expect(r.errors, p).toEqual([]);
+      expect(r.runs.map((x) => x.name), p).toEqual(['read_file']);
+      expect(r.output, p).toBe('done');
+      const [first, second] = server.chatRequests;
+      const assistant = (second!.body.messages as any[]).find((m) => m.tool_calls);
+      shapes[p] = {
+        usage: !!first!.body.stream_options,
+        tokens: first!.body.max_tokens !== undefined ? 'max_tokens' : 'max_completion_tokens',
+        auth: first!.headers.authorization ? 'bearer' : first!.headers['api-key'] ? 'api-key' : 'none',
+        reasoning: 'reasoning_content' in assistant,
+        signatures: 'extra_content' in assistant.tool_calls[0] && 'reasoning_details' in assistant,
+        id: assistant.tool_calls[0].id === 'call_long_provider_id' ? 'kept' : assistant.tool_calls[0].id.length,
+      };
     }
     expect(shapes).toEqual({
-      openai: [true, 'max_tokens', 'bearer'], // a non-OpenAI base URL: most servers only know max_tokens
-      azure: [true, 'max_completion_tokens', 'api-key'],
-      ollama: [true, 'max_tokens', 'bearer'],
-      vllm: [true, 'max_tokens', 'bearer'],
-      lmstudio: [true, 'max_tokens', 'bearer'],
-      llamacpp: [true, 'max_tokens', 'bearer'],
-      deepseek: [true, 'max_tokens', 'bearer'],
-      mistral: [false, 'max_tokens', 'bearer'],
-      gemini: [true, 'max_tokens', 'bearer'],
-      openrouter: [true, 'max_tokens', 'bearer'],
-      groq: [false, 'max_tokens', 'bearer'],
-      together: [true, 'max_tokens', 'bearer'],
+      // A non-OpenAI base URL: most servers only know max_tokens (api.openai.com gets max_completion_tokens).
+      openai: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      azure: { usage: true, tokens: 'max_completion_tokens', auth: 'api-key', reasoning: false, signatures: false, id: 'kept' },
+      ollama: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      vllm: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      lmstudio: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      llamacpp: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      deepseek: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: true, signatures: false, id: 'kept' },
+      mistral: { usage: false, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 9 },
+      gemini: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: true, id: 'kept' },
+      openrouter: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: true, id: 'kept' },
+      groq: { usage: false, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
+      together: { usage: true, tokens: 'max_tokens', auth: 'bearer', reasoning: false, signatures: false, id: 'kept' },
     });
   });
 });

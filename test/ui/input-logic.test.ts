@@ -76,6 +76,15 @@ describe('slash commands', () => {
     expect(commonPrefix(['/help', '/history'])).toBe('/h');
   });
 
+  it('offers argument choices once a space follows their command (the /model picker)', () => {
+    const withChoices = [...commands, { name: '/model' }, { name: '/model qwen3:8b' }, { name: '/model qwen3:32b' }, { name: '/model llama3.3' }];
+    expect(slashSuggestions('/mo', withChoices).map((c) => c.name)).toEqual(['/model']);
+    expect(slashSuggestions('/model ', withChoices).map((c) => c.name)).toEqual(['/model qwen3:8b', '/model qwen3:32b', '/model llama3.3']);
+    expect(slashSuggestions('/model qw', withChoices).map((c) => c.name)).toEqual(['/model qwen3:8b', '/model qwen3:32b']);
+    expect(slashSuggestions('/model qwen3:8b', withChoices)).toEqual([]);
+    expect(slashSuggestions('/help ', withChoices)).toEqual([]);
+  });
+
   it('parses a command and its arguments, and leaves paths alone', () => {
     expect(parseSlashCommand('/resume  abc ')).toEqual({ name: '/resume', args: 'abc' });
     expect(parseSlashCommand('/exit')).toEqual({ name: '/exit', args: '' });

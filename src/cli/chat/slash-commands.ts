@@ -56,4 +56,7 @@ async function showModels(host: ChatHost, ui: ChatUi): Promise<void> {
       : `**${l.entry}** (${l.provider}):\n${(l.models ?? []).slice(0, 50).map((m) => `- \`${m}\`${m === host.team.modelName ? ' (current)' : ''}`).join('\n') || '- (none listed)'}`,
   );
   ui.markdown(rows.join('\n\n') || 'No model endpoints in this team.', 'models');
+  const offered = listings.flatMap((l) => (l.models ?? []).map((m) => ({ value: m, description: `${l.entry} (${l.provider})` })));
+  ui.choices('/model', [...new Map(offered.map((o) => [o.value, o])).values()]);
+  if (offered.length) ui.info('Type /model and a space, then Tab through the list to pick one.', 'muted');
 }

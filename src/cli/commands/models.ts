@@ -22,7 +22,7 @@ export async function modelsCommand(opts: { agents?: string; json?: boolean }): 
   for (const l of listings) {
     if (opts.json) out(`${JSON.stringify(l)}\n`);
     else if (l.error) err(`${l.entry} (${l.provider}${l.baseURL ? `, ${l.baseURL}` : ''}): ${l.error}\n`);
-    else out(`${l.entry} (${l.provider}, ${l.baseURL}):\n${l.models!.map((m) => `  ${m}\n`).join('') || '  (no models listed)\n'}`);
+    else out(`${l.entry} (${l.provider}${l.baseURL ? `, ${l.baseURL}` : ''}):\n${l.models!.map((m) => `  ${m}\n`).join('') || '  (no models listed)\n'}`);
   }
   return listings.some((l) => l.error) ? 1 : 0;
 }

@@ -109,7 +109,7 @@ export function ChatApp(props: ChatAppProps) {
             history={history}
             onSubmit={onSubmit}
             onChange={(t) => (inputText.current = t)}
-            commands={props.commands ?? DEFAULT_SLASH_COMMANDS}
+            commands={c.choices.length ? [...(props.commands ?? DEFAULT_SLASH_COMMANDS), ...c.choices] : (props.commands ?? DEFAULT_SLASH_COMMANDS)}
             busy={c.busy}
             placeholder={c.busy ? undefined : 'Message, or / for commands'}
           />

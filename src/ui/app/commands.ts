@@ -18,6 +18,8 @@ export interface ChatUi {
   run(events: AsyncIterable<AgentEvent>): Promise<RunOutcome>;
   usage(): { promptTokens: number; completionTokens: number };
   expandLast(): void;
+  /** Offers these values after `command ` in the input's suggestions (Tab picks one); replaces earlier ones. */
+  choices(command: string, values: ReadonlyArray<{ value: string; description?: string }>): void;
   exit(): void;
 }
 

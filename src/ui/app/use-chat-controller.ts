@@ -52,6 +52,8 @@ export function useChatController(o: ChatControllerOptions) {
   const [busy, setBusy] = useState(false);
   const [startedAt, setStartedAt] = useState<number>();
   const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
+  /** Argument choices offered after a command (`/model <id>`), set by command handlers. */
+  const [choices, setChoices] = useState<SlashCommandInfo[]>([]);
   // Grants made in this view, for the session they were made in only.
   const granted = useRef({ sessionId: o.sessionId, tools: new Set<string>() });
   if (granted.current.sessionId !== o.sessionId) granted.current = { sessionId: o.sessionId, tools: new Set() };
@@ -96,6 +98,8 @@ export function useChatController(o: ChatControllerOptions) {
       run: (events) => run(() => events),
       usage: () => latest.current.usage,
       expandLast: () => dispatch({ type: 'expandLast' }),
+      choices: (command, values) =>
+        setChoices((prev) => [...prev.filter((c) => !c.name.startsWith(`${command} `)), ...values.map((v) => ({ name: `${command} ${v.value}`, description: v.description }))]),
       exit: () => opts.current.onExit('command'),
     }),
     [dispatch, run],
@@ -177,5 +181,5 @@ export function useChatController(o: ChatControllerOptions) {
     setAnswers({});
   }, [dispatch]);
 
-  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui };
+  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui, choices };
 }

@@ -18,10 +18,14 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/exit', description: 'quit' },
 ];
 
-/** Commands matching what is typed, while the input is a single `/word` being written. */
+/**
+ * Commands matching what is typed, while the input is a single `/word` being written; once a space
+ * follows the command, the argument choices offered for it (`/model qwen3:8b`), so Tab picks one.
+ */
 export function slashSuggestions(text: string, commands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
-  if (!/^\/\S*$/.test(text)) return [];
-  return commands.filter((c) => c.name.startsWith(text) && c.name !== text);
+  if (/^\/\S*$/.test(text)) return commands.filter((c) => !c.name.includes(' ') && c.name.startsWith(text) && c.name !== text);
+  if (/^\/\S+ \S*$/.test(text)) return commands.filter((c) => c.name.includes(' ') && c.name.startsWith(text) && c.name !== text);
+  return [];
 }
 
 export function commonPrefix(words: readonly string[]): string {
