@@ -81,6 +81,24 @@ describe('adk run --json with a provider profile', () => {
   });
 });
 
+describe('a plain base URL gets the profile its host needs', () => {
+  it('by host name for hosted providers, by port for Ollama and LM Studio', async () => {
+    const { profileForURL } = await import('../../src/core/models/providers.js');
+    const { modelFromEnv } = await import('../../src/core/models/from-env.js');
+    const name = (u: string) => profileForURL(u).name;
+    expect(name('https://api.mistral.ai/v1')).toBe('mistral');
+    expect(name('https://api.groq.com/openai/v1')).toBe('groq');
+    expect(name('https://generativelanguage.googleapis.com/v1beta/openai/')).toBe('gemini');
+    expect(name('https://myres.openai.azure.com/openai/deployments/gpt')).toBe('azure');
+    expect(name('http://localhost:11434/v1')).toBe('ollama');
+    expect(name('http://127.0.0.1:1234/v1')).toBe('lmstudio');
+    expect(name('http://gpu-box:8000/v1')).toBe('openai');
+    expect(name('not a url')).toBe('openai');
+    const m = modelFromEnv({ OPENAI_BASE_URL: 'https://api.mistral.ai/v1', OPENAI_API_KEY: 'k-1234', ADK_MODEL: 'mistral-small' });
+    expect((m as OpenAIChatModel).profile.name).toBe('mistral');
+  });
+});
+
 describe('adk models', () => {
   it("lists what the team's endpoint offers, as text and JSON", async () => {
     const env = { OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'k-1234', ADK_HOME: tempHome() };

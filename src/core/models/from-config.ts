@@ -5,7 +5,7 @@ import type { ChatModel } from './chat-model.js';
 import { createDemoModel, DEMO_MODEL_NAME } from './demo.js';
 import { modelFromEnv, positiveMs } from './from-env.js';
 import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from './openai.js';
-import { PROFILES } from './providers.js';
+import { PROFILES, profileForURL } from './providers.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -69,7 +69,8 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     model,
     apiKey,
     baseURL,
-    profile,
+    // `provider: openai` (the default) at another provider's URL still gets that provider's quirks handled.
+    profile: mc.provider === 'openai' ? profileForURL(baseURL) : profile,
     configName: mc.name,
     temperature: mc.temperature,
     topP: mc.topP,

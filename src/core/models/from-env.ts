@@ -2,6 +2,7 @@ import { ConfigError } from '../errors.js';
 import type { Message, MessageChunk } from '../schema/message.js';
 import type { ChatModel } from './chat-model.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAIChatModel } from './openai.js';
+import { profileForURL } from './providers.js';
 
 export const DEFAULT_MODEL_NAME = 'gpt-4o-mini';
 
@@ -70,6 +71,7 @@ export function modelFromEnv(env: Env = process.env, overrides: ModelOverrides =
     model: settings.model,
     apiKey,
     baseURL: settings.baseURL,
+    profile: profileForURL(settings.baseURL),
     timeoutMs: positiveMs(read(env, 'ADK_REQUEST_TIMEOUT_MS')),
     idleTimeoutMs: positiveMs(read(env, 'ADK_IDLE_TIMEOUT_MS')),
   });

@@ -66,7 +66,8 @@ export class OpenAIChatModel implements ChatModel {
     this.maxTokensParam = this.profile.name === 'openai' && this.baseURL !== OPENAI_DEFAULT_BASE_URL ? 'max_tokens' : this.profile.maxTokensParam;
     const azure = this.profile.auth === 'azure';
     const defaultQuery: Record<string, string> = { ...query, ...options.query };
-    if (azure && !defaultQuery['api-version']) defaultQuery['api-version'] = AZURE_DEFAULT_API_VERSION;
+    // Classic deployment URLs need an api-version; Azure's newer /openai/v1 endpoint takes none.
+    if (azure && !defaultQuery['api-version'] && /\/deployments\//.test(url)) defaultQuery['api-version'] = AZURE_DEFAULT_API_VERSION;
     const auth: Record<string, string | null> = azure
       ? { Authorization: null, ...(options.apiKey ? { 'api-key': options.apiKey } : {}) }
       : options.apiKey

@@ -84,3 +84,31 @@ export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = 
 export function isProviderName(s: string): s is ProviderName {
   return (PROVIDER_NAMES as readonly string[]).includes(s);
 }
+
+const HOSTS: Array<[RegExp, Exclude<ProviderName, 'demo' | 'openai'>]> = [
+  [/(^|\.)openai\.azure\.com$/, 'azure'],
+  [/^api\.mistral\.ai$/, 'mistral'],
+  [/^api\.groq\.com$/, 'groq'],
+  [/^api\.deepseek\.com$/, 'deepseek'],
+  [/^generativelanguage\.googleapis\.com$/, 'gemini'],
+  [/^openrouter\.ai$/, 'openrouter'],
+  [/^api\.together\.(xyz|ai)$/, 'together'],
+];
+const LOCAL_PORTS: Record<string, Exclude<ProviderName, 'demo' | 'openai'>> = { '11434': 'ollama', '1234': 'lmstudio' };
+
+/**
+ * The profile a plain OpenAI-compatible base URL (OPENAI_BASE_URL, or `base_url` without `provider:`)
+ * most likely needs: hosted providers by host name, Ollama and LM Studio by their usual ports.
+ */
+export function profileForURL(baseURL: string | undefined): ProviderProfile {
+  if (!baseURL) return PROFILES.openai;
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return PROFILES.openai;
+  }
+  for (const [host, name] of HOSTS) if (host.test(url.hostname)) return PROFILES[name];
+  const local = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname) ? LOCAL_PORTS[url.port] : undefined;
+  return local ? PROFILES[local] : PROFILES.openai;
+}
