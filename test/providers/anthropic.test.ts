@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ModelHttpError } from '../../src/core/errors.js';
 import { AnthropicChatModel } from '../../src/core/models/anthropic.js';
 import { useAnthropicServer, type AnthropicTestServer } from '../support/anthropic-server.js';
+import { expectExit, ofType, storeBytes, tempDir, tempHome, writeAgentsFile } from '../cli/helpers.js';
+import { trustAgentsFile } from '../support/trust.js';
 import { replay } from './helpers.js';
 
 // Native Anthropic through @anthropic-ai/sdk, against a local server speaking the Messages SSE format.
@@ -101,5 +103,29 @@ describe('native Anthropic', () => {
     const m = new AnthropicChatModel({ model: 'x', apiKey: 'ak-test-secret-9999', baseURL: 'http://127.0.0.1:9' });
     const r = await replay(m, 'hi').catch((e) => e);
     expect(String(r.errors[0]?.message)).not.toContain('ak-test-secret-9999');
+  });
+
+  it('adk run --json with provider: anthropic: a tool round-trip, and the key is in no output or stored byte', async () => {
+    server.enqueue({ thinking: { text: 'time first', signature: 'SIGX' }, toolCalls: [{ id: 'toolu_cli1', name: 'current_time', input: {} }] }, { text: 'It is now.' });
+    const dir = tempDir();
+    const file = writeAgentsFile(
+      dir,
+      `version: 1
+models:
+  claude: { provider: anthropic, model: claude-test-1, base_url: "${server.url}", extra_body: { thinking: { type: enabled, budget_tokens: 1024 } } }
+agents:
+  helper: { model: claude, instruction: Help., tools: [current_time] }
+`,
+    );
+    const home = tempHome();
+    trustAgentsFile(home, file);
+    const key = 'sk-ant-test-key-cli-7777';
+    const r = await expectExit(['run', '--agents', file, '--json', 'time?'], 0, { env: { ANTHROPIC_API_KEY: key, ADK_HOME: home }, cwd: dir });
+    expect(ofType(r.lines, 'done')[0]).toMatchObject({ status: 'completed', output: 'It is now.' });
+    expect(ofType(r.lines, 'thought').map((l: any) => l.content).join('')).toBe('time first');
+    expect(server.requests[0]!.headers['x-api-key']).toBe(key);
+    expect(server.requests[1]!.body.messages[1].content[0]).toMatchObject({ type: 'thinking', signature: 'SIGX' });
+    expect(r.stdout + r.stderr).not.toContain(key);
+    expect(storeBytes(home)).not.toContain(key);
   });
 });
