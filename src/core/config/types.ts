@@ -1,4 +1,5 @@
 import type { AllowRule } from '../agents/allow-rules.js';
+import type { SamplingOptions } from '../models/openai-params.js';
 import type { ProviderName } from '../models/providers.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 
@@ -16,7 +17,8 @@ export interface SourcePos {
   col: number;
 }
 
-export interface ModelConfig {
+/** One `models:` entry; the request settings (temperature … extraBody) are the model's own SamplingOptions. */
+export interface ModelConfig extends SamplingOptions {
   name: string;
   provider: ProviderName;
   model?: string;
@@ -24,18 +26,9 @@ export interface ModelConfig {
   baseUrl?: string;
   /** The NAME of the environment variable holding the key; never the key itself. */
   apiKeyEnv?: string;
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  stop?: string | string[];
-  seed?: number;
-  reasoningEffort?: string;
-  parallelToolCalls?: boolean;
-  streamUsage?: boolean;
-  /** Header values may hold `${VAR}` references, expanded when the model is built, never stored. */
+  /** Values may come from `${VAR}` references, expanded when the file is read; never stored. */
   headers?: Record<string, string>;
   query?: Record<string, string>;
-  extraBody?: Record<string, unknown>;
   timeoutMs?: number;
   idleTimeoutMs?: number;
   contextWindow?: number;

@@ -5,6 +5,7 @@ import type { ChatModel } from './chat-model.js';
 import { createDemoModel, DEMO_MODEL_NAME } from './demo.js';
 import { modelFromEnv, positiveMs } from './from-env.js';
 import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from './openai.js';
+import type { SamplingOptions } from './openai-params.js';
 import { PROFILES, profileForURL } from './providers.js';
 
 type Env = Record<string, string | undefined>;
@@ -72,19 +73,16 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     // `provider: openai` (the default) at another provider's URL still gets that provider's quirks handled.
     profile: mc.provider === 'openai' ? profileForURL(baseURL) : profile,
     configName: mc.name,
-    temperature: mc.temperature,
-    topP: mc.topP,
-    maxTokens: mc.maxTokens,
-    stop: mc.stop,
-    seed: mc.seed,
-    reasoningEffort: mc.reasoningEffort,
-    parallelToolCalls: mc.parallelToolCalls,
-    streamUsage: mc.streamUsage,
+    ...samplingOptions(mc),
     headers: mc.headers,
     query: mc.query,
-    extraBody: mc.extraBody,
     timeoutMs,
     idleTimeoutMs,
     contextWindow: mc.contextWindow,
   });
+}
+
+function samplingOptions(mc: ModelConfig): SamplingOptions {
+  const { temperature, topP, maxTokens, stop, seed, reasoningEffort, parallelToolCalls, streamUsage, extraBody } = mc;
+  return { temperature, topP, maxTokens, stop, seed, reasoningEffort, parallelToolCalls, streamUsage, extraBody };
 }
