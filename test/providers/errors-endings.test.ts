@@ -100,5 +100,9 @@ describe('honest endings and errors', () => {
     expect(noV1.message).toContain(`set base_url to that`);
     const api = await failure(new OpenAIChatModel({ model: 'rec', baseURL: server.url.replace(/\/v1$/, '/api') }));
     expect(api.message).toContain("Ollama's native API");
+    server.enqueue({ sse: ['{"model":"rec","message":{"role":"assistant","content":"hi"},"done":false}\n'], headers: { 'content-type': 'application/x-ndjson' } });
+    const ndjson = await replay(model(), 'hi');
+    expect(ndjson.errors[0]!.message).toContain("answered with NDJSON, which is Ollama's native API; use its OpenAI-compatible endpoint");
+    expect(server.chatRequests).toHaveLength(1);
   });
 });
