@@ -20,6 +20,8 @@ export interface RunSummary {
   output: string;
   usage: { promptTokens: number; completionTokens: number };
   error?: Error;
+  /** Tokens in the model's context after the last reply (its prompt plus the reply), when the provider reported usage. */
+  contextTokens?: number;
   /** Why an incomplete run's last reply was cut off: `length` or `content_filter`. */
   incompleteReason?: string;
   interrupts: InterruptContext[];
@@ -41,6 +43,7 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
         summary.messages.push(msg);
         summary.output = msg.content;
         if (msg.usage) {
+          if (msg.role === 'assistant') summary.contextTokens = msg.usage.promptTokens + msg.usage.completionTokens;
           summary.usage.promptTokens += msg.usage.promptTokens;
           summary.usage.completionTokens += msg.usage.completionTokens;
         }

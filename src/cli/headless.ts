@@ -56,7 +56,7 @@ export async function runHeadless(
       json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
       writeErr(`adk: waiting for you (session ${conv.id} is saved): ${answerHint(conv.id, summary)}\n`);
     }
-    json?.done(summary, conv.id);
+    json?.done(summary, conv.id, conv.team.contextWindow);
     if ((summary.status === 'error' || summary.status === 'incomplete') && summary.error) writeErr(`adk: ${oneLine(summary.error.message)}\n`);
     if (summary.status === 'cancelled') writeErr(`adk: cancelled; session ${conv.id} is saved (adk resume ${conv.id}).\n`);
     // Nobody is reading any more: the session is saved, so leave quietly.

@@ -53,8 +53,13 @@ export class JsonlSink implements EventSink {
   interrupted(e: { agent: string }, checkpointId: string, contexts: InterruptContext[]): void {
     this.emit({ type: 'interrupt', agent: e.agent, checkpointId, interrupts: contexts.map(describeInterrupt) });
   }
-  done(summary: RunSummary, sessionId: string): void {
-    this.emit({ type: 'done', status: summary.status, ...(summary.incompleteReason ? { reason: summary.incompleteReason } : {}), sessionId, output: summary.output, usage: summary.usage });
+  done(summary: RunSummary, sessionId: string, contextWindow?: number): void {
+    const usage = {
+      ...summary.usage,
+      ...(summary.contextTokens !== undefined ? { contextTokens: summary.contextTokens } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
+    };
+    this.emit({ type: 'done', status: summary.status, ...(summary.incompleteReason ? { reason: summary.incompleteReason } : {}), sessionId, output: summary.output, usage });
   }
 }
 

@@ -46,6 +46,8 @@ export interface Team {
   /** The agents.yaml name the team was built from; saved with the session (a supervisor's agent is named after its supervisor). */
   rootName: string;
   modelName: string;
+  /** The context window of the team's first model, when known: the REPL's and JSONL's context meter. */
+  contextWindow?: number;
   isDemo: boolean;
   /** The agents file the team came from, stored with the session so resume rebuilds the same team (unset: bundled). */
   agentsFile?: string;
@@ -136,6 +138,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
   });
   const modelNames = new Set<string>();
+  let contextWindow: number | undefined;
   const toolNames = new Set<string>();
   try {
     const agent = await createTeam(
@@ -145,6 +148,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
           for (const secret of modelSecrets(mc, env)) addConfigSecret(secret);
           const m = modelFromConfig(mc, env, opts.model);
           modelNames.add(m.modelName);
+          contextWindow ??= m.contextWindow;
           return m;
         },
         tools: async (refs) => {
@@ -161,6 +165,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       agent,
       rootName,
       modelName: names.join(', ') || 'none',
+      contextWindow,
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,

@@ -98,9 +98,10 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     await app.type('write a long essay');
     await app.press(KEY.enter);
     await app.until((s) => s.includes('word word word') && /· [1-9]\d*s · esc to cancel/.test(s));
-    // The status line: model, session, tokens and the elapsed time; not saved while the turn runs.
+    // The status line: model, session, tokens, the context meter (no known window for gpt-test: a count)
+    // and the elapsed time; not saved while the turn runs.
     const status = app.bottom(1);
-    expect(status).toMatch(new RegExp(`^gpt-test · session ${id.slice(0, 8)} · ↑[\\d.]+k? ↓\\d+ · [1-9]\\d*s`));
+    expect(status).toMatch(new RegExp(`^gpt-test · session ${id.slice(0, 8)} · ↑[\\d.]+k? ↓\\d+ · ctx [\\d.]+k? · [1-9]\\d*s`));
     expect(status).not.toContain('saved');
     const aborted = f.server.abortedRequests;
     await app.press(KEY.ctrlC);

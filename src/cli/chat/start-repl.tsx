@@ -80,6 +80,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
       history={savedHistory}
       onHistoryAdd={(text) => history.add(text)}
       model={host.team.modelName}
+      contextWindow={host.team.contextWindow}
       sessionId={host.conv.id}
       saved={host.saved}
       initialItems={initialItems}

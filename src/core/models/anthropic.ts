@@ -3,6 +3,7 @@ import { AdkError, CancelledError, ModelConnectionError, ModelHttpError, ModelTi
 import type { Message, MessageChunk } from '../schema/message.js';
 import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
 import type { ChatModel, ModelCallOptions } from './chat-model.js';
+import { knownContextWindow } from './context-window.js';
 import { CallGuard, probingFetch } from './openai-call.js';
 import { bodyMessage, conciseDetail, describeCause, endpointHint, parseRetryAfter, redact } from './openai-errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './openai.js';
@@ -16,6 +17,7 @@ export interface AnthropicChatModelOptions {
   apiKey?: string;
   baseURL?: string;
   configName?: string;
+  contextWindow?: number;
   timeoutMs?: number;
   idleTimeoutMs?: number;
   headers?: Record<string, string>;
@@ -31,11 +33,13 @@ export interface AnthropicChatModelOptions {
 export class AnthropicChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
+  readonly contextWindow?: number;
   private readonly client: Anthropic;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: AnthropicChatModelOptions) {
     this.modelName = options.model;
+    this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
     this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
     this.client = new Anthropic({

@@ -16,6 +16,8 @@ export interface ModelCallOptions {
 export interface ChatModel {
   /** The model id shown to users, e.g. `gpt-4o-mini` or `demo`. */
   readonly modelName: string;
+  /** Largest prompt plus reply the model takes, in tokens, when known (`context_window`, or known for the name). */
+  readonly contextWindow?: number;
   generate(messages: Message[], options?: ModelCallOptions): Promise<Message>;
   stream(messages: Message[], options?: ModelCallOptions): AsyncIterable<MessageChunk>;
   /** The model ids the endpoint offers (`GET /models`), newest or alphabetical as the server lists them. */

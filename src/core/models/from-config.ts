@@ -56,6 +56,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
       apiKey,
       baseURL,
       configName: mc.name,
+      contextWindow: mc.contextWindow,
       timeoutMs,
       idleTimeoutMs,
       headers: mc.headers,

@@ -9,6 +9,7 @@ import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAIToo
 import { htmlResponseError, redact, streamReportedError, toModelError, type ErrorContext } from './openai-errors.js';
 import { OpenAIStreamDecoder } from './openai-stream.js';
 import { explainRejectedParameter, rejectedAdaptation, type SamplingOptions } from './openai-params.js';
+import { knownContextWindow } from './context-window.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -49,6 +50,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
   readonly profile: ProviderProfile;
+  readonly contextWindow?: number;
   private readonly client: OpenAI;
   private readonly errorContext: ErrorContext;
   /** Learned from a server that rejected them: not sent again by this model. */
@@ -58,6 +60,7 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: OpenAIChatModelOptions) {
     this.modelName = options.model;
     this.profile = options.profile ?? PROFILES.openai;
+    this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
     const { url, query } = splitQuery(options.baseURL || this.profile.baseURL || OPENAI_DEFAULT_BASE_URL);
     this.baseURL = url;
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));

@@ -18,6 +18,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   history?: readonly string[];
   onHistoryAdd?: (text: string) => void;
   model?: string;
+  /** The model's context window, for the status line's `ctx` meter. */
+  contextWindow?: number;
   sessionId?: string;
   /** The session is saved (the host sets it after saving). */
   saved?: boolean;
@@ -119,6 +121,8 @@ export function ChatApp(props: ChatAppProps) {
           sessionId={props.sessionId}
           tokensIn={c.state.usage.promptTokens}
           tokensOut={c.state.usage.completionTokens}
+          contextTokens={c.state.contextTokens}
+          contextWindow={props.contextWindow}
           elapsedMs={c.busy ? elapsed : undefined}
           saved={props.saved}
           hint={hint}

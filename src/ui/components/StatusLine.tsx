@@ -5,6 +5,9 @@ export interface StatusLineProps {
   sessionId?: string;
   tokensIn?: number;
   tokensOut?: number;
+  /** Tokens in the model's context now, and the most it takes: shown as `ctx 62%`. */
+  contextTokens?: number;
+  contextWindow?: number;
   elapsedMs?: number;
   /** The session is saved: an interrupted or closed session loses nothing. */
   saved?: boolean;
@@ -27,11 +30,20 @@ export function formatElapsed(ms: number): string {
 }
 
 /** One line under the input: model · session · tokens · time · saved, and a key hint. */
-export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, elapsedMs, saved, hint, width }: StatusLineProps) {
+/** `ctx 62%` with a known window, `ctx 12k` without one; nothing before the first reported usage. */
+export function formatContext(tokens: number | undefined, window: number | undefined): string | undefined {
+  if (tokens === undefined) return undefined;
+  if (!window) return `ctx ${formatTokens(tokens)}`;
+  return `ctx ${Math.min(999, Math.round((tokens / window) * 100))}%`;
+}
+
+export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, contextTokens, contextWindow, elapsedMs, saved, hint, width }: StatusLineProps) {
   const parts: string[] = [];
   if (model) parts.push(model);
   if (sessionId) parts.push(`session ${sessionId.slice(0, 8)}`);
   parts.push(`↑${formatTokens(tokensIn)} ↓${formatTokens(tokensOut)}`);
+  const ctx = formatContext(contextTokens, contextWindow);
+  if (ctx) parts.push(ctx);
   if (elapsedMs !== undefined && elapsedMs > 0) parts.push(formatElapsed(elapsedMs));
   return (
     <Box width={width} justifyContent="space-between">

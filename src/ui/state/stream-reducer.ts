@@ -125,5 +125,6 @@ function addUsage(s: ViewState, message: Message): ViewState {
       promptTokens: s.usage.promptTokens + message.usage.promptTokens,
       completionTokens: s.usage.completionTokens + message.usage.completionTokens,
     },
+    contextTokens: message.role === 'assistant' ? message.usage.promptTokens + message.usage.completionTokens : s.contextTokens,
   };
 }

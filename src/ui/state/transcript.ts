@@ -77,6 +77,8 @@ export interface ViewState {
   path: string[];
   interrupts: PendingInterrupt[];
   usage: { promptTokens: number; completionTokens: number };
+  /** Tokens in the model's context after the latest reply (its prompt plus the reply), as the provider reported. */
+  contextTokens?: number;
   running: boolean;
   nextId: number;
   /** Calls whose rows are not shown (transfer_to_agent: its transfer line says it all). */
