@@ -91,7 +91,7 @@ export class Conversation {
   /** Starts a new turn. The user's message is saved before the model is called. */
   async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
     await this.abandonStoppedTurn();
-    const prior = toHistory(this.record.messages as HistoryMessage[]);
+    const prior = toHistory(this.record.messages.slice(this.record.contextStart ?? 0) as HistoryMessage[]);
     this.record.messages.push(userMessage(text));
     this.record.status = 'active';
     this.record.pendingInterrupts = [];
@@ -103,6 +103,17 @@ export class Conversation {
       approvalPolicy: this.approvalPolicy,
       onSession: (s) => (this.session = s),
     });
+  }
+
+  /**
+   * Starts the model's context afresh: later turns do not carry the earlier ones. Nothing is deleted;
+   * a stopped turn is closed first, as a new message would close it.
+   */
+  async clearContext(): Promise<void> {
+    await this.abandonStoppedTurn();
+    this.record.contextStart = this.record.messages.length;
+    this.record.pendingInterrupts = [];
+    await this.save();
   }
 
   /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */

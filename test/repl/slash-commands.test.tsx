@@ -27,6 +27,28 @@ async function turn(app: ReplUnderTest, text: string, reply: string, usage?: { p
 const after = (app: ReplUnderTest, mark: string): string => app.screen().slice(app.screen().lastIndexOf(mark));
 
 describe('slash commands in the real app', () => {
+  it('/clear starts the model afresh; the session keeps every message on disk', async () => {
+    const app = await openRepl(f.stores, f.teamOptions, f.home);
+    const id = app.start.host.conv.id;
+    await turn(app, 'my name is Ada', 'Hello Ada.', { promptTokens: 900, completionTokens: 10 });
+    await turn(app, 'remember it', 'Noted.', { promptTokens: 950, completionTokens: 5 });
+    await app.until('ctx 955');
+    await send(app, '/clear');
+    await app.until((s) => after(app, '› /clear').includes('Cleared: the model starts afresh'));
+    await app.until((s) => !app.bottom(2).includes('ctx '));
+    await turn(app, 'what is my name?', 'I do not know.');
+    // The request after /clear carries only the new question.
+    expect(userTexts(lastRequest())).toEqual(['what is my name?']);
+    expect(JSON.stringify(messagesOf(lastRequest()))).not.toContain('Ada');
+    const saved = (await f.stores.sessions.get(id))!;
+    expect(saved.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['my name is Ada', 'remember it', 'what is my name?']);
+    expect(saved.contextStart).toBe(4);
+    await app.press(KEY.ctrlC);
+    await app.press(KEY.ctrlC);
+    await app.exited;
+    app.unmount();
+  });
+
   it('/help /agents /tools /cost /model /sessions /new /resume /exit', async () => {
     const app = await openRepl(f.stores, f.teamOptions, f.home);
     const first = app.start.host.conv.id;

@@ -94,6 +94,18 @@ export class ChatHost {
     }
   }
 
+  /** `/clear`: a new screen (scrollback kept) and a fresh model context; the session keeps its history. */
+  async clearContext(ui: ChatUi): Promise<void> {
+    try {
+      await this.conv.clearContext();
+    } catch (e) {
+      return ui.error((e as Error).message);
+    }
+    ui.clear(ui.usage());
+    ui.info("Cleared: the model starts afresh; this session's earlier messages stay saved.", 'muted');
+    this.onChange?.();
+  }
+
   async newSession(ui: ChatUi): Promise<void> {
     const { lease } = await lockedNewId(this.stores);
     const previous = this.conv;

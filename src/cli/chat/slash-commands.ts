@@ -31,6 +31,9 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
       ui.markdown(rows.join('\n') || 'No saved sessions yet.', 'sessions');
       return true;
     }
+    case '/clear':
+      await host.clearContext(ui);
+      return true;
     case '/new':
       await host.newSession(ui);
       return true;

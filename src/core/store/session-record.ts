@@ -37,6 +37,8 @@ export interface SessionRecord {
   rootAgent: string;
   model?: string;
   messages: Message[];
+  /** Where in `messages` the model's context begins: `/clear` moves it to the end. Earlier messages stay on disk. */
+  contextStart?: number;
   /** UI items, for redrawing the conversation as it was shown. */
   transcript?: unknown[];
   status: SessionStatus;
@@ -94,6 +96,7 @@ export const sessionRecordSchema = z.looseObject({
   messages: z.array(messageSchema),
   transcript: z.array(z.unknown()).optional(),
   status: z.enum(['active', 'completed', 'incomplete', 'interrupted', 'error', 'cancelled']),
+  contextStart: count.optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

@@ -12,7 +12,7 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/new', description: 'start a new session' },
   { name: '/model', description: 'show or change the model' },
   { name: '/tools', description: 'list the tools' },
-  { name: '/clear', description: 'clear the conversation' },
+  { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
   { name: '/cost', description: 'tokens used so far' },
   { name: '/expand', description: 'show the last collapsed output in full' },
   { name: '/exit', description: 'quit' },
