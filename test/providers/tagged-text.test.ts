@@ -47,3 +47,18 @@ describe('tags split at every position', () => {
     });
   }
 });
+
+describe('tool names', () => {
+  const callsOf = (deltas: Array<Record<string, unknown>>, tools: string[]) => {
+    const d = new OpenAIStreamDecoder({ toolNames: tools });
+    const chunks = deltas.map((t) => d.decode({ choices: [{ index: 0, delta: { tool_calls: [t] }, finish_reason: null }] })!).filter(Boolean);
+    return concatChunks(chunks).toolCalls!.map((c) => c.function.name);
+  };
+  it('a name sent in fragments is joined, even when a fragment is itself a tool name', () => {
+    expect(callsOf([{ index: 0, id: 'a', function: { name: 'read' } }, { index: 0, function: { name: '_file' } }, { index: 0, function: { arguments: '{}' } }], ['read', 'read_file'])).toEqual(['read_file']);
+    expect(callsOf([{ index: 0, id: 'a', function: { name: 'rea' } }, { index: 0, function: { name: 'd_file', arguments: '{}' } }], ['read_file'])).toEqual(['read_file']);
+  });
+  it('a complete name repeated in every delta stays one name', () => {
+    expect(callsOf([{ index: 0, id: 'a', function: { name: 'read' } }, { index: 0, function: { name: 'read', arguments: '{}' } }], ['read', 'read_file'])).toEqual(['read']);
+  });
+});

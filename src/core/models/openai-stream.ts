@@ -100,7 +100,7 @@ export class OpenAIStreamDecoder {
     if (name && name !== call.name) {
       // Some servers (NIM, Fireworks) repeat the whole name in every delta: a complete name is kept, not appended to.
       const next = call.name + name;
-      if (!call.name || !this.isComplete(call.name)) {
+      if (!call.name || !this.isComplete(call.name) || this.startsToolName(next)) {
         call.name = next;
         (delta.function ??= {}).name = name;
       }
@@ -134,6 +134,12 @@ export class OpenAIStreamDecoder {
     this.calls.push(call);
     if (providerIndex !== undefined) this.byProviderIndex.set(providerIndex, call);
     return call;
+  }
+
+  /** Whether `name` is the beginning of an offered tool's name (`read` + `_file` when both `read` and `read_file` exist). */
+  private startsToolName(name: string): boolean {
+    for (const t of this.toolNames) if (t.startsWith(name)) return true;
+    return false;
   }
 
   /** A name is complete once it names an offered tool (or always, when the tools are not known). */
