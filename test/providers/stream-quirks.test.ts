@@ -233,4 +233,11 @@ describe('stream quirks (issue 13 rows 1–8, 15)', () => {
     expectBothToolsRan(r.runs);
     expect(r.messages[0]!.reasoningContent).toBe('plan');
   });
+
+  it("usage where servers put it without stream_options: Mistral's last chunk, Groq's x_groq", async () => {
+    server.enqueue({ sse: sseOf(chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop', { usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 } })) });
+    expect((await replay(model('mistral'), 'x')).messages.at(-1)!.usage).toEqual({ promptTokens: 11, completionTokens: 2, totalTokens: 13 });
+    server.enqueue({ sse: sseOf(chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop', { x_groq: { id: 'req_1', usage: { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 } } })) });
+    expect((await replay(model('groq'), 'x')).messages.at(-1)!.usage).toEqual({ promptTokens: 21, completionTokens: 3, totalTokens: 24 });
+  });
 });

@@ -36,7 +36,7 @@ export class OpenAIStreamDecoder {
 
   /** One raw SSE chunk (already JSON-parsed); undefined when it carries nothing for us. */
   decode(raw: unknown): MessageChunk | undefined {
-    const chunk = raw as { choices?: Array<Record<string, unknown>>; usage?: unknown };
+    const chunk = raw as { choices?: Array<Record<string, unknown>>; usage?: unknown; x_groq?: { usage?: unknown } };
     const choice = chunk.choices?.find((c) => ((c.index as number | undefined) ?? 0) === 0) ?? chunk.choices?.[0];
     const out: MessageChunk = {};
     const delta = choice?.delta as Record<string, unknown> | undefined;
@@ -54,7 +54,8 @@ export class OpenAIStreamDecoder {
       this.flushInto(out);
       out.finishReason = out.finishReason ?? finish;
     }
-    const usage = usageOf(chunk.usage);
+    // Groq reports usage under `x_groq` (it rejects stream_options).
+    const usage = usageOf(chunk.usage ?? chunk.x_groq?.usage);
     if (usage) out.usage = usage;
     return hasAny(out) ? out : undefined;
   }
