@@ -31,3 +31,21 @@ describe('context windows and the meter', () => {
     expect(ofType(r.lines, 'done')[0].usage).toEqual({ promptTokens: 2400, completionTokens: 80, contextTokens: 2480, contextWindow: 4000 });
   });
 });
+
+describe('usage when the server reports none', () => {
+  it('is estimated with a real tokenizer and marked, streamed or not', async () => {
+    const { chunk, replay, sseOf } = await import('./helpers.js');
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
+    server().enqueue({ sse: sseOf(chunk({ role: 'assistant', content: text }), chunk({}, 'stop')) });
+    const m = new OpenAIChatModel({ model: 'gpt-4o', baseURL: server().url });
+    const streamed = (await replay(m, 'Tell me about foxes.')).messages.at(-1)!.usage!;
+    expect(streamed.estimated).toBe(true);
+    const { countTokens } = await import('gpt-tokenizer');
+    expect(streamed.completionTokens).toBe(countTokens(text)); // o200k, as OpenAI counts gpt-4o
+    expect(streamed.completionTokens).toBeGreaterThanOrEqual(500);
+    expect(streamed.promptTokens).toBeGreaterThan(40); // the two tool definitions and the prompt
+    server().enqueue({ json: { id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }] } });
+    const whole = (await replay(m, 'Tell me about foxes.', false)).messages.at(-1)!.usage!;
+    expect(whole).toEqual(streamed);
+  });
+});

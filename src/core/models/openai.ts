@@ -11,6 +11,7 @@ import { OpenAIStreamDecoder } from './openai-stream.js';
 import { explainRejectedParameter, rejectedAdaptation, type SamplingOptions } from './openai-params.js';
 import { knownContextWindow } from './context-window.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
+import { estimateUsage } from './token-estimate.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -131,7 +132,7 @@ export class OpenAIChatModel implements ChatModel {
         if (!Array.isArray((body as { choices?: unknown }).choices)) {
           throw new ModelConnectionError('the model endpoint answered without `choices`: not a chat completion', false);
         }
-        return fromOpenAICompletion(data, toolNames(options));
+        return await this.withUsage(fromOpenAICompletion(data, toolNames(options)), messages, options);
       } catch (e) {
         const err = guard.stopError() ?? toModelError(e, this.errorContext, guard.errorBody);
         if (adapted < 2 && this.adapt(err, params)) continue;
@@ -149,6 +150,8 @@ export class OpenAIChatModel implements ChatModel {
       const decoder = new OpenAIStreamDecoder({ toolNames: toolNames(options) });
       let complete = false;
       let yielded = false;
+      let sawUsage = false;
+      const reply: string[] = [];
       try {
         let sawFinish = false;
         try {
@@ -159,7 +162,7 @@ export class OpenAIChatModel implements ChatModel {
           if (/ndjson/i.test(type)) throw ndjsonError(this.errorContext.baseURL);
           if (/json/i.test(type)) {
             // The server ignored `stream: true` (some proxies do): serve the whole answer as one chunk.
-            yield await this.wholeAnswerChunk(response, options);
+            yield await this.wholeAnswerChunk(response, messages, options);
             complete = true;
             return;
           }
@@ -167,6 +170,8 @@ export class OpenAIChatModel implements ChatModel {
             const chunk = decoder.decode(raw);
             if (!chunk) continue;
             if (chunk.finishReason) sawFinish = true;
+            if (chunk.usage) sawUsage = true;
+            collectReply(chunk, reply);
             guard.pause();
             yielded = true;
             yield chunk;
@@ -183,6 +188,7 @@ export class OpenAIChatModel implements ChatModel {
         }
         const rest = decoder.finish();
         if (rest) yield rest;
+        if (!sawUsage) yield { usage: await estimateUsage(this.modelName, messages, options.tools, reply.join('')) };
         complete = true;
       } catch (e) {
         if (!yielded && adapted < 2 && this.adapt(e, params)) continue;
@@ -222,14 +228,31 @@ export class OpenAIChatModel implements ChatModel {
     return err instanceof ModelHttpError ? explainRejectedParameter(err, params, this.options.configName) : err;
   }
 
-  private async wholeAnswerChunk(response: Response, options: ModelCallOptions): Promise<MessageChunk> {
+  private async wholeAnswerChunk(response: Response, messages: Message[], options: ModelCallOptions): Promise<MessageChunk> {
     const body = (await response.json()) as { error?: unknown; choices?: unknown };
     if (body?.error) throw streamReportedError(body.error, this.redactor);
     if (!Array.isArray(body?.choices)) throw new ModelConnectionError('the model endpoint answered without `choices`: not a chat completion', false);
-    return messageToChunk(fromOpenAICompletion(body, toolNames(options)));
+    return messageToChunk(await this.withUsage(fromOpenAICompletion(body, toolNames(options)), messages, options));
+  }
+
+  /** A reply the server reported no usage for gets an estimate, so meters and totals still move. */
+  private async withUsage(reply: Message, messages: Message[], options: ModelCallOptions): Promise<Message> {
+    if (reply.usage) return reply;
+    const text = [reply.content, reply.reasoningContent ?? '', ...(reply.toolCalls ?? []).map((c) => c.function.name + c.function.arguments)].join('');
+    return { ...reply, usage: await estimateUsage(this.modelName, messages, options.tools, text) };
   }
 
   private readonly redactor = (s: string) => redact(s, this.options.apiKey);
+}
+
+/** The text a reply's tokens come from: content, reasoning and call arguments. */
+function collectReply(chunk: MessageChunk, into: string[]): void {
+  if (chunk.content) into.push(chunk.content);
+  if (chunk.reasoningContent) into.push(chunk.reasoningContent);
+  for (const c of chunk.toolCalls ?? []) {
+    if (c.function?.name) into.push(c.function.name);
+    if (c.function?.arguments) into.push(c.function.arguments);
+  }
 }
 
 function toolNames(options: ModelCallOptions): string[] | undefined {

@@ -23,6 +23,8 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Prompt tokens written to the provider's prompt cache (Anthropic). */
   cacheWriteTokens?: number;
+  /** Counted by adk because the server reported no usage. */
+  estimated?: boolean;
 }
 
 export interface Message {

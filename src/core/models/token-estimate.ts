@@ -1,0 +1,37 @@
+import type { Message, Usage } from '../schema/message.js';
+import type { ToolInfo } from '../tools/tool.js';
+
+type Tokenizer = { countTokens(text: string): number };
+let tokenizer: Promise<Tokenizer> | undefined;
+// Loaded on first use only: the encoder tables take a few hundred milliseconds to load.
+const load = (): Promise<Tokenizer> => (tokenizer ??= import('gpt-tokenizer') as Promise<Tokenizer>);
+
+/** Tokens a chat format adds around each message (role markers, separators). */
+const PER_MESSAGE = 4;
+
+/**
+ * How much more other families' tokenizers produce than OpenAI's o200k for the same text, roughly
+ * (Llama, Qwen, Mistral and Gemini vocabularies are smaller). Only used when the server reports nothing.
+ */
+function familyFactor(model: string): number {
+  return /^(gpt-|o\d|chatgpt|openai\/)/i.test(model) ? 1 : 1.1;
+}
+
+/**
+ * Usage for a reply whose server reported none (some servers never do): the request's messages and
+ * tool definitions and the reply, counted with OpenAI's o200k tokenizer and scaled for other model
+ * families. Marked `estimated`.
+ */
+export async function estimateUsage(model: string, messages: Message[], tools: ToolInfo[] | undefined, reply: string): Promise<Usage> {
+  const { countTokens } = await load();
+  const factor = familyFactor(model);
+  let prompt = 0;
+  for (const m of messages) {
+    prompt += PER_MESSAGE + countTokens(m.content);
+    for (const c of m.toolCalls ?? []) prompt += countTokens(c.function.name) + countTokens(c.function.arguments);
+  }
+  if (tools?.length) prompt += countTokens(JSON.stringify(tools));
+  const promptTokens = Math.round(prompt * factor);
+  const completionTokens = Math.round(countTokens(reply) * factor);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
+}
