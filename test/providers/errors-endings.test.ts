@@ -94,6 +94,21 @@ describe('honest endings and errors', () => {
     expect(err.message).toContain("the server rejected `temperature`: remove or change `temperature` on model 'main' in agents.yaml");
   });
 
+  it('a plain word is not a parameter: "stop" in prose gets no hint; a quoted or field name does', async () => {
+    server.onRequest(() => ({ status: 400, errorBody: { error: { message: 'Please stop sending requests this large.' } } }));
+    expect((await failure(model('openai', { stop: ['END'] }))).message).not.toContain('the server rejected');
+    server.reset();
+    server.onRequest(() => ({ status: 422, errorBody: { detail: [{ loc: ['body', 'seed'], msg: 'Extra inputs are not permitted' }] } }));
+    expect((await failure(model('openai', { seed: 3 }))).message).toContain('the server rejected `seed`');
+  });
+
+  it('a huge error body is read only as far as a message needs', async () => {
+    server.onRequest(() => ({ status: 400, errorBody: 'x'.repeat(20 * 1024 * 1024) }));
+    const err = await failure(model());
+    expect(err.message.length).toBeLessThan(700);
+    expect(err.message).toContain('xxxx');
+  });
+
   it("wrong endpoints get a hint: a base URL without /v1, and Ollama's native /api", async () => {
     server.reset();
     const noV1 = await failure(new OpenAIChatModel({ model: 'rec', baseURL: server.url.replace(/\/v1$/, '') }));

@@ -135,7 +135,7 @@ export function probingFetch(base: typeof fetch = globalThis.fetch): typeof fetc
     if (!guard || !res.body) return res;
     guard.activity();
     if (res.status >= 400) {
-      const text = await res.text();
+      const text = await readCapped(res.body, MAX_ERROR_BODY);
       guard.errorBody = text;
       return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
     }
@@ -149,4 +149,25 @@ export function probingFetch(base: typeof fetch = globalThis.fetch): typeof fetc
     );
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/** An error body is for a message of a few hundred characters: a server cannot make adk hold more than this. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<string> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      size += value.length;
+    }
+  } finally {
+    if (size >= max) await reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+  return Buffer.concat(parts).subarray(0, max).toString('utf8');
 }

@@ -52,11 +52,20 @@ export function explainRejectedParameter(err: ModelHttpError, params: Record<str
   if (err.status !== 400 && err.status !== 422) return err;
   for (const [param, key] of PARAM_KEYS) {
     if (params[param] === undefined && param !== 'stream_options') continue;
-    if (!new RegExp(`\\b${param}\\b`).test(err.message)) continue;
+    if (!namesParameter(err.message, param)) continue;
     const where = configName ? `model '${configName}' in agents.yaml` : 'the model entry in agents.yaml';
     const fix = key.includes(':') ? `set \`${key}\` on ${where}` : `remove or change \`${key}\` on ${where}`;
     const detail = err.message.replace(/^model request failed with HTTP \d+: /, '');
     return new ModelHttpError(err.status, `${detail} (the server rejected \`${param}\`: ${fix})`, err.retryAfterMs, { cause: err, providerCode: err.providerCode });
   }
   return err;
+}
+
+/**
+ * Whether an error message names `param` as a parameter: quoted (`'temperature'`), as a field
+ * (`body.seed: …`), or, for names with an underscore, anywhere. A plain word such as "stop" in prose is not.
+ */
+function namesParameter(message: string, param: string): boolean {
+  if (param.includes('_') && message.includes(param)) return true;
+  return new RegExp(`['"\`]${param}['"\`]|\\b${param}\\s*:|\\.${param}\\b`).test(message);
 }
