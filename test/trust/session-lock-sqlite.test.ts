@@ -73,17 +73,22 @@ describe('one writer per session on SQLite', () => {
     scriptShell(server(), 'true');
     const home = tempHome();
     const t = await waitingSession(server(), home, undefined);
-    const stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);
-    try {
-      const holder = JSON.stringify({ owner: 'elsewhere', pid: 4242, host: 'other-machine', since: '2026-11-23T10:00:00.000Z' });
-      expect(await stores.kv.leases.acquire(`session:${t.id}`, 'elsewhere', holder, 1500)).toEqual({ ok: true });
-    } finally {
-      await stores.close();
-    }
+    // The remote holder's lease is long while the CLI is refused, then made to run out: no race with a slow machine.
+    const holder = JSON.stringify({ owner: 'elsewhere', pid: 4242, host: 'other-machine', since: '2026-11-23T10:00:00.000Z' });
+    const withStores = async (f: (s: Awaited<ReturnType<typeof openAdkStores>>) => Promise<void>) => {
+      const stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);
+      try {
+        await f(stores);
+      } finally {
+        await stores.close();
+      }
+    };
+    await withStores(async (s) => expect(await s.kv.leases.acquire(`session:${t.id}`, 'elsewhere', holder, 60_000)).toEqual({ ok: true }));
     const refused = await runCli(['resume', t.id, '--reject', '--json'], { env: t.env, cwd: t.cwd });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`session ${t.id} is in use by pid 4242 on other-machine since 2026-11-23T10:00:00.000Z`);
-    await new Promise((r) => setTimeout(r, 1600));
+    await withStores(async (s) => expect(await s.kv.leases.renew(`session:${t.id}`, 'elsewhere', holder, 1)).toBe(true));
+    await new Promise((r) => setTimeout(r, 20));
     const taken = await runCli(['resume', t.id, '--reject', '--json'], { env: t.env, cwd: t.cwd });
     expect(taken.code, taken.stderr).toBe(0);
   }, 60_000);
