@@ -1,8 +1,13 @@
 import { StoreError, withRetry, type AdkStores, type PendingInterrupt, type SessionLease, type SessionRecord } from '../core/store/index.js';
 import type { ApprovalPolicy } from '../core/agents/run-context.js';
 import { ruleAllows } from '../core/agents/allow-rules.js';
+import { compactMessages } from '../core/context/compact.js';
+import { summaryMessage } from '../core/context/summary.js';
+import { TokenCounter } from '../core/context/token-counter.js';
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_KEEP_TURNS, type CompactionEvent } from '../core/middlewares/summarize.js';
 import {
   Runner,
+  systemMessage,
   userMessage,
   type AgentEvent,
   type HistoryEntry,
@@ -13,6 +18,12 @@ import {
 import type { RunSummary } from './event-sink.js';
 import { describeInterrupt } from './jsonl-sink.js';
 import type { Team } from './team.js';
+
+/** A compaction between turns: how many messages the summary stands for; `error` when it failed and the oldest were dropped. */
+export interface ContextCompaction {
+  summarized: number;
+  error?: string;
+}
 
 /** A stored message, tagged with the agent that wrote it (absent for the user's own turns). */
 export type HistoryMessage = Message & { agentName?: string };
@@ -88,21 +99,64 @@ export class Conversation {
     return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints });
   }
 
-  /** Starts a new turn. The user's message is saved before the model is called. */
+  /**
+   * Compacts the model's context when the next request would pass the summarize threshold, or
+   * always when `force` (`/compact`): the older messages become a summary in the session record;
+   * every message stays in the session's log. A failed summary drops the oldest turns instead.
+   */
+  async compact(opts: { force?: boolean; instructions?: string; next?: string; signal?: AbortSignal } = {}): Promise<ContextCompaction | undefined> {
+    const c = this.team.compaction;
+    if (!c) {
+      if (opts.force) throw new Error('this team cannot compact: its root agent has no summarize middleware or no known context window');
+      return undefined;
+    }
+    await this.abandonStoppedTurn();
+    const history = this.contextHistory().map((e) => e.message);
+    const counter = (this.counter ??= new TokenCounter(c.model.modelName));
+    if (!opts.force) {
+      const request = [systemMessage(c.overhead.instruction), ...history, userMessage(opts.next ?? '')];
+      const tokens = await counter.count(request, c.overhead.tools);
+      if (tokens <= (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window) return undefined;
+    }
+    const result = await compactMessages(history, {
+      model: c.model,
+      counter,
+      window: c.window,
+      keepTurns: opts.force ? 0 : (c.options.keepTurns ?? DEFAULT_KEEP_TURNS),
+      instructions: [c.options.instructions, opts.instructions].filter(Boolean).join('; ') || undefined,
+      signal: opts.signal,
+    });
+    if (!result) return undefined;
+    const r = this.record;
+    const hadSummary = r.contextSummary ? 1 : 0;
+    r.contextStart = (r.contextStart ?? 0) + result.cut - hadSummary;
+    if (result.summary !== undefined) r.contextSummary = { text: result.summary, summarized: result.summarized, at: new Date().toISOString() };
+    await this.save();
+    const outcome: ContextCompaction = { summarized: result.summarized };
+    if (result.error) outcome.error = result.error.message;
+    return outcome;
+  }
+
+  private counter?: TokenCounter;
+
+  /** Starts a new turn. The user's message is saved before the model is called; the context is compacted first if it must be. */
   async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
     await this.abandonStoppedTurn();
-    const prior = toHistory(this.record.messages.slice(this.record.contextStart ?? 0) as HistoryMessage[]);
+    const compacted = await this.compact({ next: text, signal });
+    const prior = this.contextHistory();
     this.record.messages.push(userMessage(text));
     this.record.status = 'active';
     this.record.pendingInterrupts = [];
     await this.save();
-    return this.runner().run([userMessage(text)], {
+    const events = this.runner().run([userMessage(text)], {
       signal: this.runSignal(signal),
       history: prior,
       checkpointId: this.id,
       approvalPolicy: this.approvalPolicy,
+      artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
     });
+    return compacted ? withFirst(compactionEvent(this.team.rootName, compacted), events) : events;
   }
 
   /**
@@ -111,9 +165,19 @@ export class Conversation {
    */
   async clearContext(): Promise<void> {
     await this.abandonStoppedTurn();
-    this.record.contextStart = this.record.messages.length;
+    this.record.contextStart = messageTotal(this.record);
+    this.record.contextSummary = undefined;
     this.record.pendingInterrupts = [];
     await this.save();
+  }
+
+  /** The model's context as prior history: the summary of what came before, then the messages since. */
+  private contextHistory(): HistoryEntry[] {
+    const r = this.record;
+    const from = (r.contextStart ?? 0) - (r.messagesFrom ?? 0);
+    if (from < 0) throw new Error(`session ${r.id}: its context starts at message ${r.contextStart}, before the ${r.messagesFrom} loaded`);
+    const recent = toHistory(r.messages.slice(from) as HistoryMessage[]);
+    return r.contextSummary ? [{ isUserInput: true, agentName: '', message: summaryMessage(r.contextSummary) }, ...recent] : recent;
   }
 
   /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */
@@ -121,7 +185,12 @@ export class Conversation {
     const checkpointId = this.record.checkpointId ?? this.id;
     this.record.status = 'active';
     await this.save();
-    return this.runner().resume(checkpointId, { targets }, { signal: this.runSignal(signal), approvalPolicy: this.approvalPolicy, onSession: (s) => (this.session = s) });
+    return this.runner().resume(checkpointId, { targets }, {
+      signal: this.runSignal(signal),
+      approvalPolicy: this.approvalPolicy,
+      artifacts: this.stores.sessions.artifacts(this.id),
+      onSession: (s) => (this.session = s),
+    });
   }
 
   get pending(): PendingInterrupt[] {
@@ -213,6 +282,23 @@ export function closeDanglingCalls(messages: HistoryMessage[]): HistoryMessage[]
     }
   }
   return out;
+}
+
+/** The custom event that tells the REPL and JSON Lines of a compaction between turns. */
+export function compactionEvent(agent: string, c: ContextCompaction): AgentEvent {
+  const custom: CompactionEvent = { type: 'compaction', agent, summarized: c.summarized };
+  if (c.error) custom.error = c.error;
+  return { agentName: agent, runPath: [], output: { custom } };
+}
+
+async function* withFirst<T>(first: T, rest: AsyncIterable<T>): AsyncIterable<T> {
+  yield first;
+  yield* rest;
+}
+
+/** Messages in the session, loaded or not. */
+export function messageTotal(r: SessionRecord): number {
+  return (r.messagesFrom ?? 0) + r.messages.length;
 }
 
 /** Attempts per save: the waits between them add up to 2-4 s. */

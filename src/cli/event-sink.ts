@@ -1,5 +1,6 @@
 import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
 import { AsyncQueue, IncompleteReplyError, WillRetryError, isAbortError } from '../core/index.js';
+import { isCompactionEvent, type CompactionEvent } from '../core/middlewares/summarize.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
@@ -11,6 +12,8 @@ export interface EventSink {
   retry(e: AgentEvent): void;
   error(e: AgentEvent, error: Error): void;
   interrupt(e: AgentEvent, contexts: InterruptContext[]): void;
+  /** The context was compacted (a summary, or the oldest messages dropped when it failed). */
+  compaction(e: AgentEvent, c: CompactionEvent): void;
 }
 
 export type RunStatus = 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
@@ -50,6 +53,7 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
       }
     }
     if (e.retry) sink.retry(e);
+    if (isCompactionEvent(e.output?.custom)) sink.compaction(e, e.output.custom);
     if (e.action?.transferToAgent) sink.transfer(e, e.action.transferToAgent.destAgentName);
     const interrupted = e.action?.interrupted;
     if (interrupted) {
@@ -95,7 +99,7 @@ async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | und
 
 export type { Usage };
 
-const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {} };
+const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {} };
 
 /**
  * Passes a run's events through to one consumer (the REPL) while a second reader sums the run up

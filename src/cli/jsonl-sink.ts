@@ -1,6 +1,7 @@
 import type { AgentEvent, InterruptContext, InterruptDetails, Message } from '../core/index.js';
 import { redactJsonText, secretsFromEnv } from '../core/store/redact.js';
 import type { EventSink, RunSummary } from './event-sink.js';
+import type { CompactionEvent } from '../core/middlewares/summarize.js';
 import { configSecretValues } from './secrets.js';
 
 type Write = (line: string) => void;
@@ -46,6 +47,9 @@ export class JsonlSink implements EventSink {
   }
   error(e: AgentEvent, error: Error): void {
     this.emit({ type: 'error', ...base(e), message: error.message });
+  }
+  compaction(e: AgentEvent, c: CompactionEvent): void {
+    this.emit({ type: 'compaction', ...base(e), summarized: c.summarized, ...(c.error ? { dropped: true, error: c.error } : {}) });
   }
   interrupt(_e: AgentEvent, _contexts: InterruptContext[]): void {
     // Printed by `interrupted()` once the checkpoint id is known.

@@ -15,7 +15,7 @@ export async function lockedSession(stores: AdkStores, idOrPrefix: string): Prom
   const id = await stores.sessions.resolveId(idOrPrefix);
   const lease = await lockSession(stores.kv, id, leaseOptions());
   try {
-    const record = await stores.sessions.get(id);
+    const record = await stores.sessions.get(id, { from: 'context' });
     if (!record) throw new CliError(`session ${idOrPrefix} does not exist`);
     return { record, lease };
   } catch (e) {

@@ -4,7 +4,10 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
-import type { Agent } from '../core/index.js';
+import type { Agent, ChatModel, SummarizeOptions, ToolInfo } from '../core/index.js';
+import { ChatModelAgent } from '../core/agents/chat-model-agent.js';
+import { isSummarizeMiddleware } from '../core/middlewares/summarize.js';
+import { parametersJsonSchema } from '../core/tools/parameters.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { addConfigSecret } from './secrets.js';
 import { TrustStore } from './trust.js';
@@ -48,6 +51,8 @@ export interface Team {
   modelName: string;
   /** The context window of the team's first model, when known: the REPL's and JSONL's context meter. */
   contextWindow?: number;
+  /** How the conversation compacts between turns and on `/compact`: the root agent's summarize middleware. */
+  compaction?: TeamCompaction;
   isDemo: boolean;
   /** The agents file the team came from, stored with the session so resume rebuilds the same team (unset: bundled). */
   agentsFile?: string;
@@ -64,6 +69,24 @@ export interface Team {
   /** The `models:` entries, for `/model` to list what their endpoints offer. */
   modelConfigs: ModelConfig[];
   close(): Promise<void>;
+}
+
+export interface TeamCompaction {
+  model: ChatModel;
+  window: number;
+  options: SummarizeOptions;
+  /** The root agent's instruction and tools: sent with every request besides the history. */
+  overhead: { instruction: string; tools: ToolInfo[] };
+}
+
+/** A root chat agent that summarises, with a known window, compacts its conversation between turns too. */
+function compactionOf(agent: Agent): TeamCompaction | undefined {
+  if (!(agent instanceof ChatModelAgent)) return undefined;
+  const mw = agent.config.middlewares?.find(isSummarizeMiddleware);
+  const window = mw?.options.contextWindow ?? agent.config.model.contextWindow;
+  if (!mw || !window) return undefined;
+  const tools = (agent.config.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
+  return { model: agent.config.model, window, options: mw.options, overhead: { instruction: agent.config.instruction ?? '', tools } };
 }
 
 export const BUNDLED_AGENTS_FILE = fileURLToPath(new URL('../../agents.yaml', import.meta.url));
@@ -166,6 +189,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
       modelName: names.join(', ') || 'none',
       contextWindow,
+      compaction: compactionOf(agent),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,

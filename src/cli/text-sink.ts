@@ -1,5 +1,6 @@
 import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
 import type { EventSink } from './event-sink.js';
+import { compactionText, type CompactionEvent } from '../core/middlewares/summarize.js';
 import { describeInterrupt } from './jsonl-sink.js';
 
 type Write = (text: string) => void;
@@ -45,6 +46,9 @@ export class TextSink implements EventSink {
   }
   retry(e: AgentEvent): void {
     this.note(`  retrying (attempt ${e.retry!.attempt}) after: ${e.retry!.error}`);
+  }
+  compaction(_e: AgentEvent, c: CompactionEvent): void {
+    this.note(`  ${compactionText(c)}`);
   }
   error(): void {
     // The CLI prints the final error once.

@@ -9,6 +9,7 @@ import { AdkError, CheckpointError, toError } from './errors.js';
 import { ResumeContext } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
 import type { HistoryEntry } from './agents/history.js';
+import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
 export interface RunnerConfig {
   agent: Agent;
@@ -33,6 +34,8 @@ export interface RunOptions {
   onSession?(session: Session): void;
   /** Calls that need approval but were allowed ahead of time (a session's grants, a project allow-list). */
   approvalPolicy?: ApprovalPolicy;
+  /** Where middlewares keep large texts for the session (whole tool results). */
+  artifacts?: ArtifactStore;
 }
 
 export interface ResumeParams {
@@ -99,6 +102,7 @@ export class Runner {
       enableStreaming,
       callbacks: opts.callbacks,
       approvalPolicy: opts.approvalPolicy,
+      artifacts: opts.artifacts,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
     });
   }

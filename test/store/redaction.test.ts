@@ -66,7 +66,10 @@ describe('stores never persist secrets', () => {
       pendingInterrupts: [{ id: 'i', address: 'a', kind: 'approval', tool: 'shell', arguments: { env: { TOKEN: ENV.AWS_SECRET } }, message: 'ok?' }],
       usage: { promptTokens: 12345678, completionTokens: 1 },
     });
-    const raw = (await kv.get(`session:${s.id}`))!;
+    // Every record the session wrote: its metadata and each message of its log.
+    const keys = [`session:${s.id}`, ...(await kv.list(`sessionlog:${s.id}:`))];
+    expect(keys).toHaveLength(4);
+    const raw = (await kv.getMany(keys)).join('\n');
     for (const secret of [OPENAI, ENV.GITHUB_TOKEN, ENV.AWS_SECRET, 'pa\\"ss', 'conf-stored-key-999']) expect(raw).not.toContain(secret);
     expect(raw).toContain('my key is [REDACTED]');
     expect(raw).toContain(ENV.PATH); // not a secret

@@ -41,7 +41,7 @@ describe('SessionStore', () => {
     const s = await store.create({ rootAgent: 'assistant', model: 'gpt-4o-mini', messages: [userMessage('\n\n   Fix   the build\nthen run tests')] });
     expect(s.id).toMatch(/^[a-z][0-9a-z]{7}$/);
     expect(s).toMatchObject({
-      version: 1,
+      version: 2,
       title: 'Fix the build',
       rootAgent: 'assistant',
       model: 'gpt-4o-mini',
@@ -78,7 +78,6 @@ describe('SessionStore', () => {
     const next: SessionRecord = {
       ...s,
       messages,
-      transcript: [{ kind: 'tool', name: 'list_dir', collapsed: true }],
       status: 'interrupted',
       checkpointId: 'cp-1',
       pendingInterrupts: [{ id: 'i1', address: 'agent:assistant;tool:shell:call_2', kind: 'approval', tool: 'shell', arguments: { command: 'ls' }, message: 'Run ls?' }],
@@ -118,50 +117,109 @@ describe('SessionStore', () => {
     expect(e.message).toMatch(/^session broken1 is corrupt: invalid JSON/);
 
     const valid = (await store.get(ok.id))!;
-    await kv.set('session:badshape', JSON.stringify({ ...valid, id: 'badshape', messages: [{ role: 'user' }] }));
-    expect((await errorOf(store.get('badshape'))).message).toMatch(/^session badshape is corrupt: messages\.0\.content: /);
+    const { messages: _m, ...meta } = valid;
+    await kv.set('session:badshape', JSON.stringify({ ...meta, id: 'badshape' }));
+    await kv.set('sessionlog:badshape:0000000000', JSON.stringify({ role: 'user' }));
+    expect((await errorOf(store.get('badshape'))).message).toMatch(/^session badshape is corrupt: message 0: content: /);
+    await kv.set('session:gap', JSON.stringify({ ...meta, id: 'gap', messageCount: 2 }));
+    await kv.set('sessionlog:gap:0000000000', JSON.stringify({ role: 'user', content: 'x' }));
+    expect((await errorOf(store.get('gap'))).message).toBe('session gap is corrupt: message 1 is missing from its log');
+    await kv.set('session:badmeta', JSON.stringify({ ...meta, id: 'badmeta', status: 'lost' }));
+    expect((await errorOf(store.get('badmeta'))).message).toMatch(/^session badmeta is corrupt: status: /);
     await kv.set('session:moved', JSON.stringify(valid));
     expect((await errorOf(store.get('moved'))).message).toBe(`session moved is corrupt: it is stored with id "${ok.id}"`);
     await kv.set('session:array', '[1,2]');
     expect((await errorOf(store.get('array'))).message).toBe('session array is corrupt: not a JSON object');
 
     const list = await store.list();
-    expect(list[0]).toMatchObject({ corrupt: false, id: ok.id, title: 'fine' });
-    expect(list.slice(1).map((x) => [x.id, x.corrupt])).toEqual([
-      ['array', true],
-      ['badshape', true],
-      ['broken1', true],
-      ['moved', true],
-    ]);
-    expect(list[3]).toMatchObject({ code: 'session_corrupt', error: expect.stringMatching(/^session broken1 is corrupt/) });
+    expect(list.find((x) => x.id === ok.id)).toMatchObject({ corrupt: false, title: 'fine' });
+    // A bad message is found when the session is opened; the list reads metadata only.
+    expect(list.filter((x) => !x.corrupt).map((x) => x.id).sort()).toEqual(['badshape', 'gap', ok.id].sort());
+    expect(list.filter((x) => x.corrupt).map((x) => x.id)).toEqual(['array', 'badmeta', 'broken1', 'moved']);
+    expect(list.find((x) => x.id === 'broken1')).toMatchObject({ code: 'session_corrupt', error: expect.stringMatching(/^session broken1 is corrupt/) });
   });
 
   it('refuses records from a newer adk, or with an unknown version', async () => {
     const s = await store.create({ rootAgent: 'a' });
-    await kv.set('session:future', JSON.stringify({ ...s, id: 'future', version: 2 }));
+    await kv.set('session:future', JSON.stringify({ ...s, id: 'future', version: 3 }));
     const e = await errorOf(store.get('future'));
     expect(e.code).toBe('session_version');
-    expect(e.message).toBe('session future was written by a newer adk (version 2); upgrade adk to open it');
+    expect(e.message).toBe('session future was written by a newer adk (version 3); upgrade adk to open it');
     await kv.set('session:odd', JSON.stringify({ ...s, id: 'odd', version: '1' }));
-    expect((await errorOf(store.get('odd'))).message).toBe('session odd has an unknown version ("1"); this adk reads version 1');
+    expect((await errorOf(store.get('odd'))).message).toBe('session odd has an unknown version ("1"); this adk reads versions 1 and 2');
     await kv.set('session:none', JSON.stringify({ ...s, id: 'none', version: undefined }));
     expect((await errorOf(store.get('none'))).message).toBe('session none is corrupt: it has no version');
     expect((await store.list()).filter((x) => x.corrupt).map((x) => x.id)).toEqual(['future', 'none', 'odd']);
   });
 
-  it('keeps fields it does not know (a later adk writing version 1)', async () => {
+  it('keeps fields it does not know (a later adk writing version 2)', async () => {
     const s = await store.create({ rootAgent: 'a' });
-    await kv.set(`session:${s.id}`, JSON.stringify({ ...s, pinned: true, messages: [{ role: 'user', content: 'x', attachments: ['a.png'] }] }));
+    const { messages: _m, ...meta } = s;
+    await kv.set(`session:${s.id}`, JSON.stringify({ ...meta, pinned: true, messageCount: 1 }));
+    await kv.set(`sessionlog:${s.id}:0000000000`, JSON.stringify({ role: 'user', content: 'x', attachments: ['a.png'] }));
     const read = (await store.get(s.id))! as SessionRecord & { pinned?: boolean };
     expect(read.pinned).toBe(true);
-    await store.save(read);
-    expect(JSON.parse((await kv.get(`session:${s.id}`))!)).toMatchObject({ pinned: true, messages: [{ attachments: ['a.png'] }] });
+    expect(read.messages).toEqual([{ role: 'user', content: 'x', attachments: ['a.png'] }]);
+    await store.save({ ...read, messages: [...read.messages, userMessage('y')] });
+    expect(JSON.parse((await kv.get(`session:${s.id}`))!)).toMatchObject({ pinned: true, messageCount: 2 });
+    expect(JSON.parse((await kv.get(`sessionlog:${s.id}:0000000000`))!)).toMatchObject({ attachments: ['a.png'] });
+  });
+
+  it('appends: a save writes the new messages and the metadata, nothing else, and never the messages into the metadata', async () => {
+    const s = await store.create({ rootAgent: 'a', messages: [userMessage('one'), assistantMessage('two')] });
+    const writes: string[] = [];
+    const spy = Object.assign(Object.create(kv), { set: (k: string, v: string) => (writes.push(k), kv.set(k, v)), setMany: (e: Array<{ key: string; value: string }>) => (writes.push(...e.map((x) => x.key)), kv.setMany(e)) }) as KeyValueStore;
+    const spying = new SessionStore(spy, { env: {} });
+    const saved = await spying.save({ ...s, messages: [...s.messages, userMessage('three')] });
+    expect(writes).toEqual([`sessionlog:${s.id}:0000000002`, `session:${s.id}`]);
+    expect(saved.messageCount).toBe(3);
+    expect(JSON.parse((await kv.get(`session:${s.id}`))!).messages).toBeUndefined();
+    const e = await errorOf(store.save({ ...saved, messages: saved.messages.slice(1) }));
+    expect(e.message).toMatch(/messages can only be appended/);
+  });
+
+  it('loads only what the context needs, and lists without reading any message', async () => {
+    const messages = Array.from({ length: 500 }, (_, i) => userMessage(`m${i}`));
+    const s = await store.create({ rootAgent: 'a', messages });
+    await store.save({ ...s, contextStart: 480 });
+    const tail = (await store.get(s.id, { from: 'context', tail: 10 }))!;
+    expect(tail.messagesFrom).toBe(480);
+    expect(tail.messages.map((m) => m.content)).toEqual(messages.slice(480).map((m) => m.content));
+    const saved = await store.save({ ...tail, messages: [...tail.messages, userMessage('m500')] });
+    expect(saved.messageCount).toBe(501);
+    expect((await store.get(s.id))!.messages.map((m) => m.content)).toEqual([...messages.map((m) => m.content), 'm500']);
+    const reads: string[] = [];
+    const spy = Object.assign(Object.create(kv), { get: (k: string) => (reads.push(k), kv.get(k)), getMany: (k: string[]) => (reads.push(...k), kv.getMany(k)) }) as KeyValueStore;
+    expect((await new SessionStore(spy, { env: {} }).list())[0]).toMatchObject({ id: s.id, messageCount: 501 });
+    expect(reads.filter((k) => k.startsWith('sessionlog:'))).toEqual([]);
+  });
+
+  it('reads a version 1 record (every message inline) and rewrites it as version 2 on the next save', async () => {
+    const v1 = {
+      version: 1, id: 'oldsess1', title: 'old', rootAgent: 'assistant', status: 'completed', pendingInterrupts: [], usage: { promptTokens: 3, completionTokens: 4 },
+      createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', transcript: [{ kind: 'x' }],
+      messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }],
+    };
+    await kv.set('session:oldsess1', JSON.stringify(v1));
+    expect((await store.list())[0]).toMatchObject({ id: 'oldsess1', messageCount: 2 });
+    const read = (await store.get('oldsess1'))!;
+    expect(read).toMatchObject({ version: 2, messageCount: 0, messages: v1.messages });
+    await store.save({ ...read, messages: [...read.messages, userMessage('again')] });
+    const raw = JSON.parse((await kv.get('session:oldsess1'))!);
+    expect(raw).toMatchObject({ version: 2, messageCount: 3, usage: { promptTokens: 3 } });
+    expect(raw.messages).toBeUndefined();
+    expect((await store.get('oldsess1'))!.messages.map((m) => m.content)).toEqual(['hello', 'hi', 'again']);
   });
 
   it('deletes sessions', async () => {
     const s = await store.create({ rootAgent: 'a' });
+    await store.save({ ...s, messages: [userMessage('x')] });
+    await store.artifacts(s.id).put('r1', 'whole result');
+    expect(await store.artifacts(s.id).get('r1')).toBe('whole result');
     expect(await store.delete(s.id)).toBe(true);
     expect(await store.get(s.id)).toBeUndefined();
+    expect(await kv.list(`sessionlog:${s.id}`)).toEqual([]);
+    expect(await kv.list(`artifact:${s.id}`)).toEqual([]);
     expect(await store.delete(s.id)).toBe(false);
     expect(await store.list()).toEqual([]);
   });

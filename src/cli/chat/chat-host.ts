@@ -6,6 +6,7 @@ import { withSummary } from '../event-sink.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
 import { historyItems } from './history-items.js';
+import { compactionText } from '../../core/middlewares/summarize.js';
 
 /**
  * The REPL's link to the runtime: owns the current conversation (which `/new` and `/resume`
@@ -103,6 +104,19 @@ export class ChatHost {
     }
     ui.clear(ui.usage());
     ui.info("Cleared: the model starts afresh; this session's earlier messages stay saved.", 'muted');
+    this.onChange?.();
+  }
+
+  /** `/compact [instructions]`: the conversation so far becomes a summary in the model's context; the screen and the session's log stay. */
+  async compactContext(instructions: string, ui: ChatUi): Promise<void> {
+    ui.info('Compacting: the model is summarising the conversation…', 'muted');
+    try {
+      const c = await this.conv.compact({ force: true, instructions: instructions || undefined, signal: AbortSignal.timeout(300_000) });
+      if (!c) ui.info('Nothing to compact yet.', 'muted');
+      else ui.info(compactionText(c), c.error ? 'warning' : 'success');
+    } catch (e) {
+      ui.error(`Could not compact: ${(e as Error).message}`);
+    }
     this.onChange?.();
   }
 

@@ -34,6 +34,9 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/clear':
       await host.clearContext(ui);
       return true;
+    case '/compact':
+      await host.compactContext(args.trim(), ui);
+      return true;
     case '/new':
       await host.newSession(ui);
       return true;

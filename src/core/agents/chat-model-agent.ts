@@ -8,6 +8,21 @@ import { exitTool, transferTool } from '../tools/control-tools.js';
 import { parametersJsonSchema } from '../tools/parameters.js';
 import type { Tool, ToolInfo } from '../tools/tool.js';
 import { concatInstructions, fillPlaceholders, transferInstruction } from './instruction.js';
+import { approvalMiddleware } from '../middlewares/approval.js';
+import { outputCapMiddleware } from '../middlewares/output-cap.js';
+import { executeToolCall } from '../tools/execute.js';
+import {
+  runAfterAgent,
+  runAfterModel,
+  runBeforeAgent,
+  runBeforeModel,
+  wrapAll,
+  type AgentEnd,
+  type AgentMiddleware,
+  type MiddlewareContext,
+  type ModelHandler,
+  type ToolCallHandler,
+} from './middleware.js';
 import { callModel } from './model-step.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
@@ -34,7 +49,13 @@ export interface ChatModelAgentConfig {
   genModelInput?: GenModelInput;
   retry?: Partial<RetryPolicy>;
   toolTimeoutMs?: number;
+  /** Cap on one tool result, in characters (default 100,000). */
   maxToolOutputChars?: number;
+  /**
+   * Hooks around the run, each model call and each tool call (summarisation, result reduction, your
+   * own). Approval (outermost) and the output cap (innermost) are added around them.
+   */
+  middlewares?: AgentMiddleware[];
 }
 
 /** The agent's ReAct state. Persisted in a checkpoint when a tool batch interrupts. */
@@ -43,14 +64,28 @@ export interface ReactState {
   remainingIterations: number;
   /** Results of the in-flight batch (the last message's tool calls) that already finished. */
   done?: Record<string, DoneCall>;
+  /** The middlewares' run-local values, by middleware. */
+  values?: Record<string, unknown>;
+}
+
+/** One run's view of the agent: tools after the middlewares' setup, and the composed handlers. */
+interface RunExec {
+  tools: Map<string, Tool>;
+  toolInfos: ToolInfo[];
+  returnDirectly: Set<string>;
+  middlewares: AgentMiddleware[];
+  mctx: MiddlewareContext;
+  callModel: ModelHandler;
+  callTool: ToolCallHandler;
+  /** The conversation so far, for tools that read it (an agent tool with full history). */
+  view: { messages: Message[] };
 }
 
 interface Exec {
   instruction: string;
   tools: Map<string, Tool>;
-  toolInfos: ToolInfo[];
   returnDirectly: Set<string>;
-  approval: Set<string>;
+  middlewares: AgentMiddleware[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = 20;
@@ -115,19 +150,59 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       tools.set(t.name, t);
       returnDirectly.add(t.name);
     }
-    const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
-    this.exec = { instruction, tools, toolInfos, returnDirectly, approval: new Set(c.approval ?? []) };
+    const middlewares = [
+      ...(c.approval?.length ? [approvalMiddleware(c.approval)] : []),
+      ...(c.middlewares ?? []),
+      outputCapMiddleware(c.maxToolOutputChars),
+    ];
+    this.exec = { instruction, tools, returnDirectly, middlewares };
     return this.exec;
+  }
+
+  /** The run's tools and handlers: middlewares may add tools (beforeAgent) and wrap calls. */
+  private async startRun(exec: Exec, ctx: RunContext, values: Record<string, unknown>, emit: (e: AgentEvent) => void): Promise<{ run: RunExec; instruction: string }> {
+    const tools = new Map(exec.tools);
+    const mctx: MiddlewareContext = {
+      agentName: this.name,
+      runPath: ctx.runPath,
+      model: this.config.model,
+      signal: ctx.signal,
+      tools,
+      values,
+      run: ctx,
+      emit: (custom) => emit({ agentName: this.name, runPath: [], output: { custom } }),
+    };
+    const setup = await runBeforeAgent(exec.middlewares, mctx, { instruction: exec.instruction, tools: [...tools.values()] });
+    tools.clear();
+    for (const t of setup.tools) tools.set(t.name, t);
+    const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
+    const retry = { ...defaultRetryPolicy, ...this.config.retry };
+    const baseModel: ModelHandler = (messages, options) =>
+      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds }, messages, options);
+    const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
+    const view: { messages: Message[] } = { messages: [] };
+    const baseTool: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
+    const run: RunExec = {
+      tools,
+      toolInfos,
+      returnDirectly: exec.returnDirectly,
+      middlewares: exec.middlewares,
+      mctx,
+      callModel: wrapAll(baseModel, exec.middlewares, (m) => m.wrapModel, mctx),
+      callTool: wrapAll(baseTool, exec.middlewares, (m) => m.wrapToolCall, mctx),
+      view,
+    };
+    return { run, instruction: setup.instruction };
   }
 
   run(input: AgentInput, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(
       async (emit) => {
-        const exec = this.prepare();
-        const instruction = fillPlaceholders(exec.instruction, ctx.session.values);
+        const values: Record<string, unknown> = {};
+        const { run, instruction } = await this.startRun(this.prepare(), ctx, values, emit);
         const gen = this.config.genModelInput ?? defaultGenModelInput;
-        const messages = await gen(instruction, input, ctx);
-        await this.loop(exec, { messages, remainingIterations: this.maxIterations }, ctx, emit);
+        const messages = await gen(fillPlaceholders(instruction, ctx.session.values), input, ctx);
+        await this.loopWithHooks(run, { messages, remainingIterations: this.maxIterations, values }, ctx, emit);
       },
       (e) => errorEvent(toError(e), this.name),
     );
@@ -138,7 +213,10 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       async (emit) => {
         const state = info.state as ReactState | undefined;
         if (!state?.messages) throw new Error(`agent '${this.name}' cannot resume: its saved state is missing`);
-        await this.loop(this.prepare(), structuredClone(state), ctx, emit);
+        const restored = structuredClone(state);
+        restored.values ??= {};
+        const { run } = await this.startRun(this.prepare(), ctx, restored.values, emit);
+        await this.loopWithHooks(run, restored, ctx, emit);
       },
       (e) => errorEvent(toError(e), this.name),
     );
@@ -149,10 +227,24 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     return n > 0 ? n : DEFAULT_MAX_ITERATIONS;
   }
 
-  private async loop(exec: Exec, state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<void> {
-    const retry = { ...defaultRetryPolicy, ...this.config.retry };
+  /** The loop between the middlewares' beforeAgent and afterAgent. */
+  private async loopWithHooks(run: RunExec, state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<void> {
+    let end: AgentEnd = {};
+    try {
+      end = await this.loop(run, state, ctx, emit);
+    } catch (e) {
+      end = { error: toError(e) };
+      throw e;
+    } finally {
+      await runAfterAgent(run.middlewares, run.mctx, state, end);
+    }
+  }
+
+  private async loop(run: RunExec, state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<AgentEnd> {
     ctx.callIds.reserve(state.messages);
+    const current = run.view;
     for (;;) {
+      current.messages = state.messages;
       const last = state.messages[state.messages.length - 1];
       if (!state.done || !last?.toolCalls?.length) {
         if (ctx.signal.aborted) return this.cancel(state, [], ctx, emit);
@@ -160,11 +252,8 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         state.remainingIterations--;
         let reply: Message;
         try {
-          reply = await callModel(
-            { model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds },
-            state.messages,
-            { tools: exec.toolInfos.length ? exec.toolInfos : undefined },
-          );
+          const request = await runBeforeModel(run.middlewares, run.mctx, state, { messages: state.messages, tools: run.toolInfos });
+          reply = await run.callModel(request.messages, { tools: request.tools.length ? request.tools : undefined });
         } catch (e) {
           if (!ctx.signal.aborted) throw e;
           // The unfinished call is made again on resume, so it does not count.
@@ -172,33 +261,26 @@ export class ChatModelAgent implements Agent, SubAgentAware {
           return this.cancel(state, [], ctx, emit);
         }
         state.messages.push(reply);
+        await runAfterModel(run.middlewares, run.mctx, state, reply);
         if (!reply.toolCalls?.length) {
           this.setOutput(ctx, reply.content);
           // A cut-off answer is kept but not passed off as finished.
           if (reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) throw new IncompleteReplyError(reply.finishReason);
-          return;
+          return { output: reply.content };
         }
         state.done = {};
       }
+      current.messages = state.messages;
       const calls = state.messages[state.messages.length - 1].toolCalls!;
       const batch = await runToolBatch(
         {
-          tools: exec.tools,
-          returnDirectly: exec.returnDirectly,
-          approval: exec.approval,
+          returnDirectly: run.returnDirectly,
           address: ctx.address,
           resume: ctx.resume,
           signal: ctx.signal,
           agentName: this.name,
-          runPath: ctx.runPath,
-          sessionValues: ctx.session.values,
           emit,
-          timeoutMs: this.config.toolTimeoutMs,
-          maxOutputChars: this.config.maxToolOutputChars,
-          runContext: ctx,
-          messages: state.messages,
-          approvalPolicy: ctx.approvalPolicy,
-          sideEffects: ctx.sideEffects,
+          handler: run.callTool,
         },
         calls,
         state.done!,
@@ -211,7 +293,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         state.done = batch.done;
         const signal = makeSignal(ctx.address, { kind: 'composite', message: `agent '${this.name}' interrupted` }, state, batch.interrupts);
         emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
-        return;
+        return { interrupted: true };
       }
       state.messages.push(...toolMessages(calls, batch.done));
       state.done = undefined;
@@ -220,7 +302,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         const entry = batch.done[call.id];
         emit(toolEvent(call, entry, this.name));
         this.setOutput(ctx, entry.content);
-        return;
+        return { output: entry.content };
       }
     }
   }

@@ -3,6 +3,7 @@ import { CallIds } from './call-ids.js';
 import { Session } from './session.js';
 import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './types.js';
+import type { ArtifactStore } from '../middlewares/reduce-tool-results.js';
 
 export interface AgentRunInfo {
   agentName: string;
@@ -37,6 +38,8 @@ export interface RunContext {
   approvalPolicy?: ApprovalPolicy;
   /** Records, durably, that an approved side effect is about to start (at most once across crashes). */
   sideEffects?: SideEffectLedger;
+  /** Session-scoped storage for large texts a middleware keeps out of the context (whole tool results). */
+  artifacts?: ArtifactStore;
 }
 
 /** Decides whether a call that needs approval may run without asking. */

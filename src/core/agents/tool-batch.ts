@@ -1,10 +1,8 @@
-import type { AddressSegment, InterruptDetails, InterruptSignal, ResumeContext, ResumeInfo } from '../interrupt.js';
+import type { AddressSegment, InterruptSignal, ResumeContext, ResumeInfo } from '../interrupt.js';
 import { addressToString, makeSignal } from '../interrupt.js';
 import { toolMessage, type Message, type ToolCall } from '../schema/message.js';
-import { executeToolCall, type ToolCallEnv, type ToolCallResult } from '../tools/execute.js';
-import type { Tool } from '../tools/tool.js';
-import { describeCall } from './describe-call.js';
-import type { ApprovalPolicy, SideEffectLedger } from './run-context.js';
+import type { ToolCallResult } from '../tools/execute.js';
+import type { ToolCallHandler } from './middleware.js';
 import { messageEvent, type AgentAction, type AgentEvent } from './types.js';
 
 /** A finished call, cached in the agent's state so a resumed batch never runs it again. */
@@ -14,14 +12,15 @@ export interface DoneCall {
   action?: AgentAction;
 }
 
-export interface ToolBatchEnv extends Omit<ToolCallEnv, 'resume'> {
-  tools: ReadonlyMap<string, Tool>;
+export interface ToolBatchEnv {
   returnDirectly: ReadonlySet<string>;
-  approval: ReadonlySet<string>;
   address: AddressSegment[];
   resume?: ResumeContext;
-  approvalPolicy?: ApprovalPolicy;
-  sideEffects?: SideEffectLedger;
+  signal: AbortSignal;
+  agentName: string;
+  emit(event: AgentEvent): void;
+  /** Runs one call through the agent's middlewares (approval among them) to the tool. */
+  handler: ToolCallHandler;
 }
 
 export interface ToolBatchResult {
@@ -32,8 +31,6 @@ export interface ToolBatchResult {
   /** The run was cancelled: some calls did not finish; `done` holds those that did. */
   cancelled?: boolean;
 }
-
-export type ApprovalDecision = { approved: true; arguments?: unknown } | { approved: false; reason?: string };
 
 const NO_RESUME: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };
 
@@ -54,7 +51,7 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         const resume = env.resume?.take(address) ?? NO_RESUME;
         let r: ToolCallResult;
         try {
-          r = await runOne(env, call, resume, addressToString(address));
+          r = await env.handler({ call, resume, address: addressToString(address) });
         } catch (e) {
           // Every call settles on cancel, so the calls that did finish are kept and not run again.
           if (!env.signal.aborted) throw e;
@@ -72,97 +69,6 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
       }),
   );
   return result;
-}
-
-async function runOne(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo, address: string): Promise<ToolCallResult> {
-  const name = call.function.name;
-  const callEnv: ToolCallEnv = { ...env, resume };
-  if (!env.approval.has(name) || !env.tools.has(name)) return executeToolCall(call, env.tools, callEnv);
-  // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
-  const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;
-  if (before) return runApproved(env, call, { ...resume, state: before.state }, before.approved.arguments);
-  const args = parsedArguments(call);
-  // An approved call that started before a crash may have done its work: never re-run it unasked.
-  const warned = resume.wasInterrupted && isWarned(resume.state);
-  const mayHaveRun = warned || (resume.wasInterrupted && !!env.sideEffects?.started(address));
-  // Approval fails closed: anything but a well-formed decision for this very call asks again.
-  const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
-  const ask = (): ToolCallResult => ({ kind: 'interrupt', info: approvalInfo(call, args, mayHaveRun), state: mayHaveRun ? WARNED : undefined });
-  if (decision && !decision.approved) {
-    const reason = decision.reason?.trim();
-    return { kind: 'done', content: `The user rejected this ${name} call${reason ? `: ${reason}` : '.'}`, isError: true };
-  }
-  if (mayHaveRun && !warned) return ask();
-  if (!decision) {
-    const granted = !mayHaveRun && env.approvalPolicy?.allows({ tool: name, arguments: args, agentName: env.agentName });
-    return granted ? runApproved(env, call, NO_RESUME, undefined, resume.wasInterrupted ? address : undefined) : ask();
-  }
-  return runApproved(env, call, NO_RESUME, decision.arguments, resume.wasInterrupted ? address : undefined);
-}
-
-function parsedArguments(call: ToolCall): unknown {
-  try {
-    return JSON.parse(call.function.arguments || '{}');
-  } catch {
-    return call.function.arguments; // shown raw
-  }
-}
-
-/** What a person is asked: the call itself (its id and arguments), not just the tool's name. */
-function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean): InterruptDetails {
-  const name = call.function.name;
-  const what = describeCall(name, args);
-  const message = mayHaveRun
-    ? `${what} may already have run: adk stopped after it started and before its result was saved. Run it again?`
-    : `Allow ${what}?`;
-  const info: InterruptDetails = { kind: 'approval', message, tool: name, arguments: args, callId: call.id };
-  if (mayHaveRun) info.mayHaveRun = true;
-  return info;
-}
-
-/** State of an approval asked again after a crash: the next approval is given knowingly and runs. */
-const WARNED = { mayHaveRun: true } as const;
-
-function isWarned(state: unknown): boolean {
-  return !!state && typeof state === 'object' && (state as { mayHaveRun?: unknown }).mayHaveRun === true;
-}
-
-/** Kept in the state of an approved call that interrupts on its own, so approval is not asked again. */
-interface ApprovedState {
-  approved: { arguments?: unknown };
-  state?: unknown;
-}
-
-function approvedBefore(state: unknown): ApprovedState | undefined {
-  const s = state as ApprovedState | undefined;
-  return s && typeof s === 'object' && s.approved && typeof s.approved === 'object' ? s : undefined;
-}
-
-/** `ledgerAddress`: the call was waiting at a checkpointed point, so its start is recorded first. */
-async function runApproved(env: ToolBatchEnv, call: ToolCall, resume: ResumeInfo, args: unknown, ledgerAddress?: string): Promise<ToolCallResult> {
-  if (ledgerAddress) await env.sideEffects?.markStarted(ledgerAddress);
-  const r = await executeToolCall(call, env.tools, { ...env, resume }, args);
-  if (r.kind !== 'interrupt') return r;
-  const approved: ApprovedState = { approved: args === undefined ? {} : { arguments: args }, state: r.state };
-  return { ...r, state: approved };
-}
-
-function asDecision(data: unknown): ApprovalDecision | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  const d = data as Record<string, unknown>;
-  if (d.approved === true) return d.arguments === undefined ? { approved: true } : { approved: true, arguments: editedArguments(d.arguments) };
-  if (d.approved === false) return { approved: false, reason: typeof d.reason === 'string' ? d.reason : undefined };
-  return undefined;
-}
-
-/** Edited arguments may come as the JSON text a person typed; invalid text reaches the tool's validation as is. */
-function editedArguments(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
-  }
 }
 
 export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): AgentEvent {

@@ -9,7 +9,11 @@ import { newExecutor, newPlanner, newReplanner, planExecute } from '../prebuilt/
 import { supervisor } from '../prebuilt/supervisor.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRef as RegistryToolRef } from '../tools/registry.js';
-import type { AgentConfig, ModelConfig, TeamConfig, ToolRef } from './types.js';
+import type { AgentConfig, MiddlewareRef, ModelConfig, TeamConfig, ToolRef } from './types.js';
+import type { AgentMiddleware } from '../agents/middleware.js';
+import { pathToFileURL } from 'node:url';
+import { summarizeMiddleware } from '../middlewares/summarize.js';
+import { reduceToolResultsMiddleware } from '../middlewares/reduce-tool-results.js';
 
 /** What building a team needs from outside; tests inject scripted models and fake tools. */
 export interface TeamDeps {
@@ -19,6 +23,8 @@ export interface TeamDeps {
   tools(refs: RegistryToolRef[]): Promise<Tool[]>;
   /** Overrides of the model retry policy for every agent (e.g. from ADK_MAX_RETRIES). */
   retry?: Partial<RetryPolicy>;
+  /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
+  middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
 }
 
 /**
@@ -76,6 +82,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           maxIterations: a.maxIterations,
           exit: a.exit,
           retry: deps.retry,
+          middlewares: await buildMiddlewares(a.middlewares, deps),
         });
         return a.subAgents.length ? setSubAgents(agent, await children(a.subAgents)) : agent;
       }
@@ -100,6 +107,30 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
   }
 
   return build(rootName);
+}
+
+/** `middlewares:` as written, else summarisation alone (no session dies at the context limit). */
+async function buildMiddlewares(refs: MiddlewareRef[] | undefined, deps: TeamDeps): Promise<AgentMiddleware[]> {
+  const out: AgentMiddleware[] = [];
+  for (const r of refs ?? [{ kind: 'summarize' }]) {
+    if (r.kind === 'summarize') out.push(summarizeMiddleware(r.options));
+    else if (r.kind === 'reduce_tool_results') out.push(reduceToolResultsMiddleware(r.options));
+    else out.push(await (deps.middleware ?? importMiddleware)(r));
+  }
+  return out;
+}
+
+/** A module's export (default unless named): a middleware object, or a function that returns one. */
+export async function importMiddleware(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware> {
+  const mod = (await import(pathToFileURL(ref.resolvedPath).href)) as Record<string, unknown>;
+  const name = ref.exportName ?? 'default';
+  let value = mod[name];
+  if (typeof value === 'function') value = await (value as () => unknown)();
+  const m = value as AgentMiddleware | undefined;
+  if (!m || typeof m !== 'object' || typeof m.name !== 'string') {
+    throw new ConfigError(`middleware module ${ref.path} must export${ref.exportName ? ` '${name}' as` : ' by default'} a middleware (an object with a name and hooks) or a function returning one`);
+  }
+  return m;
 }
 
 export function toRegistryRef(ref: ToolRef): RegistryToolRef {

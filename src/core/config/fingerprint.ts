@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TeamConfig } from './types.js';
 
 /**
- * SHA-256 of what an agents file runs: its own bytes, plus the bytes of every module tool it
+ * SHA-256 of what an agents file runs: its own bytes, plus the bytes of every module tool or middleware it
  * imports and of every file inside its folder that an MCP server command names (`node ./server.js`).
  * Trust and a session's binding use this, so a model that rewrites `./tools/x.js` (write_file
  * does not ask) changes the fingerprint just as rewriting agents.yaml would.
@@ -15,6 +15,7 @@ export function teamFingerprint(text: string, config: TeamConfig): string {
   for (const a of config.agents.values()) {
     const refs = a.type === 'chat' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
     for (const r of refs) if (r.kind === 'module') files.add(r.resolvedPath);
+    for (const m of a.type === 'chat' ? (a.middlewares ?? []) : []) if (m.kind === 'module') files.add(m.resolvedPath);
   }
   for (const s of config.mcpServers.values()) {
     for (const word of [s.command, ...s.args]) {

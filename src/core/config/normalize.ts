@@ -72,7 +72,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
           disallowTransferToParent: a.disallow_transfer_to_parent ?? false,
           exit: a.exit ?? false,
         },
-        { outputKey: a.output_key, maxIterations: a.max_iterations },
+        { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) },
       );
     case 'sequential':
     case 'parallel':

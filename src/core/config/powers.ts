@@ -29,6 +29,11 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
   for (const ref of allToolRefs(config)) {
     if (ref.kind === 'module') add({ kind: 'module', text: `imports module ${ref.path}${ref.exportName ? ` (export ${ref.exportName})` : ''}` });
   }
+  for (const a of config.agents.values()) {
+    for (const m of a.type === 'chat' ? (a.middlewares ?? []) : []) {
+      if (m.kind === 'module') add({ kind: 'module', text: `imports middleware module ${m.path}${m.exportName ? ` (export ${m.exportName})` : ''} into agent ${a.name}` });
+    }
+  }
   for (const s of config.mcpServers.values()) {
     const envKeys = Object.keys(s.env);
     add({ kind: 'mcp', text: `starts MCP server ${s.name}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });

@@ -4,7 +4,8 @@ import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';
 import type { RawTeam } from './shape-check.js';
 import { checkToolNames, checkTools } from './tool-refs.js';
-import type { ToolRef } from './types.js';
+import type { MiddlewareRef, ToolRef } from './types.js';
+import { checkMiddlewares } from './middleware-refs.js';
 
 /** The implicit model: `models.default` when defined, else the environment at build time. */
 export const DEFAULT_MODEL = 'default';
@@ -13,12 +14,15 @@ export interface ResolvedRefs {
   graph: AgentGraph;
   /** Valid tool references per agent (`tools`), and per plan_execute agent (`executor.tools`). */
   tools: Map<string, ToolRef[]>;
+  /** Valid `middlewares:` per chat agent that lists them. */
+  middlewares: Map<string, MiddlewareRef[]>;
   default?: string;
 }
 
 /** Cross-reference checks: default agent, models, MCP servers, tools, approval lists, agent graph. */
 export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollector): ResolvedRefs {
   const tools = new Map<string, ToolRef[]>();
+  const middlewares = new Map<string, MiddlewareRef[]>();
   const ctx = { c, baseDir, mcpServers: new Set(team.mcpServers.keys()) };
   const modelNames = new Set([DEFAULT_MODEL, ...team.models.keys()]);
   const checkModel = (name: string | undefined, path: PathSeg[]) => {
@@ -36,6 +40,7 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
       tools.set(name, refs);
       checkToolNames(agent.approval, 'approval', refs, [...base, 'approval'], c);
       checkToolNames(agent.return_directly, 'return_directly', refs, [...base, 'return_directly'], c);
+      if (agent.middlewares) middlewares.set(name, checkMiddlewares(agent.middlewares, [...base, 'middlewares'], c, baseDir));
     } else if (agent.type === 'plan_execute') {
       checkModel(agent.planner?.model, [...base, 'planner', 'model']);
       checkModel(agent.executor?.model, [...base, 'executor', 'model']);
@@ -61,5 +66,5 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
     });
     def = undefined;
   }
-  return { graph, tools, default: def ?? graph.roots[0] ?? team.agents.keys().next().value };
+  return { graph, tools, middlewares, default: def ?? graph.roots[0] ?? team.agents.keys().next().value };
 }

@@ -98,6 +98,7 @@ const agentKeys = {
   sub_agents: z.array(z.string().min(1)),
   disallow_transfer_to_parent: z.boolean(),
   exit: z.boolean(),
+  middlewares: z.array(z.unknown()),
   supervisor: z.string().min(1),
   planner: plannerSchema,
   executor: executorSchema,
@@ -107,7 +108,7 @@ export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
 
 export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
-  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit'],
+  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares'],
   sequential: ['type', 'description', 'sub_agents'],
   parallel: ['type', 'description', 'sub_agents'],
   loop: ['type', 'description', 'sub_agents', 'max_iterations'],
@@ -136,6 +137,7 @@ export interface RawAgent {
   sub_agents?: string[];
   disallow_transfer_to_parent?: boolean;
   exit?: boolean;
+  middlewares?: unknown[];
   supervisor?: string;
   planner?: z.infer<typeof plannerSchema>;
   executor?: z.infer<typeof executorSchema>;

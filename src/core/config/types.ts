@@ -1,6 +1,9 @@
 import type { AllowRule } from '../agents/allow-rules.js';
 import type { SamplingOptions } from '../models/openai-params.js';
 import type { ProviderName } from '../models/providers.js';
+import type { AgentMiddleware } from '../agents/middleware.js';
+import type { SummarizeOptions } from '../middlewares/summarize.js';
+import type { ReduceToolResultsOptions } from '../middlewares/reduce-tool-results.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 
 /**
@@ -52,6 +55,12 @@ export interface McpServerDef {
   pos: SourcePos;
 }
 
+/** One `middlewares:` entry of a chat agent. A module's middleware is loaded (after trust) before the team is built. */
+export type MiddlewareRef =
+  | { kind: 'summarize'; options?: SummarizeOptions; pos?: SourcePos }
+  | { kind: 'reduce_tool_results'; options?: ReduceToolResultsOptions; pos?: SourcePos }
+  | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos?: SourcePos; middleware?: AgentMiddleware };
+
 export type ToolRef =
   | { kind: 'builtin'; name: string; options?: BuiltinToolConfig; pos: SourcePos }
   | { kind: 'mcp'; server: string; pos: SourcePos }
@@ -87,6 +96,8 @@ export interface ChatAgentConfig extends AgentConfigBase {
   disallowTransferToParent: boolean;
   /** Gives the agent the `exit` tool. */
   exit: boolean;
+  /** `middlewares:` as written; unset means the default (summarize). */
+  middlewares?: MiddlewareRef[];
 }
 
 export interface WorkflowAgentConfig extends AgentConfigBase {

@@ -25,13 +25,20 @@ function familyFactor(model: string): number {
 export async function estimateUsage(model: string, messages: Message[], tools: ToolInfo[] | undefined, reply: string): Promise<Usage> {
   const { countTokens } = await load();
   const factor = familyFactor(model);
+  const promptTokens = await estimatePromptTokens(model, messages, tools);
+  const completionTokens = Math.round(countTokens(reply) * factor);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
+}
+
+/** A request's prompt tokens: o200k counts of every message and the tool definitions, scaled for the model's family. */
+export async function estimatePromptTokens(model: string, messages: readonly Message[], tools?: readonly ToolInfo[]): Promise<number> {
+  const { countTokens } = await load();
   let prompt = 0;
   for (const m of messages) {
     prompt += PER_MESSAGE + countTokens(m.content);
+    if (m.reasoningContent) prompt += countTokens(m.reasoningContent);
     for (const c of m.toolCalls ?? []) prompt += countTokens(c.function.name) + countTokens(c.function.arguments);
   }
   if (tools?.length) prompt += countTokens(JSON.stringify(tools));
-  const promptTokens = Math.round(prompt * factor);
-  const completionTokens = Math.round(countTokens(reply) * factor);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
+  return Math.round(prompt * familyFactor(model));
 }

@@ -8,8 +8,13 @@ export interface KeyValueStore {
   readonly kind: StoreKind;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
+  /** Values in the order of `keys` (undefined where absent). */
+  getMany(keys: readonly string[]): Promise<Array<string | undefined>>;
+  /** Sets every entry; each one is atomic, the batch as a whole is not (write what others point at first). */
+  setMany(entries: ReadonlyArray<{ key: string; value: string }>): Promise<void>;
   /** True when the key existed. */
   delete(key: string): Promise<boolean>;
+  deleteMany(keys: readonly string[]): Promise<void>;
   /** Keys (without namespace) that start with `prefix`, sorted. */
   list(prefix: string): Promise<string[]>;
   close(): Promise<void>;
@@ -86,6 +91,29 @@ export class KeyvKeyValueStore implements KeyValueStore {
 
   async delete(key: string): Promise<boolean> {
     return this.op('delete', () => this.backend.keyv.delete(this.prefix + key));
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<string | undefined>> {
+    if (!keys.length) return [];
+    const values = await this.op('get', () => this.backend.keyv.getMany(keys.map((k) => this.prefix + k)));
+    return values.map((v) => (v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v)));
+  }
+
+  async setMany(entries: ReadonlyArray<{ key: string; value: string }>): Promise<void> {
+    if (!entries.length) return;
+    for (const e of entries) if (typeof e.value !== 'string') throw new TypeError(`store values must be strings (key ${e.key})`);
+    const ok = await this.op('set', () => this.backend.keyv.setMany(entries.map((e) => ({ key: this.prefix + e.key, value: e.value }))));
+    if (Array.isArray(ok) && ok.some((x) => x === false)) {
+      throw new StoreError('store_failed', `set on store ${this.backend.display} failed for some of ${entries.length} keys`, this.backend.display);
+    }
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    // In slices: one statement per slice keeps SQLite's and Postgres's parameter lists short.
+    for (let i = 0; i < keys.length; i += 500) {
+      const slice = keys.slice(i, i + 500).map((k) => this.prefix + k);
+      await this.op('delete', () => this.backend.keyv.deleteMany(slice));
+    }
   }
 
   async list(prefix: string): Promise<string[]> {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { InterruptKind } from '../interrupt.js';
 import type { Message } from '../schema/message.js';
 
-export const SESSION_VERSION = 1;
+/** 2: metadata under `session:<id>`, messages append-only under `sessionlog:<id>:<index>`. 1: one record with every message. */
+export const SESSION_VERSION = 2;
+export const LEGACY_SESSION_VERSION = 1;
 
 export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
@@ -20,9 +22,23 @@ export interface PendingInterrupt {
   message: string;
 }
 
-/** A saved conversation (stored as JSON under `session:<id>`). */
+/** What replaced the messages before `contextStart` in the model's context. */
+export interface ContextSummary {
+  /** The summary the model wrote (it folds in any earlier summary). */
+  text: string;
+  /** How many messages, from the start of the session, it stands for. */
+  summarized: number;
+  at: string;
+}
+
+/**
+ * A saved conversation. The small metadata part is stored under `session:<id>`; each message is
+ * its own record under `sessionlog:<id>:<index>`, written once, so a turn costs the same whatever
+ * the session's length. `messages` holds what was loaded: the whole log, or its tail from
+ * `messagesFrom` (what the model's context needs).
+ */
 export interface SessionRecord {
-  version: 1;
+  version: 2;
   id: string;
   /** The first user line, at most 60 characters. */
   title: string;
@@ -36,11 +52,16 @@ export interface SessionRecord {
   grants?: string[];
   rootAgent: string;
   model?: string;
+  /** Loaded messages; `messages[0]` is message number `messagesFrom` of the session. Never stored in the metadata. */
   messages: Message[];
-  /** Where in `messages` the model's context begins: `/clear` moves it to the end. Earlier messages stay on disk. */
+  /** Index of the first loaded message (default 0: all were loaded). */
+  messagesFrom?: number;
+  /** Messages confirmed in the log (set by the store on load and save). */
+  messageCount: number;
+  /** Where the model's context begins: `/clear` and compaction move it. Earlier messages stay on disk. */
   contextStart?: number;
-  /** UI items, for redrawing the conversation as it was shown. */
-  transcript?: unknown[];
+  /** The summary standing in for the messages before `contextStart` (unset after `/clear`). */
+  contextSummary?: ContextSummary;
   status: SessionStatus;
   checkpointId?: string;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
@@ -82,9 +103,7 @@ export const pendingInterruptSchema = z.looseObject({
   message: z.string(),
 });
 
-// Loose objects: fields added by a later adk that keeps version 1 survive a save by this one.
-export const sessionRecordSchema = z.looseObject({
-  version: z.literal(SESSION_VERSION),
+const metadataFields = {
   id: z.string().min(1),
   title: z.string(),
   agentsFile: z.string().optional(),
@@ -93,16 +112,27 @@ export const sessionRecordSchema = z.looseObject({
   grants: z.array(z.string()).optional(),
   rootAgent: z.string().min(1),
   model: z.string().optional(),
-  messages: z.array(messageSchema),
-  transcript: z.array(z.unknown()).optional(),
   status: z.enum(['active', 'completed', 'incomplete', 'interrupted', 'error', 'cancelled']),
   contextStart: count.optional(),
+  contextSummary: z.looseObject({ text: z.string(), summarized: count, at: z.string() }).optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),
   usage: z.looseObject({ promptTokens: count, completionTokens: count }),
   createdAt: z.string(),
   updatedAt: z.string(),
+};
+
+// Loose objects: fields added by a later adk that keeps the version survive a save by this one.
+/** The metadata record of version 2 (no messages). */
+export const sessionMetadataSchema = z.looseObject({ ...metadataFields, version: z.literal(SESSION_VERSION), messageCount: count });
+
+/** A version 1 record: every message inline. Read, and rewritten as version 2 on the next save. */
+export const legacySessionRecordSchema = z.looseObject({
+  ...metadataFields,
+  version: z.literal(LEGACY_SESSION_VERSION),
+  messages: z.array(messageSchema),
+  transcript: z.array(z.unknown()).optional(),
 });
 
 /** "messages.3.role: Invalid option …": the first problems, with where they are. */

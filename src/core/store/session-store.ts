@@ -6,14 +6,24 @@ import type { KeyValueStore } from './key-value-store.js';
 import { redactJsonText } from './redact.js';
 import {
   describeIssues,
+  LEGACY_SESSION_VERSION,
+  legacySessionRecordSchema,
+  messageSchema,
   SESSION_VERSION,
-  sessionRecordSchema,
+  sessionMetadataSchema,
   titleFrom,
   type SessionRecord,
   type SessionStatus,
 } from './session-record.js';
 
 export const SESSION_PREFIX = 'session:';
+/** Large texts a session keeps out of the model's context (whole tool results): `artifact:<id>:<name>`. */
+export const ARTIFACT_PREFIX = 'artifact:';
+
+/** One record per message: `sessionlog:<id>:<index, 10 digits>` (sorted by index as text). */
+export const SESSION_LOG_PREFIX = 'sessionlog:';
+
+export const logKey = (id: string, index: number): string => `${SESSION_LOG_PREFIX}${id}:${String(index).padStart(10, '0')}`;
 
 export interface SessionInit {
   rootAgent: string;
@@ -26,8 +36,15 @@ export interface SessionInit {
   workspace?: string;
   model?: string;
   messages?: Message[];
-  transcript?: unknown[];
   status?: SessionStatus;
+}
+
+/** Which messages `get` loads: all of them, or from an index (what the model's context needs). */
+export interface LoadOptions {
+  /** Load messages from this index on; `'context'` is the context start, or the last `tail` messages if earlier. */
+  from?: number | 'context';
+  /** With `from: 'context'`: at least this many of the last messages, for showing the conversation (default 200). */
+  tail?: number;
 }
 
 export interface SessionSummary {
@@ -69,6 +86,11 @@ export function newSessionId(): string {
   return id;
 }
 
+/**
+ * Sessions, append-only: a save writes the messages added since the last one (one record each),
+ * then the small metadata record that counts them. A crash between the two leaves records past the
+ * count, which nothing reads and the next save overwrites: a confirmed save is never torn or lost.
+ */
 export class SessionStore {
   private readonly now: () => Date;
 
@@ -89,6 +111,7 @@ export class SessionStore {
       title: init.title ?? titleFrom(messages),
       rootAgent: init.rootAgent,
       messages,
+      messageCount: 0,
       status: init.status ?? 'active',
       pendingInterrupts: [],
       usage: { promptTokens: 0, completionTokens: 0 },
@@ -99,17 +122,31 @@ export class SessionStore {
     if (init.agentsHash !== undefined) record.agentsHash = init.agentsHash;
     if (init.workspace !== undefined) record.workspace = init.workspace;
     if (init.model !== undefined) record.model = init.model;
-    if (init.transcript !== undefined) record.transcript = init.transcript;
     return this.write(record);
   }
 
-  /** Undefined when absent; a SessionStoreError naming the session when unreadable. */
-  async get(id: string): Promise<SessionRecord | undefined> {
+  /**
+   * Undefined when absent; a SessionStoreError naming the session when unreadable. Loads every
+   * message unless `from` says where to start.
+   */
+  async get(id: string, load: LoadOptions = {}): Promise<SessionRecord | undefined> {
     const raw = await this.kv.get(SESSION_PREFIX + id);
-    return raw === undefined ? undefined : parseSessionRecord(id, raw);
+    if (raw === undefined) return undefined;
+    const record = parseSessionRecord(id, raw);
+    if (record.messageCount === 0) return record; // version 1: the messages came inline
+    const from = startIndex(record, load);
+    const keys = Array.from({ length: record.messageCount - from }, (_, i) => logKey(id, from + i));
+    const values: Array<string | undefined> = [];
+    for (let i = 0; i < keys.length; i += 1000) values.push(...(await this.kv.getMany(keys.slice(i, i + 1000))));
+    record.messages = values.map((v, i) => parseLogMessage(id, from + i, v));
+    if (from > 0) record.messagesFrom = from;
+    return record;
   }
 
-  /** Writes the session with a fresh `updatedAt` (and a title, once there is a user line). Returns what was stored. */
+  /**
+   * Appends the messages added since the record was loaded or saved, then writes the metadata with
+   * a fresh `updatedAt` (and a title, once there is a user line). Returns what was stored.
+   */
   async save(session: SessionRecord): Promise<SessionRecord> {
     return this.write({
       ...session,
@@ -119,29 +156,57 @@ export class SessionStore {
     });
   }
 
-  /** Newest first; unreadable records come last as corrupt entries instead of failing the list. */
+  /** Newest first; unreadable records come last as corrupt entries instead of failing the list. Reads metadata only. */
   async list(): Promise<SessionListEntry[]> {
     const ids = (await this.kv.list(SESSION_PREFIX)).map((k) => k.slice(SESSION_PREFIX.length));
-    const entries = await mapLimit(ids, 8, async (id): Promise<SessionListEntry | undefined> => {
+    const entries: SessionListEntry[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      let raws: Array<string | undefined | Error>;
       try {
-        const s = await this.get(id);
-        return s && summarize(s);
+        raws = await this.kv.getMany(slice.map((id) => SESSION_PREFIX + id));
       } catch (e) {
-        if (e instanceof SessionStoreError) return { corrupt: true, id, code: e.code, error: e.message };
-        // A torn row the backend itself cannot decode is one bad session, not a broken store.
-        if (e instanceof StoreError && e.code === 'store_failed') return { corrupt: true, id, code: 'session_corrupt', error: `session ${id} is corrupt: ${e.message}` };
-        throw e;
+        // A row the backend itself cannot decode: read one by one, so it is one bad session, not a broken list.
+        if (!(e instanceof StoreError && e.code === 'store_failed')) throw e;
+        raws = await Promise.all(slice.map((id) => this.kv.get(SESSION_PREFIX + id).catch((x: unknown) => (x instanceof Error ? x : new Error(String(x))))));
       }
-    });
-    const ok = entries.filter((e): e is SessionSummary => !!e && !e.corrupt);
-    const bad = entries.filter((e): e is CorruptSessionEntry => !!e && e.corrupt);
+      slice.forEach((id, j) => {
+        const raw = raws[j];
+        if (raw === undefined) return;
+        try {
+          if (raw instanceof Error) throw raw;
+          entries.push(summarize(parseSessionRecord(id, raw)));
+        } catch (e) {
+          if (e instanceof SessionStoreError) entries.push({ corrupt: true, id, code: e.code, error: e.message });
+          else if (e instanceof StoreError && e.code === 'store_failed') entries.push({ corrupt: true, id, code: 'session_corrupt', error: `session ${id} is corrupt: ${e.message}` });
+          else throw e;
+        }
+      });
+    }
+    const ok = entries.filter((e): e is SessionSummary => !e.corrupt);
+    const bad = entries.filter((e): e is CorruptSessionEntry => e.corrupt);
     ok.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
     return [...ok, ...bad.sort((a, b) => a.id.localeCompare(b.id))];
   }
 
-  /** True when the session existed. Its checkpoint, if any, is the caller's to delete. */
-  delete(id: string): Promise<boolean> {
-    return this.kv.delete(SESSION_PREFIX + id);
+  /** True when the session existed. Its log and artifacts go with it; its checkpoint, if any, is the caller's to delete. */
+  async delete(id: string): Promise<boolean> {
+    const existed = await this.kv.delete(SESSION_PREFIX + id);
+    await this.kv.deleteMany(await this.kv.list(`${SESSION_LOG_PREFIX}${id}:`));
+    await this.kv.deleteMany(await this.kv.list(`${ARTIFACT_PREFIX}${id}:`));
+    return existed;
+  }
+
+  /** The session's artifact store (secrets redacted like everything else). */
+  artifacts(id: string): { put(name: string, text: string): Promise<void>; get(name: string): Promise<string | undefined> } {
+    const key = (name: string) => `${ARTIFACT_PREFIX}${id}:${name}`;
+    return {
+      put: (name, text) => this.kv.set(key(name), redactJsonText(JSON.stringify(text), secretsFor(this.opts))),
+      get: async (name) => {
+        const raw = await this.kv.get(key(name));
+        return raw === undefined ? undefined : (JSON.parse(raw) as string);
+      },
+    };
   }
 
   /** The full id for an id or a unique prefix of one (case-insensitive for generated ids). */
@@ -160,14 +225,35 @@ export class SessionStore {
   }
 
   private async write(record: SessionRecord): Promise<SessionRecord> {
-    const checked = sessionRecordSchema.safeParse(record);
+    const from = record.messagesFrom ?? 0;
+    const total = from + record.messages.length;
+    const persisted = record.messageCount;
+    if (total < persisted || persisted < from) {
+      throw new SessionStoreError('session_invalid', record.id, `cannot save session ${record.id}: messages can only be appended (${persisted} stored, ${total} given from ${from})`);
+    }
+    const { messages, messagesFrom: _from, messageCount: _count, ...rest } = record;
+    const metadata = { ...rest, messageCount: total };
+    const checked = sessionMetadataSchema.safeParse(metadata);
     if (!checked.success) {
       throw new SessionStoreError('session_invalid', record.id, `cannot save session ${record.id}: ${describeIssues(checked.error)}`);
     }
-    const text = JSON.stringify(record);
-    const stored = redactJsonText(text, secretsFor(this.opts));
+    const secrets = secretsFor(this.opts);
+    const added = messages.slice(persisted - from);
+    const entries = added.map((m, i) => {
+      const ok = messageSchema.safeParse(m);
+      if (!ok.success) {
+        throw new SessionStoreError('session_invalid', record.id, `cannot save session ${record.id}: messages.${persisted + i}.${describeIssues(ok.error)}`);
+      }
+      return { key: logKey(record.id, persisted + i), value: redactJsonText(JSON.stringify(m), secrets) };
+    });
+    // The log first: the metadata is what makes the new messages part of the session.
+    await this.kv.setMany(entries);
+    const text = JSON.stringify(metadata);
+    const stored = redactJsonText(text, secrets);
     await this.kv.set(SESSION_PREFIX + record.id, stored);
-    return stored === text ? record : (JSON.parse(stored) as SessionRecord);
+    const saved: SessionRecord = { ...(stored === text ? metadata : (JSON.parse(stored) as typeof metadata)), messages: entries.length ? [...messages.slice(0, persisted - from), ...entries.map((e) => JSON.parse(e.value) as Message)] : messages };
+    if (from > 0) saved.messagesFrom = from;
+    return saved;
   }
 
   private async unusedId(): Promise<string> {
@@ -177,6 +263,27 @@ export class SessionStore {
     }
     throw new Error('could not find an unused session id');
   }
+}
+
+/** Where loading starts: the context start, pulled back to show at least the last `tail` messages. */
+function startIndex(record: SessionRecord, load: LoadOptions): number {
+  if (load.from === undefined) return 0;
+  if (typeof load.from === 'number') return Math.max(0, Math.min(load.from, record.messageCount));
+  const tail = Math.max(0, record.messageCount - (load.tail ?? 200));
+  return Math.max(0, Math.min(record.contextStart ?? 0, tail, record.messageCount));
+}
+
+function parseLogMessage(id: string, index: number, raw: string | undefined): Message {
+  if (raw === undefined) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: message ${index} is missing from its log`);
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (e) {
+    throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: message ${index} is not valid JSON (${(e as Error).message})`, { cause: e });
+  }
+  const checked = messageSchema.safeParse(data);
+  if (!checked.success) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: message ${index}: ${describeIssues(checked.error)}`);
+  return checked.data as Message;
 }
 
 /** Parses and validates one stored record; every failure names the session. */
@@ -195,13 +302,21 @@ export function parseSessionRecord(id: string, raw: string): SessionRecord {
   if (typeof version === 'number' && Number.isInteger(version) && version > SESSION_VERSION) {
     throw new SessionStoreError('session_version', id, `session ${id} was written by a newer adk (version ${version}); upgrade adk to open it`);
   }
-  if (version !== SESSION_VERSION) {
-    throw new SessionStoreError('session_version', id, `session ${id} has an unknown version (${JSON.stringify(version)}); this adk reads version ${SESSION_VERSION}`);
+  if (version === LEGACY_SESSION_VERSION) {
+    // Version 1 kept every message inline: read it as is; the next save moves them into the log.
+    const legacy = legacySessionRecordSchema.safeParse(data);
+    if (!legacy.success) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: ${describeIssues(legacy.error)}`);
+    if (legacy.data.id !== id) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: it is stored with id "${legacy.data.id}"`);
+    const { transcript: _t, ...rest } = legacy.data;
+    return { ...rest, version: SESSION_VERSION, messageCount: 0 } as unknown as SessionRecord;
   }
-  const checked = sessionRecordSchema.safeParse(data);
+  if (version !== SESSION_VERSION) {
+    throw new SessionStoreError('session_version', id, `session ${id} has an unknown version (${JSON.stringify(version)}); this adk reads versions ${LEGACY_SESSION_VERSION} and ${SESSION_VERSION}`);
+  }
+  const checked = sessionMetadataSchema.safeParse(data);
   if (!checked.success) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: ${describeIssues(checked.error)}`);
   if (checked.data.id !== id) throw new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: it is stored with id "${checked.data.id}"`);
-  return checked.data as SessionRecord;
+  return { ...checked.data, messages: [] } as unknown as SessionRecord;
 }
 
 function summarize(s: SessionRecord): SessionSummary {
@@ -211,7 +326,7 @@ function summarize(s: SessionRecord): SessionSummary {
     title: s.title,
     rootAgent: s.rootAgent,
     status: s.status,
-    messageCount: s.messages.length,
+    messageCount: Math.max(s.messageCount, (s.messagesFrom ?? 0) + s.messages.length),
     pendingInterrupts: s.pendingInterrupts.length,
     usage: { promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens },
     createdAt: s.createdAt,
@@ -220,17 +335,4 @@ function summarize(s: SessionRecord): SessionSummary {
   if (s.model !== undefined) summary.model = s.model;
   if (s.checkpointId !== undefined) summary.checkpointId = s.checkpointId;
   return summary;
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

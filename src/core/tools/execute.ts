@@ -8,7 +8,6 @@ import { validateArguments } from './parameters.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
 export interface ToolCallEnv {
   signal: AbortSignal;
@@ -18,7 +17,6 @@ export interface ToolCallEnv {
   resume: ResumeInfo;
   emit(event: AgentEvent): void;
   timeoutMs?: number;
-  maxOutputChars?: number;
   runContext?: RunContext;
   messages?: readonly Message[];
 }
@@ -85,7 +83,7 @@ export async function executeToolCall(
   try {
     const out = await raceAbort(Promise.resolve().then(() => tool.execute(valid.value, ctx)), signal);
     const { content, isError = false } = normalize(out);
-    return { kind: 'done', content: cap(content, env.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS), isError, action, arguments: valid.value };
+    return { kind: 'done', content, isError, action, arguments: valid.value };
   } catch (e) {
     if (e instanceof ToolInterrupt) return { kind: 'interrupt', info: e.info, state: e.state, subs: e.subs };
     if (env.signal.aborted) throw new CancelledError();
@@ -104,10 +102,4 @@ function normalize(out: string | ToolOutput | unknown): ToolOutput {
   if (typeof out === 'string') return { content: out };
   if (out && typeof out === 'object' && typeof (out as ToolOutput).content === 'string') return out as ToolOutput;
   return { content: out === undefined ? '' : JSON.stringify(out) };
-}
-
-/** Keeps a huge result from flooding the context; the note tells the model what it is missing. */
-export function cap(content: string, max: number): string {
-  if (content.length <= max) return content;
-  return `${content.slice(0, max)}\n[output truncated: showing the first ${max} of ${content.length} characters]`;
 }

@@ -13,6 +13,7 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/model', description: 'show or change the model' },
   { name: '/tools', description: 'list the tools' },
   { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
+  { name: '/compact', description: "summarise the conversation so far into the model's context ([instructions]: what to keep)" },
   { name: '/cost', description: 'tokens used so far' },
   { name: '/expand', description: 'show the last collapsed output in full' },
   { name: '/exit', description: 'quit' },

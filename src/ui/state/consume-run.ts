@@ -3,6 +3,7 @@ import { WillRetryError, isAbortError, toError } from '../../core/errors.js';
 import type { InterruptContext } from '../../core/interrupt.js';
 import type { MessageStream } from '../../core/schema/message-stream.js';
 import type { StreamOutcome, ViewAction } from './actions.js';
+import { compactionText, isCompactionEvent } from '../../core/middlewares/summarize.js';
 
 export type Dispatch = (action: ViewAction) => void;
 
@@ -97,6 +98,8 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
     dispatch({ type: 'interrupted', agent: e.agentName, contexts });
   }
   if (e.retry) dispatch({ type: 'retry', agent: e.agentName, ...e.retry });
+  const custom = e.output?.custom;
+  if (isCompactionEvent(custom)) dispatch({ type: 'info', tone: custom.error ? 'warning' : 'muted', text: compactionText(custom) });
   if (e.error) {
     if (isAbortError(e.error)) outcome.cancelled = true;
     else {

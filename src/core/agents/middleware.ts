@@ -1,0 +1,125 @@
+import type { ResumeInfo } from '../interrupt.js';
+import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
+import type { Message, ToolCall } from '../schema/message.js';
+import type { ToolCallResult } from '../tools/execute.js';
+import type { Tool, ToolInfo } from '../tools/tool.js';
+import type { RunContext } from './run-context.js';
+
+/**
+ * Middlewares on ChatModelAgent, after Eino's ChatModelAgentMiddleware (adk/handler.go): hooks
+ * around the agent run, around each model call and around each tool call. They are how adk itself
+ * does approvals, output caps, summarisation and tool-result reduction.
+ *
+ * Order: `before*` hooks run first to last; `after*` hooks last to first; `wrap*` makes the first
+ * middleware the outermost layer.
+ */
+export interface AgentMiddleware {
+  /** Shown in errors and custom events. */
+  readonly name: string;
+  /** Once per run (and per resume): may change the instruction and add tools. */
+  beforeAgent?(ctx: MiddlewareContext, setup: AgentSetup): AgentSetup | void | Promise<AgentSetup | void>;
+  /** When the run ends, however it ends (`error` set on failure, `interrupted` when it waits for a person). */
+  afterAgent?(ctx: MiddlewareContext, state: AgentState, end: AgentEnd): void | Promise<void>;
+  /**
+   * Before each model call. May change `state.messages` (what is kept for the rest of the run and
+   * saved in checkpoints) and return the request for this call only (messages and tools).
+   */
+  beforeModel?(ctx: MiddlewareContext, state: AgentState, request: ModelRequest): ModelRequest | void | Promise<ModelRequest | void>;
+  /** After each model reply, before its tool calls run. */
+  afterModel?(ctx: MiddlewareContext, state: AgentState, reply: Message): void | Promise<void>;
+  /** Wraps the model call (retries and streaming are inside `next`). */
+  wrapModel?(next: ModelHandler, ctx: MiddlewareContext): ModelHandler;
+  /** Wraps each tool call: may answer without calling `next`, change the arguments, or change the result. */
+  wrapToolCall?(next: ToolCallHandler, ctx: MiddlewareContext): ToolCallHandler;
+}
+
+export interface AgentSetup {
+  instruction: string;
+  tools: Tool[];
+}
+
+export interface AgentState {
+  /** The conversation as the agent keeps it (system prompt first). */
+  messages: Message[];
+  remainingIterations: number;
+}
+
+export interface AgentEnd {
+  output?: string;
+  error?: Error;
+  interrupted?: boolean;
+}
+
+export interface ModelRequest {
+  messages: Message[];
+  tools: ToolInfo[];
+}
+
+export type ModelHandler = (messages: Message[], options: ModelCallOptions) => Promise<Message>;
+
+export interface ToolCallRequest {
+  call: ToolCall;
+  /** Parsed arguments to use instead of the call's own (a person's edit, a middleware's rewrite). */
+  arguments?: unknown;
+  /** This call's interrupt point when the run resumes. */
+  resume: ResumeInfo;
+  /** The call's interrupt address, e.g. `agent:assistant;tool:shell:call_1`. */
+  address: string;
+}
+
+export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
+
+/** What a middleware sees of the run. */
+export interface MiddlewareContext {
+  readonly agentName: string;
+  readonly runPath: readonly string[];
+  readonly model: ChatModel;
+  readonly signal: AbortSignal;
+  /** The tools of this run, by name. */
+  readonly tools: ReadonlyMap<string, Tool>;
+  /**
+   * Values local to this agent run, by middleware: saved in the checkpoint when the run is
+   * interrupted and there again on resume.
+   */
+  readonly values: Record<string, unknown>;
+  readonly run: RunContext;
+  /** Emits a custom event from the agent (`output.custom`), e.g. `{ type: 'compaction', … }`. */
+  emit(custom: unknown): void;
+}
+
+/** Composes `wrap*` hooks around a handler: the first middleware is the outermost. */
+export function wrapAll<H>(base: H, middlewares: readonly AgentMiddleware[], pick: (m: AgentMiddleware) => ((next: H, ctx: MiddlewareContext) => H) | undefined, ctx: MiddlewareContext): H {
+  let handler = base;
+  for (let i = middlewares.length - 1; i >= 0; i--) {
+    const wrap = pick(middlewares[i]);
+    if (wrap) handler = wrap.call(middlewares[i], handler, ctx);
+  }
+  return handler;
+}
+
+/** Runs every `beforeModel` in order; each sees the request the one before returned. */
+export async function runBeforeModel(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, request: ModelRequest): Promise<ModelRequest> {
+  let current = request;
+  for (const m of middlewares) {
+    if (!m.beforeModel) continue;
+    current = (await m.beforeModel(ctx, state, current)) ?? current;
+  }
+  return current;
+}
+
+export async function runAfterModel(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, reply: Message): Promise<void> {
+  for (let i = middlewares.length - 1; i >= 0; i--) await middlewares[i].afterModel?.(ctx, state, reply);
+}
+
+export async function runBeforeAgent(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, setup: AgentSetup): Promise<AgentSetup> {
+  let current = setup;
+  for (const m of middlewares) {
+    if (!m.beforeAgent) continue;
+    current = (await m.beforeAgent(ctx, current)) ?? current;
+  }
+  return current;
+}
+
+export async function runAfterAgent(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, end: AgentEnd): Promise<void> {
+  for (let i = middlewares.length - 1; i >= 0; i--) await middlewares[i].afterAgent?.(ctx, state, end);
+}

@@ -1,0 +1,120 @@
+import type { InterruptDetails, ResumeInfo } from '../interrupt.js';
+import type { ToolCall } from '../schema/message.js';
+import type { ToolCallResult } from '../tools/execute.js';
+import { describeCall } from '../agents/describe-call.js';
+import type { AgentMiddleware, MiddlewareContext, ToolCallHandler, ToolCallRequest } from '../agents/middleware.js';
+
+export type ApprovalDecision = { approved: true; arguments?: unknown } | { approved: false; reason?: string };
+
+const NO_RESUME: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };
+
+/**
+ * Approval gating as a middleware: a call of a listed tool interrupts the run and runs only once a
+ * person approves it (possibly with edited arguments), or a grant allows it ahead of time. It is the
+ * outermost layer, so no other middleware sees a call nobody approved.
+ */
+export function approvalMiddleware(tools: Iterable<string>): AgentMiddleware {
+  const gated = new Set(tools);
+  return {
+    name: 'approval',
+    wrapToolCall: (next, ctx) => (req) => (gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name) ? gate(next, ctx, req) : next(req)),
+  };
+}
+
+async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCallRequest): Promise<ToolCallResult> {
+  const { call, resume, address } = req;
+  const name = call.function.name;
+  // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
+  const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;
+  if (before) return runApproved(next, ctx, req, { ...resume, state: before.state }, before.approved.arguments);
+  const args = parsedArguments(call);
+  // An approved call that started before a crash may have done its work: never re-run it unasked.
+  const warned = resume.wasInterrupted && isWarned(resume.state);
+  const mayHaveRun = warned || (resume.wasInterrupted && !!ctx.run.sideEffects?.started(address));
+  // Approval fails closed: anything but a well-formed decision for this very call asks again.
+  const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
+  const ask = (): ToolCallResult => ({ kind: 'interrupt', info: approvalInfo(call, args, mayHaveRun), state: mayHaveRun ? WARNED : undefined });
+  if (decision && !decision.approved) {
+    const reason = decision.reason?.trim();
+    return { kind: 'done', content: `The user rejected this ${name} call${reason ? `: ${reason}` : '.'}`, isError: true };
+  }
+  if (mayHaveRun && !warned) return ask();
+  const ledger = resume.wasInterrupted ? address : undefined;
+  if (!decision) {
+    const granted = !mayHaveRun && ctx.run.approvalPolicy?.allows({ tool: name, arguments: args, agentName: ctx.agentName });
+    return granted ? runApproved(next, ctx, req, NO_RESUME, undefined, ledger) : ask();
+  }
+  return runApproved(next, ctx, req, NO_RESUME, decision.arguments, ledger);
+}
+
+function parsedArguments(call: ToolCall): unknown {
+  try {
+    return JSON.parse(call.function.arguments || '{}');
+  } catch {
+    return call.function.arguments; // shown raw
+  }
+}
+
+/** What a person is asked: the call itself (its id and arguments), not just the tool's name. */
+function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean): InterruptDetails {
+  const name = call.function.name;
+  const what = describeCall(name, args);
+  const message = mayHaveRun
+    ? `${what} may already have run: adk stopped after it started and before its result was saved. Run it again?`
+    : `Allow ${what}?`;
+  const info: InterruptDetails = { kind: 'approval', message, tool: name, arguments: args, callId: call.id };
+  if (mayHaveRun) info.mayHaveRun = true;
+  return info;
+}
+
+/** State of an approval asked again after a crash: the next approval is given knowingly and runs. */
+const WARNED = { mayHaveRun: true } as const;
+
+function isWarned(state: unknown): boolean {
+  return !!state && typeof state === 'object' && (state as { mayHaveRun?: unknown }).mayHaveRun === true;
+}
+
+/** Kept in the state of an approved call that interrupts on its own, so approval is not asked again. */
+interface ApprovedState {
+  approved: { arguments?: unknown };
+  state?: unknown;
+}
+
+function approvedBefore(state: unknown): ApprovedState | undefined {
+  const s = state as ApprovedState | undefined;
+  return s && typeof s === 'object' && s.approved && typeof s.approved === 'object' ? s : undefined;
+}
+
+/** `ledgerAddress`: the call was waiting at a checkpointed point, so its start is recorded first. */
+async function runApproved(
+  next: ToolCallHandler,
+  ctx: MiddlewareContext,
+  req: ToolCallRequest,
+  resume: ResumeInfo,
+  args: unknown,
+  ledgerAddress?: string,
+): Promise<ToolCallResult> {
+  if (ledgerAddress) await ctx.run.sideEffects?.markStarted(ledgerAddress);
+  const r = await next({ ...req, resume, arguments: args ?? req.arguments });
+  if (r.kind !== 'interrupt') return r;
+  const approved: ApprovedState = { approved: args === undefined ? {} : { arguments: args }, state: r.state };
+  return { ...r, state: approved };
+}
+
+function asDecision(data: unknown): ApprovalDecision | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  if (d.approved === true) return d.arguments === undefined ? { approved: true } : { approved: true, arguments: editedArguments(d.arguments) };
+  if (d.approved === false) return { approved: false, reason: typeof d.reason === 'string' ? d.reason : undefined };
+  return undefined;
+}
+
+/** Edited arguments may come as the JSON text a person typed; invalid text reaches the tool's validation as is. */
+function editedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}

@@ -1,0 +1,13 @@
+export { approvalMiddleware } from './approval.js';
+export { outputCapMiddleware, DEFAULT_MAX_TOOL_OUTPUT_CHARS } from './output-cap.js';
+export {
+  summarizeMiddleware,
+  isSummarizeMiddleware,
+  type SummarizeMiddleware,
+  isCompactionEvent,
+  DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_KEEP_TURNS,
+  type SummarizeOptions,
+  type CompactionEvent,
+} from './summarize.js';
+export { reduceToolResultsMiddleware, READ_TOOL_RESULT, type ReduceToolResultsOptions, type ArtifactStore } from './reduce-tool-results.js';
