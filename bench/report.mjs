@@ -15,7 +15,16 @@ const COLUMNS = [
   { id: 'W7', head: 'W7 TUI', cell: w7Cell },
   { id: 'MemW1', head: 'RSS W1 MB' },
   { id: 'MemS', head: 'RSS 10k ev MB' },
+  { id: 'W8', head: 'W8 save/turn 10→100k', cell: w8Cell },
+  { id: 'W8l', head: 'W8 sessions ms' },
 ];
+
+function w8Cell(rows, impl) {
+  if (impl !== 'adk') return '—';
+  const sq = rows.filter((r) => r.id === 'W8' && r.value !== undefined && /SQLite/.test(r.workload));
+  if (!sq.length) return rows.some((r) => r.id === 'W8') ? 'failed' : '—';
+  return `${fmt(sq[0].value, 2)}→${fmt(sq.at(-1).value, 2)} ms`;
+}
 
 function w5Cell(rows, impl) {
   if (impl !== 'adk') return '—';
@@ -58,6 +67,8 @@ export function detailTable(rows) {
       r.ratio !== undefined && r.impl !== 'baseline' ? `${r.ratio.toFixed(2)}× baseline` : '',
       r.overhead !== undefined ? `+${fmt(r.overhead)} ms over node` : '',
       r.growth !== undefined ? `+${fmt(r.growth)} MB over idle` : '',
+      r.bytes !== undefined && r.id === 'W8' ? `${fmt(r.bytes, 0)} B written` : '',
+      r.before ? `before (whole record): ${fmt(r.before.ms, 2)} ms, ${fmt(r.before.bytes, 0)} B` : '',
       r.id === 'W5' && r.bytes !== undefined ? `${r.bytes} bytes` : '',
       r.note ?? '',
     ]

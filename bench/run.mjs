@@ -1,6 +1,6 @@
 // `npm run bench`: every workload on adk, the bare baseline and the peers, in one run. Prints one
 // summary table, the details and the targets; writes bench/results.json.
-//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 MEM)
+//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 MEM)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { detailTable, summaryTable, targetLines } from './report.mjs';
 import { evaluateTargets } from './targets.mjs';
 import { benchTui } from './tui.bench.mjs';
 import { benchWorkloads } from './workloads.bench.mjs';
+import { benchSessions } from './session.bench.mjs';
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.split('=')[1] ?? process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : undefined;
@@ -53,6 +54,7 @@ const workloadIds = ['W1', 'W2', 'W3', 'W4'].filter(wants);
 if (workloadIds.length) rows.push(...(await benchWorkloads({ only: workloadIds, log })));
 await step('W6', () => benchCli({ log }));
 await step('MEM', () => benchMemory({ log }));
+await step('W8', () => benchSessions({ log }));
 
 const targets = evaluateTargets(rows).filter((t) => wants(t.id));
 const cpus = os.cpus();

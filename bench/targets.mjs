@@ -70,5 +70,23 @@ export function evaluateTargets(rows) {
       detail: `${tui.fps.toFixed(1)} fps, ${tui.fullClears} full clears, CPU ${(tui.cpuShare * 100).toFixed(0)}% of ${tui.durationMs.toFixed(0)} ms`,
     });
   }
+
+  // W8 (issue 14): the cost of a turn does not grow with the session; listing reads metadata only; requests stay bounded.
+  for (const kind of ['SQLite', 'Redis']) {
+    const w8 = rows.filter((r) => r.id === 'W8' && r.value !== undefined && r.workload.includes(kind));
+    const at = (n) => w8.find((r) => r.name?.startsWith(n));
+    const small = at('10 '), big = at('100,000');
+    if (small && big) {
+      const ok = big.value <= 2 * Math.max(small.value, 0.5) && big.bytes <= 2 * small.bytes;
+      out.push({ id: 'W8', target: `W8: a turn's save at 100,000 messages within 2× of 10 (${kind})`, status: ok ? 'pass' : 'FAIL', detail: `${small.value.toFixed(2)} ms / ${small.bytes} B at 10; ${big.value.toFixed(2)} ms / ${big.bytes} B at 100,000` });
+    }
+  }
+  const list = rows.find((r) => r.id === 'W8l' && r.value !== undefined);
+  if (list) out.push({ id: 'W8', target: 'W8: adk sessions over 200 sessions of 20,000 messages < 300 ms', status: list.value < 300 ? 'pass' : 'FAIL', detail: `${list.value.toFixed(0)} ms (${list.note})` });
+  const req = rows.filter((r) => r.id === 'W8r' && r.impl === 'adk' && r.value !== undefined);
+  if (req.length) {
+    const max = Math.max(...req.map((r) => r.value));
+    out.push({ id: 'W8', target: 'W8: request bytes per turn bounded by the window, not the session', status: max < 4000 * 8 ? 'pass' : 'FAIL', detail: req.map((r) => `${r.name}: ${r.value} B`).join(', ') });
+  }
   return out;
 }

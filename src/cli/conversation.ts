@@ -107,21 +107,23 @@ export class Conversation {
   async compact(opts: { force?: boolean; instructions?: string; next?: string; signal?: AbortSignal } = {}): Promise<ContextCompaction | undefined> {
     const c = this.team.compaction;
     if (!c) {
-      if (opts.force) throw new Error('this team cannot compact: its root agent has no summarize middleware or no known context window');
+      if (opts.force) throw new Error('this team cannot compact: its root agent has no summarize middleware');
       return undefined;
     }
+    if (!c.window && !opts.force) return undefined;
     await this.abandonStoppedTurn();
     const history = this.contextHistory().map((e) => e.message);
     const counter = (this.counter ??= new TokenCounter(c.model.modelName));
     if (!opts.force) {
       const request = [systemMessage(c.overhead.instruction), ...history, userMessage(opts.next ?? '')];
       const tokens = await counter.count(request, c.overhead.tools);
-      if (tokens <= (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window) return undefined;
+      if (tokens <= (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window!) return undefined;
     }
     const result = await compactMessages(history, {
       model: c.model,
       counter,
-      window: c.window,
+      // An unknown window only sizes the summary requests of a `/compact`.
+      window: c.window ?? UNKNOWN_WINDOW,
       keepTurns: opts.force ? 0 : (c.options.keepTurns ?? DEFAULT_KEEP_TURNS),
       instructions: [c.options.instructions, opts.instructions].filter(Boolean).join('; ') || undefined,
       signal: opts.signal,
@@ -257,7 +259,8 @@ export class Conversation {
   async save(): Promise<void> {
     // The lease went to another process (this one stalled past its ttl): its record is not ours to overwrite.
     if (this.lease.signal.aborted) throw new Error(`session ${this.id} was taken over by another process; this copy of it was not saved there`);
-    this.record = await withRetry(() => this.stores.sessions.save(this.record), {
+    let attempt = 0;
+    this.record = await withRetry(() => this.stores.sessions.save(this.record, { rewrite: attempt++ > 0 }), {
       attempts: SAVE_ATTEMPTS,
       baseDelayMs: 250,
       maxDelayMs: 2000,
@@ -300,6 +303,8 @@ async function* withFirst<T>(first: T, rest: AsyncIterable<T>): AsyncIterable<T>
 export function messageTotal(r: SessionRecord): number {
   return (r.messagesFrom ?? 0) + r.messages.length;
 }
+
+const UNKNOWN_WINDOW = 32_000;
 
 /** Attempts per save: the waits between them add up to 2-4 s. */
 export const SAVE_ATTEMPTS = 5;

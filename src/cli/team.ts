@@ -73,7 +73,8 @@ export interface Team {
 
 export interface TeamCompaction {
   model: ChatModel;
-  window: number;
+  /** Unknown: no automatic compaction between turns (the middleware has none either); `/compact` still works. */
+  window?: number;
   options: SummarizeOptions;
   /** The root agent's instruction and tools: sent with every request besides the history. */
   overhead: { instruction: string; tools: ToolInfo[] };
@@ -84,7 +85,7 @@ function compactionOf(agent: Agent): TeamCompaction | undefined {
   if (!(agent instanceof ChatModelAgent)) return undefined;
   const mw = agent.config.middlewares?.find(isSummarizeMiddleware);
   const window = mw?.options.contextWindow ?? agent.config.model.contextWindow;
-  if (!mw || !window) return undefined;
+  if (!mw) return undefined;
   const tools = (agent.config.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
   return { model: agent.config.model, window, options: mw.options, overhead: { instruction: agent.config.instruction ?? '', tools } };
 }

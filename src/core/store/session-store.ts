@@ -145,15 +145,13 @@ export class SessionStore {
 
   /**
    * Appends the messages added since the record was loaded or saved, then writes the metadata with
-   * a fresh `updatedAt` (and a title, once there is a user line). Returns what was stored.
+   * a fresh `updatedAt` (and a title, once there is a user line). Returns what was stored. `rewrite`
+   * writes every loaded message again (a save retried after the store was unreachable).
    */
-  async save(session: SessionRecord): Promise<SessionRecord> {
-    return this.write({
-      ...session,
-      version: SESSION_VERSION,
-      title: session.title || titleFrom(session.messages),
-      updatedAt: this.now().toISOString(),
-    });
+  async save(session: SessionRecord, opts: { rewrite?: boolean } = {}): Promise<SessionRecord> {
+    const record = { ...session, version: SESSION_VERSION, title: session.title || titleFrom(session.messages), updatedAt: this.now().toISOString() } as const;
+    // After an outage nobody knows what the server kept (a Redis without persistence comes back empty): write every loaded message again.
+    return this.write(opts.rewrite ? { ...record, messageCount: record.messagesFrom ?? 0 } : record);
   }
 
   /** Newest first; unreadable records come last as corrupt entries instead of failing the list. Reads metadata only. */
