@@ -5,7 +5,7 @@ import { Conversation } from '../conversation.js';
 import { withSummary } from '../event-sink.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
-import { historyItems } from './history-items.js';
+import { sessionItems } from './history-items.js';
 import { compactionText } from '../../core/middlewares/summarize.js';
 
 /**
@@ -160,7 +160,7 @@ export class ChatHost {
       if (previous.team !== team) await previous.team.close();
       ui.clear(record.usage);
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
-      for (const item of historyItems(record.messages)) ui.append(item);
+      for (const item of sessionItems(record)) ui.append(item);
       this.onChange?.();
       if (record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
     } catch (e) {

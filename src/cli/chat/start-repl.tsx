@@ -7,7 +7,7 @@ import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/i
 import { Conversation } from '../conversation.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
-import { historyItems } from './history-items.js';
+import { sessionItems } from './history-items.js';
 import { InputHistory } from './input-history.js';
 import { handleCommand } from './slash-commands.js';
 
@@ -40,7 +40,7 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   if (o.record) {
     items.push({ kind: 'info', text: `Resumed session ${o.record.id}: ${o.record.title || '(untitled)'}`, tone: 'success' });
     if (o.team.workspace !== realPathOrSelf(process.cwd())) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
-    items.push(...historyItems(o.record.messages));
+    items.push(...sessionItems(o.record));
     if (o.record.status === 'cancelled' && o.record.checkpointId) {
       items.push({ kind: 'info', tone: 'warning', text: `The last run was cancelled at a safe point. Type /resume ${o.record.id} to continue it, or send a new message.` });
     }

@@ -249,7 +249,15 @@ export class SessionStore {
     const text = JSON.stringify(metadata);
     const stored = redactJsonText(text, secrets);
     await this.kv.set(SESSION_PREFIX + record.id, stored);
-    const saved: SessionRecord = { ...(stored === text ? metadata : (JSON.parse(stored) as typeof metadata)), messages: entries.length ? [...messages.slice(0, persisted - from), ...entries.map((e) => JSON.parse(e.value) as Message)] : messages };
+    // The caller's list is kept (copying it would make every save cost the session's length); a message
+    // that redaction changed is replaced by what was stored.
+    let kept = messages;
+    entries.forEach((e, i) => {
+      if (e.value === JSON.stringify(added[i])) return;
+      if (kept === messages) kept = [...messages];
+      kept[persisted - from + i] = JSON.parse(e.value) as Message;
+    });
+    const saved: SessionRecord = { ...(stored === text ? metadata : (JSON.parse(stored) as typeof metadata)), messages: kept };
     if (from > 0) saved.messagesFrom = from;
     return saved;
   }

@@ -50,9 +50,15 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
     kind: 'sqlite',
     display,
     keyv: makeKeyv(ready),
-    // substr/length count characters on both sides, so any prefix matches exactly (LIKE would be case-insensitive).
+    // A range on the primary key finds the prefix without reading the whole table (millions of message
+    // records); substr/length then match it exactly (LIKE would be case-insensitive).
     listKeys: async (prefix) => {
-      const rows = (await ready.query(`SELECT key FROM ${TABLE} WHERE substr(key, 1, length(?)) = ?`, prefix, prefix)) as Array<{ key: string }>;
+      const upper = prefixUpperBound(prefix);
+      const rows = (
+        upper === undefined
+          ? await ready.query(`SELECT key FROM ${TABLE} WHERE substr(key, 1, length(?)) = ?`, prefix, prefix)
+          : await ready.query(`SELECT key FROM ${TABLE} WHERE key >= ? AND key < ? AND substr(key, 1, length(?)) = ?`, prefix, upper, prefix, prefix)
+      ) as Array<{ key: string }>;
       return rows.map((r) => r.key);
     },
     close: () => ready.disconnect(),
@@ -61,6 +67,18 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
     isTransient: isSqliteBusy,
     transientRetries: retries,
   };
+}
+
+/**
+ * The least string greater than every string that starts with `prefix`, in SQLite's binary order
+ * (UTF-8 bytes, which for these keys is code point order): the prefix with its last character
+ * moved up by one. Undefined when there is no such bound worth using (empty, or a surrogate at the end).
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  if (!prefix) return undefined;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last >= 0xd7ff) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
 function prepareFile(file: string, display: string): void {
