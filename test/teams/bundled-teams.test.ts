@@ -49,7 +49,9 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     expect(readFileSync(join(cwd, 'out/summary.txt'), 'utf8')).toBe('summary of notes\n');
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'I read notes.txt and wrote out/summary.txt.' });
     // The assistant is offered its tools, with shell among them.
-    expect(toolsOf(server().chatRequests[0]).sort()).toEqual(['ask_user', 'current_time', 'edit_file', 'grep', 'list_dir', 'read_file', 'shell', 'write_file']);
+    expect(toolsOf(server().chatRequests[0]).sort()).toEqual([
+      'ask_user', 'current_time', 'edit_file', 'grep', 'list_dir', 'read_file', 'read_tool_result', 'shell', 'write_file',
+    ]);
   });
 
   it('research: coordinator hands over, the planner asks the user, researchers work in parallel, the reporter reports', async () => {
