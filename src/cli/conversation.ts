@@ -102,7 +102,7 @@ export class Conversation {
   /**
    * Compacts the model's context when the next request would pass the summarize threshold, or
    * always when `force` (`/compact`): the older messages become a summary in the session record;
-   * every message stays in the session's log. A failed summary drops the oldest turns instead.
+   * every message stays in the session's log. A failed summary changes nothing (`/compact` throws it).
    */
   async compact(opts: { force?: boolean; instructions?: string; next?: string; signal?: AbortSignal } = {}): Promise<ContextCompaction | undefined> {
     const c = this.team.compaction;
@@ -129,14 +129,18 @@ export class Conversation {
       signal: opts.signal,
     });
     if (!result) return undefined;
+    // A failed summary changes nothing here: `/compact` says so, and between turns the in-run
+    // middleware still keeps the request inside the window (dropping the oldest turns only for that run).
+    if (result.error || result.summary === undefined) {
+      if (opts.force) throw result.error ?? new Error('the model wrote no summary');
+      return undefined;
+    }
     const r = this.record;
     const hadSummary = r.contextSummary ? 1 : 0;
     r.contextStart = (r.contextStart ?? 0) + result.cut - hadSummary;
-    if (result.summary !== undefined) r.contextSummary = { text: result.summary, summarized: result.summarized, at: new Date().toISOString() };
+    r.contextSummary = { text: result.summary, summarized: result.summarized, at: new Date().toISOString() };
     await this.save();
-    const outcome: ContextCompaction = { summarized: result.summarized };
-    if (result.error) outcome.error = result.error.message;
-    return outcome;
+    return { summarized: result.summarized };
   }
 
   private counter?: TokenCounter;

@@ -93,4 +93,33 @@ describe('long sessions stay inside the context window', () => {
     expect(record.contextSummary?.summarized).toBeGreaterThan(300);
     await again.close();
   }, 240_000);
+
+  it('/compact that fails changes nothing; one that works moves the context start and marks it on resume', async () => {
+    let failing = true;
+    server().onRequest((r) => {
+      if (isSummaryRequest(r)) return failing ? { status: 400, errorMessage: 'summaries are off today' } : { content: 'SUMMARY: two greetings.' };
+      return { content: 'hello back' };
+    });
+    const dir = tempDir();
+    const file = writeAgentsFile(dir, `version: 1\nmodels:\n  small: { model: test-model, base_url: "\${OPENAI_BASE_URL:-}", context_window: ${WINDOW} }\nagents:\n  helper: { model: small }\n`);
+    const home = tempHome();
+    const env = { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: server().url, ADK_HOME: home };
+    const stores = await openAdkStores(`sqlite://${home}/adk.sqlite`, { env });
+    const team = await loadTeam({ agentsFile: file, cwd: dir, env });
+    const { lease } = await lockedNewId(stores);
+    const conv = await Conversation.create(stores, team, lease);
+    for (const text of ['hello', 'hello again']) await conv.finishTurn(await drainRun(await conv.startTurn(text, new AbortController().signal), silent));
+    await expect(conv.compact({ force: true })).rejects.toThrow(/summaries are off today/);
+    expect(conv.record.contextStart).toBeUndefined();
+    expect(conv.record.contextSummary).toBeUndefined();
+    failing = false;
+    expect(await conv.compact({ force: true, instructions: 'keep names' })).toEqual({ summarized: 4 });
+    expect(conv.record).toMatchObject({ contextStart: 4, contextSummary: { text: 'SUMMARY: two greetings.', summarized: 4 } });
+    const { sessionItems } = await import('../../src/cli/chat/history-items.js');
+    const reopened = (await stores.sessions.get(conv.id, { from: 'context' }))!;
+    expect(sessionItems(reopened).at(-1)).toMatchObject({ kind: 'info', text: '⋯ 4 earlier messages summarised' });
+    await conv.close();
+    await team.close();
+    await stores.close();
+  });
 });

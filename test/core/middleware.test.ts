@@ -210,7 +210,8 @@ describe('reduce_tool_results middleware', () => {
       },
       { content: 'done' },
     ]);
-    const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [big], middlewares: [reduceToolResultsMiddleware({ maxChars: 2000 })] });
+    // The output cap (3,000 here) has the last word, after reduction saved the whole result.
+    const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [big], maxToolOutputChars: 3000, middlewares: [reduceToolResultsMiddleware({ maxChars: 2000 })] });
     await collect(new Runner({ agent }).query('go'));
     const excerpt = model.calls[1].messages.at(-1)!.content;
     expect(excerpt.length).toBeLessThan(2300);
@@ -220,5 +221,43 @@ describe('reduce_tool_results middleware', () => {
     const page = model.calls[2].messages.at(-1)!.content;
     expect(long.slice(1400)).toContain(page.slice(0, 1000));
     expect(model.calls[0].options?.tools?.map((t) => t.name)).toContain('read_tool_result');
+  });
+
+  it('clears old results when space is short, saving each once under a stable id (the placeholder never changes)', async () => {
+    const puts: string[] = [];
+    const saved = new Map<string, string>();
+    const artifacts = { put: async (id: string, text: string) => void (puts.push(id), saved.set(id, text)), get: async (id: string) => saved.get(id) };
+    const result = 'x'.repeat(3000);
+    const tool: Tool<Record<string, never>> = { name: 'dump', description: 'Dump.', parameters: z.object({}), execute: () => result };
+    let n = 0;
+    const model = withWindow(new ScriptedChatModel(() => (++n <= 6 ? { toolCalls: [{ name: 'dump', arguments: {}, id: `d${n}` }] } : { content: 'done' })), 4000);
+    const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [tool], middlewares: [reduceToolResultsMiddleware({ keepTurns: 1 })] });
+    const history = [1, 2, 3].flatMap((t) => [
+      { isUserInput: true, agentName: '', message: userMessage(`turn ${t}`) },
+      { isUserInput: false, agentName: 'a', message: { role: 'assistant' as const, content: '', toolCalls: [{ id: `h${t}`, function: { name: 'dump', arguments: '{}' } }] } },
+      { isUserInput: false, agentName: 'a', message: { role: 'tool' as const, content: result, toolCallId: `h${t}`, toolName: 'dump' } },
+      { isUserInput: false, agentName: 'a', message: { role: 'assistant' as const, content: 'ok' } },
+    ]);
+    await collect(new Runner({ agent }).run([userMessage('now')], { history, artifacts }));
+    const placeholders = model.calls.map((c) => c.messages.filter((m) => m.role === 'tool' && m.content.startsWith('[result cleared')).map((m) => m.content));
+    const cleared = placeholders.filter((p) => p.length);
+    expect(cleared.length).toBeGreaterThan(1);
+    // The same three old results, cleared on every request, with the same text each time.
+    for (const p of cleared) expect(p).toEqual(cleared[0]);
+    expect(new Set(puts).size).toBe(puts.length);
+    expect(puts).toHaveLength(3);
+    expect([...saved.values()].every((v) => v === result)).toBe(true);
+  });
+});
+
+describe('cuts', () => {
+  it('never leave a tool result whose call was cut (interleaved parallel branches)', async () => {
+    const { keepCallsWithResults } = await import('../../src/core/context/cut.js');
+    const call = (id: string): Message => ({ role: 'assistant', content: '', toolCalls: [{ id, function: { name: 't', arguments: '{}' } }] });
+    const result = (id: string): Message => ({ role: 'tool', content: 'r', toolCallId: id, toolName: 't' });
+    const interleaved = [userMessage('go'), call('a1'), call('b1'), result('a1'), result('b1'), { role: 'assistant', content: 'a done' } as Message];
+    expect(keepCallsWithResults(interleaved, 2)).toBe(1);
+    expect(keepCallsWithResults(interleaved, 5)).toBe(5);
+    expect(keepCallsWithResults(interleaved, 0)).toBe(0);
   });
 });

@@ -49,5 +49,7 @@ export function historyItems(messages: HistoryMessage[], mark?: CompactionMark):
       });
     }
   }
+  // After `/compact` the context starts after the last message.
+  if (mark && mark.at >= messages.length) items.push({ kind: 'info', tone: 'muted', text: compactionText({ summarized: mark.summarized }) });
   return items;
 }

@@ -53,7 +53,7 @@ export interface ChatModelAgentConfig {
   maxToolOutputChars?: number;
   /**
    * Hooks around the run, each model call and each tool call (summarisation, result reduction, your
-   * own). Approval (outermost) and the output cap (innermost) are added around them.
+   * own). Approval and then the output cap are added around them.
    */
   middlewares?: AgentMiddleware[];
 }
@@ -150,10 +150,12 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       tools.set(t.name, t);
       returnDirectly.add(t.name);
     }
+    // Approval outermost (nothing unapproved reaches any other layer), then the cap, which sees every
+    // result last; the agent's own middlewares sit inside, next to the tool (reduction saves whole results).
     const middlewares = [
       ...(c.approval?.length ? [approvalMiddleware(c.approval)] : []),
-      ...(c.middlewares ?? []),
       outputCapMiddleware(c.maxToolOutputChars),
+      ...(c.middlewares ?? []),
     ];
     this.exec = { instruction, tools, returnDirectly, middlewares };
     return this.exec;

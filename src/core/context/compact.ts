@@ -1,4 +1,4 @@
-import { isSummaryMessage, findStepCut, findTurnCut } from './cut.js';
+import { isSummaryMessage, findStepCut, findTurnCut, keepCallsWithResults } from './cut.js';
 import { summarizedCount, writeSummary, type SummaryOptions } from './summary.js';
 import type { Message } from '../schema/message.js';
 
@@ -33,6 +33,7 @@ export async function compactMessages(body: readonly Message[], opts: CompactOpt
   }
   // One turn is all there is, or its tail is still too large: cut inside the current tool loop.
   if (opts.keepTurns > 0 && (cut <= min || (await opts.counter.count(body.slice(cut))) > tailBudget)) cut = Math.max(cut, findStepCut(body, 2));
+  cut = keepCallsWithResults(body, cut);
   if (cut <= min) return undefined;
   const summarized = summarizedCount(body[0]) + cut - min;
   try {

@@ -30,3 +30,19 @@ export function findStepCut(messages: readonly Message[], keepSteps: number): nu
 function turnStarts(messages: readonly Message[]): number[] {
   return messages.flatMap((m, i) => (m.role === 'user' && !isSummaryMessage(m) ? [i] : []));
 }
+
+/**
+ * Moves a cut back until no tool result after it answers a call before it. Needed where one list
+ * holds several agents' messages (parallel branches are interleaved as they were made).
+ */
+export function keepCallsWithResults(messages: readonly Message[], cut: number): number {
+  for (;;) {
+    const callAt = new Map<string, number>();
+    messages.slice(0, cut).forEach((m, i) => {
+      for (const c of m.toolCalls ?? []) callAt.set(c.id, i);
+    });
+    const orphans = messages.slice(cut).flatMap((m) => (m.role === 'tool' && m.toolCallId && callAt.has(m.toolCallId) ? [callAt.get(m.toolCallId)!] : []));
+    if (!orphans.length) return cut;
+    cut = Math.min(...orphans);
+  }
+}

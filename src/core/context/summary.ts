@@ -60,18 +60,20 @@ export async function writeSummary(messages: readonly Message[], opts: SummaryOp
     userMessage(`${summary ? `Previous summary:\n${summary}\n\n` : ''}Conversation to summarise:\n${lines.join('\n')}`),
   ];
   while (rest.length) {
+    // Each line is counted once (a running total): re-counting the whole request per line would be quadratic.
+    let used = await opts.counter.count(request([]));
     const lines: string[] = [];
-    let taken = 0;
     for (const m of rest) {
-      const candidate = [...lines, render(m)];
-      if (lines.length && (await opts.counter.count(request(candidate))) > opts.inputBudget) break;
-      lines.push(candidate[candidate.length - 1]);
-      taken++;
+      const line = render(m);
+      const cost = await opts.counter.count([userMessage(line)]);
+      if (lines.length && used + cost > opts.inputBudget) break;
+      lines.push(line);
+      used += cost;
     }
     const reply = await opts.model.generate(request(lines), { signal: opts.signal });
     summary = reply.content.trim();
     if (!summary) throw new Error('the model wrote an empty summary');
-    rest = rest.slice(taken);
+    rest = rest.slice(lines.length);
   }
   return summary;
 }

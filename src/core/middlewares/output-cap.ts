@@ -8,7 +8,7 @@ export function cap(content: string, max: number): string {
   return `${content.slice(0, max)}\n[output truncated: showing the first ${max} of ${content.length} characters]`;
 }
 
-/** The last line of defence on every tool result (innermost layer): at most `maxChars` characters. */
+/** The last word on every tool result (outside every middleware but approval): at most `maxChars` characters. */
 export function outputCapMiddleware(maxChars = DEFAULT_MAX_TOOL_OUTPUT_CHARS): AgentMiddleware {
   return {
     name: 'output_cap',

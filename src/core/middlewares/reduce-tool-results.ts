@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AgentMiddleware, MiddlewareContext } from '../agents/middleware.js';
 import type { Message } from '../schema/message.js';
@@ -43,8 +43,7 @@ export function reduceToolResultsMiddleware(options: ReduceToolResultsOptions = 
     wrapToolCall: (next, ctx) => async (req) => {
       const r = await next(req);
       if (r.kind !== 'done' || r.content.length <= maxChars || req.call.function.name === READ_TOOL_RESULT) return r;
-      const id = newResultId();
-      await artifacts(ctx).put(id, r.content);
+      const id = await keep(ctx, req.call.id, r.content);
       return { ...r, content: excerpt(r.content, id, maxChars) };
     },
     async beforeModel(ctx, _state, request) {
@@ -59,8 +58,7 @@ export function reduceToolResultsMiddleware(options: ReduceToolResultsOptions = 
           messages.push(m);
           continue;
         }
-        const id = newResultId();
-        await artifacts(ctx).put(id, m.content);
+        const id = await keep(ctx, m.toolCallId ?? '', m.content);
         messages.push({ ...m, content: `${CLEARED} ${m.content.length} characters; ${READ_TOOL_RESULT} {"id":"${id}"} shows it]` });
       }
       return { ...request, messages };
@@ -70,8 +68,19 @@ export function reduceToolResultsMiddleware(options: ReduceToolResultsOptions = 
 
 const CLEARED = '[result cleared to save context:';
 
-function newResultId(): string {
-  return `r_${randomBytes(6).toString('hex')}`;
+/**
+ * Saves a whole result once, under an id derived from the call and its text: clearing the same old
+ * result on every later request neither writes it again nor changes the placeholder (prompt caches
+ * keep matching).
+ */
+async function keep(ctx: MiddlewareContext, callId: string, content: string): Promise<string> {
+  const id = `r_${createHash('sha256').update(callId).update('\0').update(content).digest('hex').slice(0, 16)}`;
+  const saved = (ctx.values.reduce_tool_results_saved ??= {}) as Record<string, true>;
+  if (saved[id]) return id;
+  const store = artifacts(ctx);
+  if ((await store.get(id)) === undefined) await store.put(id, content);
+  saved[id] = true;
+  return id;
 }
 
 /** Head and tail of a long result, with how to read the middle. */
@@ -91,7 +100,7 @@ function turnStart(messages: readonly Message[], keepTurns: number): number {
 function artifacts(ctx: MiddlewareContext): ArtifactStore {
   if (ctx.run.artifacts) return ctx.run.artifacts;
   // No session store: whole results live in the run's values, which a checkpoint keeps.
-  const kept = (ctx.values.reduce_tool_results ??= {}) as Record<string, string>;
+  const kept = (ctx.values.reduce_tool_results_results ??= {}) as Record<string, string>;
   return { put: async (id, text) => void (kept[id] = text), get: async (id) => kept[id] };
 }
 

@@ -69,8 +69,10 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
       const counter = counterFor(ctx.model.modelName);
       lastEstimate = await counter.count(request.messages, request.tools);
       if (lastEstimate <= threshold * window) return;
-      const system = leadingSystem(state.messages);
-      const body = state.messages.slice(system.length);
+      // Compacted is what is sent (an earlier middleware may have shortened results); the kept state
+      // is cut the same way when it is the same list of messages, and else left for the next call.
+      const system = leadingSystem(request.messages);
+      const body = request.messages.slice(system.length);
       const c = await compactMessages(body, {
         model: ctx.model,
         counter,
@@ -81,17 +83,24 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
       });
       if (!c) return;
       const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
-      state.messages = [...system, ...replacement, ...body.slice(c.cut)];
+      if (sameShape(state.messages, request.messages)) {
+        state.messages = [...state.messages.slice(0, system.length), ...replacement, ...state.messages.slice(system.length + c.cut)];
+      }
       const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
       if (c.error) event.error = c.error.message;
       ctx.emit(event);
-      return { ...request, messages: [...system, ...replacement, ...request.messages.slice(system.length + c.cut)] };
+      return { ...request, messages: [...system, ...replacement, ...body.slice(c.cut)] };
     },
     afterModel(ctx, _state, reply) {
       const reported = reply.usage && !reply.usage.estimated ? reply.usage.promptTokens : 0;
       if (reported) counterFor(ctx.model.modelName).observe(lastEstimate, reported);
     },
   };
+}
+
+/** The same messages in the same places, some with shortened content (a reduced tool result). */
+function sameShape(a: readonly Message[], b: readonly Message[]): boolean {
+  return a.length === b.length && a.every((m, i) => m.role === b[i].role && m.toolCallId === b[i].toolCallId && (m.toolCalls?.length ?? 0) === (b[i].toolCalls?.length ?? 0));
 }
 
 function leadingSystem(messages: readonly Message[]): Message[] {
