@@ -51,7 +51,7 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
-  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects };
+  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;
