@@ -217,6 +217,7 @@ export class Conversation {
     r.usage.promptTokens += summary.usage.promptTokens;
     r.usage.completionTokens += summary.usage.completionTokens;
     r.status = summary.status;
+    if (summary.todos) r.todos = summary.todos;
     const resumable = summary.status === 'interrupted' || !!summary.cancelledAtCheckpoint;
     r.pendingInterrupts = resumable ? summary.interrupts.map(toPending) : [];
     if (resumable) {

@@ -1,6 +1,7 @@
 import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
 import { AsyncQueue, IncompleteReplyError, WillRetryError, isAbortError } from '../core/index.js';
 import { isCompactionEvent, type CompactionEvent } from '../core/middlewares/summarize.js';
+import { isTodosEvent, type Todo, type TodosEvent } from '../core/prebuilt/deep/todos.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
@@ -14,6 +15,8 @@ export interface EventSink {
   interrupt(e: AgentEvent, contexts: InterruptContext[]): void;
   /** The context was compacted (a summary, or the oldest messages dropped when it failed). */
   compaction(e: AgentEvent, c: CompactionEvent): void;
+  /** A deep agent wrote its todo list. */
+  todos(e: AgentEvent, t: TodosEvent): void;
 }
 
 export type RunStatus = 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
@@ -32,6 +35,8 @@ export interface RunSummary {
   cancelledAtCheckpoint?: boolean;
   /** Every finished message, in order: the turn's contribution to the conversation history. */
   messages: Message[];
+  /** The last todo list written in the run (deep agents). */
+  todos?: Todo[];
 }
 
 /** Reads a run to the end, feeding `sink`, and sums it up. */
@@ -53,7 +58,12 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
       }
     }
     if (e.retry) sink.retry(e);
-    if (isCompactionEvent(e.output?.custom)) sink.compaction(e, e.output.custom);
+    const custom = e.output?.custom;
+    if (isCompactionEvent(custom)) sink.compaction(e, custom);
+    if (isTodosEvent(custom)) {
+      sink.todos(e, custom);
+      summary.todos = custom.todos;
+    }
     if (e.action?.transferToAgent) sink.transfer(e, e.action.transferToAgent.destAgentName);
     const interrupted = e.action?.interrupted;
     if (interrupted) {
@@ -99,7 +109,7 @@ async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | und
 
 export type { Usage };
 
-const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {} };
+const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {}, todos() {} };
 
 /**
  * Passes a run's events through to one consumer (the REPL) while a second reader sums the run up

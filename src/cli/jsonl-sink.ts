@@ -2,6 +2,7 @@ import type { AgentEvent, InterruptContext, InterruptDetails, Message } from '..
 import { redactJsonText, secretsFromEnv } from '../core/store/redact.js';
 import type { EventSink, RunSummary } from './event-sink.js';
 import type { CompactionEvent } from '../core/middlewares/summarize.js';
+import type { TodosEvent } from '../core/prebuilt/deep/todos.js';
 import { configSecretValues } from './secrets.js';
 
 type Write = (line: string) => void;
@@ -50,6 +51,9 @@ export class JsonlSink implements EventSink {
   }
   compaction(e: AgentEvent, c: CompactionEvent): void {
     this.emit({ type: 'compaction', ...base(e), summarized: c.summarized, ...(c.error ? { dropped: true, error: c.error } : {}) });
+  }
+  todos(e: AgentEvent, t: TodosEvent): void {
+    this.emit({ type: 'todos', ...base(e), todos: t.todos });
   }
   interrupt(_e: AgentEvent, _contexts: InterruptContext[]): void {
     // Printed by `interrupted()` once the checkpoint id is known.

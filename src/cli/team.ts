@@ -1,7 +1,8 @@
 import type { ModelConfig, TeamConfig } from '../core/config/index.js';
 import { realPathOrSelf } from './paths.js';
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { defaultAdkHome } from '../core/store/store-url.js';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
 import type { Agent, ChatModel, SummarizeOptions, ToolInfo } from '../core/index.js';
@@ -181,6 +182,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
           return tools;
         },
         retry: retryPolicyFromEnv(env),
+        workspace: cwd,
+        skillDirs: [join(cwd, '.adk', 'skills'), join(defaultAdkHome(env), 'skills')],
       },
       rootName,
     );

@@ -1,6 +1,7 @@
 import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
 import type { EventSink } from './event-sink.js';
 import { compactionText, type CompactionEvent } from '../core/middlewares/summarize.js';
+import { todoMark, type TodosEvent } from '../core/prebuilt/deep/todos.js';
 import { describeInterrupt } from './jsonl-sink.js';
 
 type Write = (text: string) => void;
@@ -49,6 +50,9 @@ export class TextSink implements EventSink {
   }
   compaction(_e: AgentEvent, c: CompactionEvent): void {
     this.note(`  ${compactionText(c)}`);
+  }
+  todos(_e: AgentEvent, t: TodosEvent): void {
+    this.note(t.todos.map((x) => `  ${todoMark(x.status)} ${x.status === 'in_progress' ? (x.activeForm ?? x.content) : x.content}`).join('\n'));
   }
   error(): void {
     // The CLI prints the final error once.

@@ -16,6 +16,10 @@ export interface AgentToolOptions {
   fullChatHistoryAsInput?: boolean;
   /** Per-call timeout; by default none (the inner agent is bounded by its own iterations). */
   timeoutMs?: number;
+  /** What the model reads about the tool (default: the agent's description). */
+  description?: string;
+  /** The tool's name (default: the agent's); interrupt addresses inside use it too. */
+  name?: string;
 }
 
 /** Eino's default agent-tool parameters. */
@@ -35,10 +39,11 @@ const INTERRUPTED_INFO = { kind: 'custom', message: 'agent tool interrupt' } as 
  */
 export function agentTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ request: string }> {
   if (!agent.name) throw new Error('agent tool requires a non-empty Name');
-  if (!agent.description) throw new Error('agent tool requires a non-empty Description');
+  const description = options.description ?? agent.description;
+  if (!description) throw new Error('agent tool requires a non-empty Description');
   return {
-    name: agent.name,
-    description: agent.description,
+    name: options.name ?? agent.name,
+    description,
     parameters: AGENT_TOOL_PARAMETERS,
     timeoutMs: options.timeoutMs ?? 0,
     execute: (args, ctx) => runAgentTool(agent, args.request, ctx, options),
@@ -49,7 +54,7 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   const caller = ctx.runContext;
   const flow = toFlowAgent(agent);
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
-  const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: agent.name, subId: ctx.callId }];
+  const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: options.name ?? agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
   const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts };
 

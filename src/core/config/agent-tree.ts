@@ -42,6 +42,12 @@ function buildNode(config: TeamConfig, a: AgentConfig, seen: Set<string>): TreeN
       node.approval = a.approval;
       if (a.exit) node.markers.push('exit');
       break;
+    case 'deep':
+      node.model = a.model;
+      node.tools = [...a.tools.map(toolLabel), 'write_todos', ...(a.subAgents.length || a.generalPurpose ? ['task'] : [])];
+      node.approval = a.approval;
+      if (a.generalPurpose) node.markers.push('task: + general-purpose');
+      break;
     case 'loop':
       if (a.maxIterations !== undefined) node.markers.push(`max_iterations: ${a.maxIterations}`);
       break;
@@ -78,6 +84,7 @@ function part(type: 'planner' | 'executor' | 'replanner', model: string, tools: 
 export function toolLabel(t: ToolRef): string {
   if (t.kind === 'builtin') return t.name;
   if (t.kind === 'mcp') return `mcp:${t.server}`;
+  if (t.kind === 'agent') return t.name && t.name !== t.agent ? `${t.name}(agent:${t.agent})` : `agent:${t.agent}`;
   return `${t.path}#${t.exportName ?? 'default'}`;
 }
 

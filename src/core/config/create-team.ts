@@ -7,6 +7,10 @@ import type { ChatModel } from '../models/chat-model.js';
 import type { RetryPolicy } from '../models/retry.js';
 import { newExecutor, newPlanner, newReplanner, planExecute } from '../prebuilt/plan-execute/index.js';
 import { supervisor } from '../prebuilt/supervisor.js';
+import { agentTool } from '../agents/agent-tool.js';
+import { deepAgent } from '../prebuilt/deep/deep-agent.js';
+import { agentsMdMiddleware } from '../middlewares/agents-md.js';
+import { skillsMiddleware } from '../middlewares/skills.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRef as RegistryToolRef } from '../tools/registry.js';
 import type { AgentConfig, MiddlewareRef, ModelConfig, TeamConfig, ToolRef } from './types.js';
@@ -23,6 +27,10 @@ export interface TeamDeps {
   tools(refs: RegistryToolRef[]): Promise<Tool[]>;
   /** Overrides of the model retry policy for every agent (e.g. from ADK_MAX_RETRIES). */
   retry?: Partial<RetryPolicy>;
+  /** The workspace: its AGENTS.md reaches every chat and deep agent (unless `agents_md: false`). */
+  workspace?: string;
+  /** Folders of skills (`<skill>/SKILL.md`): the workspace's `.adk/skills`, then ADK_HOME's `skills`. */
+  skillDirs?: string[];
   /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
   middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
 }
@@ -75,17 +83,34 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           description: a.description,
           instruction: a.instruction,
           model: modelFor(a.model),
-          tools: await deps.tools(a.tools.map(toRegistryRef)),
+          tools: await resolveTools(a.tools),
           approval: a.approval,
           returnDirectly: a.returnDirectly,
           outputKey: a.outputKey,
           maxIterations: a.maxIterations,
           exit: a.exit,
           retry: deps.retry,
-          middlewares: await buildMiddlewares(a.middlewares, deps),
+          middlewares: [...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
         });
         return a.subAgents.length ? setSubAgents(agent, await children(a.subAgents)) : agent;
       }
+      case 'deep':
+        return deepAgent({
+          name: a.name,
+          description: a.description,
+          instruction: a.instruction || undefined,
+          model: modelFor(a.model),
+          tools: await resolveTools(a.tools),
+          approval: a.approval,
+          // Fresh instances: run by the task tool, never transferred to.
+          subAgents: await Promise.all(a.subAgents.map((n) => build(n))),
+          generalPurpose: a.generalPurpose,
+          maxIterations: a.maxIterations,
+          outputKey: a.outputKey,
+          retry: deps.retry,
+          middlewares: [...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
+          subAgentMiddlewares: contextMiddlewares(a.agentsMd),
+        });
       case 'sequential':
         return new SequentialAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents) });
       case 'parallel':
@@ -100,10 +125,29 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           description: a.description,
           maxIterations: a.maxIterations,
           planner: newPlanner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review, retry: deps.retry }),
-          executor: newExecutor({ model: modelFor(a.executor.model), tools: await deps.tools(a.executor.tools.map(toRegistryRef)), approval: a.executor.approval, retry: deps.retry }),
+          executor: newExecutor({ model: modelFor(a.executor.model), tools: await resolveTools(a.executor.tools), approval: a.executor.approval, retry: deps.retry }),
           replanner: newReplanner({ model: modelFor(a.replanner.model), retry: deps.retry }),
         });
     }
+  }
+
+  /** What an agent knows of its folder: AGENTS.md and the skills. */
+  function contextMiddlewares(agentsMd: boolean): AgentMiddleware[] {
+    const out: AgentMiddleware[] = [];
+    if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace));
+    if (deps.skillDirs?.length) out.push(skillsMiddleware(deps.skillDirs));
+    return out;
+  }
+
+  /** Built-in, MCP and module tools from the registry; `{ agent: … }` tools are fresh instances of those agents. */
+  async function resolveTools(refs: ToolRef[]): Promise<Tool[]> {
+    const tools = await deps.tools(refs.flatMap((r) => (r.kind === 'agent' ? [] : [toRegistryRef(r)])));
+    for (const r of refs) {
+      if (r.kind !== 'agent') continue;
+      const inner = await build(r.agent);
+      tools.push(agentTool(inner, { name: r.name, emitInternalEvents: r.emitInternalEvents, fullChatHistoryAsInput: r.fullHistory, description: r.description }));
+    }
+    return tools;
   }
 
   return build(rootName);
@@ -133,7 +177,7 @@ export async function importMiddleware(ref: Extract<MiddlewareRef, { kind: 'modu
   return m;
 }
 
-export function toRegistryRef(ref: ToolRef): RegistryToolRef {
+export function toRegistryRef(ref: Exclude<ToolRef, { kind: 'agent' }>): RegistryToolRef {
   switch (ref.kind) {
     case 'builtin':
       return ref.options ? { builtin: ref.name, options: ref.options } : ref.name;

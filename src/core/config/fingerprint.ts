@@ -13,9 +13,9 @@ export function teamFingerprint(text: string, config: TeamConfig): string {
   const h = createHash('sha256').update(text);
   const files = new Set<string>();
   for (const a of config.agents.values()) {
-    const refs = a.type === 'chat' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
+    const refs = a.type === 'chat' || a.type === 'deep' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
     for (const r of refs) if (r.kind === 'module') files.add(r.resolvedPath);
-    for (const m of a.type === 'chat' ? (a.middlewares ?? []) : []) if (m.kind === 'module') files.add(m.resolvedPath);
+    for (const m of a.type === 'chat' || a.type === 'deep' ? (a.middlewares ?? []) : []) if (m.kind === 'module') files.add(m.resolvedPath);
   }
   for (const s of config.mcpServers.values()) {
     for (const word of [s.command, ...s.args]) {

@@ -71,6 +71,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
           subAgents: a.sub_agents ?? [],
           disallowTransferToParent: a.disallow_transfer_to_parent ?? false,
           exit: a.exit ?? false,
+          agentsMd: a.agents_md ?? true,
         },
         { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) },
       );
@@ -98,6 +99,21 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
         { maxIterations: a.max_iterations },
       );
     }
+    case 'deep':
+      return withOptional(
+        {
+          ...base,
+          type: 'deep',
+          instruction: a.instruction ?? '',
+          model: a.model ?? DEFAULT_MODEL,
+          tools,
+          approval: a.approval ?? defaultApproval(tools),
+          subAgents: a.sub_agents ?? [],
+          generalPurpose: a.general_purpose ?? true,
+          agentsMd: a.agents_md ?? true,
+        },
+        { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) },
+      );
   }
 }
 

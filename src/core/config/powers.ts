@@ -30,7 +30,7 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     if (ref.kind === 'module') add({ kind: 'module', text: `imports module ${ref.path}${ref.exportName ? ` (export ${ref.exportName})` : ''}` });
   }
   for (const a of config.agents.values()) {
-    for (const m of a.type === 'chat' ? (a.middlewares ?? []) : []) {
+    for (const m of a.type === 'chat' || a.type === 'deep' ? (a.middlewares ?? []) : []) {
       if (m.kind === 'module') add({ kind: 'module', text: `imports middleware module ${m.path}${m.exportName ? ` (export ${m.exportName})` : ''} into agent ${a.name}` });
     }
   }
@@ -51,7 +51,7 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
   }
   for (const rule of config.allow) add({ kind: 'allow', text: `allows ${formatRule(rule)} without asking` });
   for (const a of config.agents.values()) {
-    const tools = a.type === 'chat' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;
+    const tools = a.type === 'chat' || a.type === 'deep' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;
     if (!tools) continue;
     for (const ref of tools.refs) {
       if (ref.kind !== 'builtin') continue;
@@ -81,7 +81,7 @@ const ASK_FIRST = new Set<string>(DEFAULT_APPROVAL_TOOLS);
 function allToolRefs(config: TeamConfig): ToolRef[] {
   const refs: ToolRef[] = [];
   for (const a of config.agents.values()) {
-    if (a.type === 'chat') refs.push(...a.tools);
+    if (a.type === 'chat' || a.type === 'deep') refs.push(...a.tools);
     if (a.type === 'plan_execute') refs.push(...a.executor.tools);
   }
   return refs;

@@ -58,6 +58,14 @@ export type RawMcpServer = z.infer<typeof mcpServerSchema>;
 
 export const mcpToolSchema = z.strictObject({ mcp: z.string().min(1) });
 export const moduleToolSchema = z.strictObject({ module: z.string().min(1), export: z.string().min(1).optional() });
+/** `- { agent: researcher, name: research, description: …, full_history: true, emit_internal_events: true }` */
+export const agentToolSchema = z.strictObject({
+  agent: z.string().min(1),
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a tool name (letters, digits, _ and -, at most 64)').optional(),
+  description: z.string().min(1).optional(),
+  full_history: z.boolean().optional(),
+  emit_internal_events: z.boolean().optional(),
+});
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 /** `- shell: { sandbox: off, network: true, env: [NPM_CONFIG_REGISTRY] }` */
 export const shellOptionsSchema = z.strictObject({
@@ -99,6 +107,8 @@ const agentKeys = {
   disallow_transfer_to_parent: z.boolean(),
   exit: z.boolean(),
   middlewares: z.array(z.unknown()),
+  agents_md: z.boolean(),
+  general_purpose: z.boolean(),
   supervisor: z.string().min(1),
   planner: plannerSchema,
   executor: executorSchema,
@@ -108,7 +118,8 @@ export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
 
 export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
-  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares'],
+  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares', 'agents_md'],
+  deep: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'output_key', 'max_iterations', 'sub_agents', 'middlewares', 'agents_md', 'general_purpose'],
   sequential: ['type', 'description', 'sub_agents'],
   parallel: ['type', 'description', 'sub_agents'],
   loop: ['type', 'description', 'sub_agents', 'max_iterations'],
@@ -138,6 +149,8 @@ export interface RawAgent {
   disallow_transfer_to_parent?: boolean;
   exit?: boolean;
   middlewares?: unknown[];
+  agents_md?: boolean;
+  general_purpose?: boolean;
   supervisor?: string;
   planner?: z.infer<typeof plannerSchema>;
   executor?: z.infer<typeof executorSchema>;

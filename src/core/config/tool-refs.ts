@@ -4,7 +4,7 @@ import { checkModulePath } from '../tools/module-tool.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';
 import { checkObject, describe, isRecord } from './shape-check.js';
-import { fetchUrlOptionsSchema, mcpToolSchema, moduleToolSchema, shellOptionsSchema } from './schema.js';
+import { agentToolSchema, fetchUrlOptionsSchema, mcpToolSchema, moduleToolSchema, shellOptionsSchema } from './schema.js';
 import { parseAllowHosts } from '../tools/net/address-policy.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { ToolRef } from './types.js';
@@ -13,10 +13,12 @@ export interface ToolCheckContext {
   c: ProblemCollector;
   baseDir: string;
   mcpServers: ReadonlySet<string>;
+  /** The file's agents, for `{ agent: … }` tools: name -> its description (if any). */
+  agents?: ReadonlyMap<string, { description?: string }>;
 }
 
 const TOOL_FORMS =
-  'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> } or { module: ./file.js, export?: <name> }';
+  'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> }, { module: ./file.js, export?: <name> } or { agent: <agent>, name?, description?, full_history?, emit_internal_events? }';
 /** Built-ins that take options, and the schema of each. */
 const OPTION_SCHEMAS = { shell: shellOptionsSchema, fetch_url: fetchUrlOptionsSchema } as const;
 
@@ -28,7 +30,8 @@ export function checkTools(list: readonly unknown[] | undefined, base: readonly 
     const p = [...base, i];
     const ref = checkTool(entry, p, ctx);
     if (!ref) return;
-    const id = ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
+    const id =
+      ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? `agent tool '${ref.name ?? ref.agent}'` : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
     if (seen.has(id)) {
       ctx.c.report(p, `tool ${ref.kind === 'builtin' ? `'${ref.name}'` : id} is listed twice`);
       return;
@@ -68,6 +71,7 @@ function checkTool(entry: unknown, p: PathSeg[], ctx: ToolCheckContext): ToolRef
     }
     return { kind: 'mcp', server: t.mcp, pos };
   }
+  if ('agent' in entry) return checkAgentTool(entry, p, ctx);
   if ('module' in entry) {
     const t = checkObject(moduleToolSchema, entry, p, c, (key) => ({
       message: `unknown key '${key}' in a module tool${didYouMean(key, ['module', 'export'])}`,
@@ -88,6 +92,31 @@ function checkTool(entry: unknown, p: PathSeg[], ctx: ToolCheckContext): ToolRef
   const key = keys[0];
   c.report(p, `unknown tool form${key ? ` with key '${key}'${didYouMean(key, ['mcp', 'module'])}` : ''}`, { hint: TOOL_FORMS, at: 'value' });
   return undefined;
+}
+
+/** `{ agent: researcher, … }`: the agent must exist, and the tool needs a description (its own or the agent's). */
+function checkAgentTool(entry: Record<string, unknown>, p: PathSeg[], ctx: ToolCheckContext): ToolRef | undefined {
+  const { c } = ctx;
+  const known = Object.keys(agentToolSchema.shape);
+  const t = checkObject(agentToolSchema, entry, p, c, (key) => ({ message: `unknown key '${key}' in an agent tool${didYouMean(key, known)}`, hint: TOOL_FORMS }));
+  if (!t?.agent) return undefined;
+  const target = ctx.agents?.get(t.agent);
+  if (ctx.agents && !target) {
+    c.report([...p, 'agent'], `undefined agent '${t.agent}'${didYouMean(t.agent, ctx.agents.keys())}`);
+    return undefined;
+  }
+  if (ctx.agents && !t.description && !target?.description) {
+    c.report([...p, 'agent'], `agent '${t.agent}' has no description, and a tool needs one: the model reads it to decide when to call the tool`, {
+      hint: `give '${t.agent}' a description, or the tool one: { agent: ${t.agent}, description: … }`,
+    });
+    return undefined;
+  }
+  const ref: ToolRef = { kind: 'agent', agent: t.agent, pos: c.locate(p) };
+  if (t.name) ref.name = t.name;
+  if (t.description) ref.description = t.description;
+  if (t.full_history !== undefined) ref.fullHistory = t.full_history;
+  if (t.emit_internal_events !== undefined) ref.emitInternalEvents = t.emit_internal_events;
+  return ref;
 }
 
 /** `{ shell: { sandbox: off, network: true, env: [...] } }` or `{ fetch_url: { allow_hosts: [...] } }`. */
@@ -123,8 +152,8 @@ function checkBuiltinWithOptions(name: string, raw: unknown, p: PathSeg[], c: Pr
  */
 export function checkToolNames(names: readonly string[] | undefined, key: string, tools: readonly ToolRef[], base: readonly PathSeg[], c: ProblemCollector): void {
   if (!names) return;
-  const have = new Set(tools.flatMap((t) => (t.kind === 'builtin' ? [t.name] : [])));
-  const dynamic = tools.some((t) => t.kind !== 'builtin');
+  const have = new Set(tools.flatMap((t) => (t.kind === 'builtin' ? [t.name] : t.kind === 'agent' ? [t.name ?? t.agent] : [])));
+  const dynamic = tools.some((t) => t.kind === 'mcp' || t.kind === 'module');
   const seen = new Set<string>();
   names.forEach((name, i) => {
     const p = [...base, i];

@@ -11,7 +11,7 @@ import type { BuiltinToolConfig } from '../tools/builtin/index.js';
  * defaulted, so building agents from it needs no further lookups in the YAML.
  */
 
-export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute'] as const;
+export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute', 'deep'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 
 /** 1-based position in the YAML source. */
@@ -65,7 +65,9 @@ export type ToolRef =
   | { kind: 'builtin'; name: string; options?: BuiltinToolConfig; pos: SourcePos }
   | { kind: 'mcp'; server: string; pos: SourcePos }
   /** `path` as written; `resolvedPath` is absolute and known to stay inside the folder of agents.yaml. */
-  | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos: SourcePos };
+  | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos: SourcePos }
+  /** `{ agent: researcher }`: another agent of the file, run as a tool (a fresh instance, its own context). */
+  | { kind: 'agent'; agent: string; name?: string; description?: string; fullHistory?: boolean; emitInternalEvents?: boolean; pos: SourcePos };
 
 interface AgentConfigBase {
   name: string;
@@ -98,6 +100,27 @@ export interface ChatAgentConfig extends AgentConfigBase {
   exit: boolean;
   /** `middlewares:` as written; unset means the default (summarize). */
   middlewares?: MiddlewareRef[];
+  /** Add the workspace's AGENTS.md to the instruction (`agents_md: false` turns it off). */
+  agentsMd: boolean;
+}
+
+/** `type: deep`: Eino's DeepAgent, with write_todos, a task tool over its sub_agents, file and shell tools. */
+export interface DeepAgentConfig extends AgentConfigBase {
+  type: 'deep';
+  /** Added to the default deep-agent instruction. */
+  instruction: string;
+  model: string;
+  /** Defaults to the file and shell tools. */
+  tools: ToolRef[];
+  approval: string[];
+  /** What `task` can run, each in a fresh context (not transfer targets). */
+  subAgents: string[];
+  /** A general-purpose sub-agent with the same tools (default true). */
+  generalPurpose: boolean;
+  maxIterations?: number;
+  outputKey?: string;
+  middlewares?: MiddlewareRef[];
+  agentsMd: boolean;
 }
 
 export interface WorkflowAgentConfig extends AgentConfigBase {
@@ -143,7 +166,7 @@ export interface PlanExecuteAgentConfig extends AgentConfigBase {
   maxIterations?: number;
 }
 
-export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig;
+export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig | DeepAgentConfig;
 
 export interface TeamConfig {
   version: 1;

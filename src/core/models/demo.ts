@@ -30,6 +30,7 @@ export function demoReply(messages: Message[], options?: ModelCallOptions): Scri
   const userText = lastUserText(messages);
 
   if (has('plan')) return { toolCalls: [{ name: 'plan', arguments: { steps: planFor(userText) } }] };
+  if (has('write_todos') && has('task')) return deepStep(messages, userText);
   if (has('respond') && last?.role !== 'tool') {
     return { toolCalls: [{ name: 'respond', arguments: { response: `Demo summary: the plan for “${short(userText)}” is complete.` } }] };
   }
@@ -82,6 +83,34 @@ function summarize(tool: Message): ScriptedReply {
   const body = tool.content.length > 600 ? `${tool.content.slice(0, 600)}\n…` : tool.content;
   const fence = body.includes('\n') ? `\n\n\`\`\`text\n${body}\n\`\`\`\n` : ` \`${body}\`\n`;
   return { content: `Here is what \`${tool.toolName}\` returned:${fence}\n_(This is the offline demo model: set OPENAI_API_KEY for real answers.)_`, chunkDelayMs: 6 };
+}
+
+/** The deep demo: a todo list, two parallel tasks for the general-purpose sub-agent, the list ticked off, a report. */
+function deepStep(messages: Message[], text: string): ScriptedReply {
+  const since = sinceLastQuestion(messages);
+  const calls = since.flatMap((m) => (m.toolCalls ?? []).map((c) => c.function.name));
+  const todos = (statuses: string[]) => ({
+    todos: [
+      { content: 'Look at the files here', activeForm: 'Looking at the files here' },
+      { content: 'Check the time', activeForm: 'Checking the time' },
+      { content: 'Report back', activeForm: 'Reporting back' },
+    ].map((t, i) => ({ ...t, status: statuses[i] })),
+  });
+  const writes = calls.filter((c) => c === 'write_todos').length;
+  if (writes === 0) return { content: `Planning “${short(text)}”.`, toolCalls: [{ name: 'write_todos', arguments: todos(['in_progress', 'pending', 'pending']) }], chunkDelayMs: 8 };
+  if (!calls.includes('task')) {
+    return {
+      content: 'Two independent pieces: handing both to sub-agents at once.',
+      toolCalls: [
+        { name: 'task', arguments: { subagent: 'general-purpose', description: 'List the files in the current folder with list_dir and report them.' } },
+        { name: 'task', arguments: { subagent: 'general-purpose', description: 'What time is it now? Use current_time.' } },
+      ],
+      chunkDelayMs: 8,
+    };
+  }
+  if (writes === 1) return { toolCalls: [{ name: 'write_todos', arguments: todos(['completed', 'completed', 'in_progress']) }] };
+  const reports = since.filter((m) => m.role === 'tool' && m.toolName === 'task').map((m) => `- ${m.content.split('\n')[0].slice(0, 120)}`);
+  return { content: `Done. The sub-agents reported:\n\n${reports.join('\n')}\n\n_(This is the offline demo model: set OPENAI_API_KEY for real answers.)_`, chunkDelayMs: 6 };
 }
 
 function planFor(text: string): string[] {

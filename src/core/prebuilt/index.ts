@@ -1,3 +1,4 @@
 export * from './deterministic-transfer.js';
 export * from './supervisor.js';
 export * from './plan-execute/index.js';
+export * from './deep/index.js';

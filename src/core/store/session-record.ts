@@ -62,6 +62,8 @@ export interface SessionRecord {
   contextStart?: number;
   /** The summary standing in for the messages before `contextStart` (unset after `/clear`). */
   contextSummary?: ContextSummary;
+  /** The last todo list a deep agent wrote. */
+  todos?: Array<{ content: string; status: string; activeForm?: string }>;
   status: SessionStatus;
   checkpointId?: string;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
@@ -115,6 +117,7 @@ const metadataFields = {
   status: z.enum(['active', 'completed', 'incomplete', 'interrupted', 'error', 'cancelled']),
   contextStart: count.optional(),
   contextSummary: z.looseObject({ text: z.string(), summarized: count, at: z.string() }).optional(),
+  todos: z.array(z.looseObject({ content: z.string(), status: z.string(), activeForm: z.string().optional() })).optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

@@ -7,6 +7,7 @@ import { useBracketedPaste } from '../hooks/use-bracketed-paste.js';
 import { useElapsed } from '../hooks/use-elapsed.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
+import { TodoPanel } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
 import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
@@ -103,6 +104,7 @@ export function ChatApp(props: ChatAppProps) {
             onTypeAhead={(text) => (inputText.current += text)}
           />
         ) : null}
+        {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
         {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
         {!c.prompt ? (
           <InputBox

@@ -1,6 +1,7 @@
 import type { InterruptContext } from '../../core/interrupt.js';
 import type { Message } from '../../core/schema/message.js';
 import type { NewTranscriptItem } from './transcript.js';
+import type { Todo } from '../../core/prebuilt/deep/todos.js';
 
 /** How a stream ended, as far as the view cares. */
 export type StreamOutcome = 'done' | 'retry' | 'cancelled' | 'error';
@@ -32,6 +33,8 @@ export type ViewAction =
   /** The person left the interrupts unanswered: waiting rows go to the transcript as they are. */
   | { type: 'interruptsDismissed' }
   | { type: 'info'; text: string; tone?: 'info' | 'warning' | 'success' | 'muted' }
+  /** A deep agent's todo list (write_todos): replaces the one shown above the input. */
+  | { type: 'todos'; todos: Todo[] }
   /** Appends a finished item as is (slash command output, a restored transcript). */
   | { type: 'append'; item: NewTranscriptItem }
   /** Re-shows the last collapsed tool result in full (Static rows cannot change, so it is a copy). */

@@ -4,6 +4,7 @@ import type { InterruptContext } from '../../core/interrupt.js';
 import type { MessageStream } from '../../core/schema/message-stream.js';
 import type { StreamOutcome, ViewAction } from './actions.js';
 import { compactionText, isCompactionEvent } from '../../core/middlewares/summarize.js';
+import { isTodosEvent } from '../../core/prebuilt/deep/todos.js';
 
 export type Dispatch = (action: ViewAction) => void;
 
@@ -100,6 +101,7 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   if (e.retry) dispatch({ type: 'retry', agent: e.agentName, ...e.retry });
   const custom = e.output?.custom;
   if (isCompactionEvent(custom)) dispatch({ type: 'info', tone: custom.error ? 'warning' : 'muted', text: compactionText(custom) });
+  if (isTodosEvent(custom)) dispatch({ type: 'todos', todos: custom.todos });
   if (e.error) {
     if (isAbortError(e.error)) outcome.cancelled = true;
     else {

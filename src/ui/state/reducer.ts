@@ -58,6 +58,8 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
       return commitWaitingRows({ ...state, interrupts: [] });
     case 'info':
       return commit(state, { kind: 'info', text: action.text, tone: action.tone });
+    case 'todos':
+      return { ...state, todos: action.todos };
     case 'append':
       return commit(state, action.item);
     case 'expandLast':

@@ -1,3 +1,4 @@
+import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { InterruptDetails } from '../../core/interrupt.js';
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'rejected';
@@ -80,6 +81,8 @@ export interface ViewState {
   /** Tokens in the model's context after the latest reply (its prompt plus the reply), as the provider reported. */
   contextTokens?: number;
   running: boolean;
+  /** The latest todo list a deep agent wrote (shown above the input while it works). */
+  todos?: Todo[];
   nextId: number;
   /** Calls whose rows are not shown (transfer_to_agent: its transfer line says it all). */
   hiddenCalls: string[];

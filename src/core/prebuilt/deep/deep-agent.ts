@@ -1,0 +1,75 @@
+import { ChatModelAgent } from '../../agents/chat-model-agent.js';
+import type { AgentMiddleware } from '../../agents/middleware.js';
+import type { Agent } from '../../agents/types.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import type { RetryPolicy } from '../../models/retry.js';
+import { summarizeMiddleware } from '../../middlewares/summarize.js';
+import type { Tool } from '../../tools/tool.js';
+import { concatInstructions } from '../../agents/instruction.js';
+import { DEEP_INSTRUCTION, GENERAL_PURPOSE_DESCRIPTION, GENERAL_PURPOSE_INSTRUCTION, GENERAL_PURPOSE_NAME } from './prompts.js';
+import { taskTool } from './task-tool.js';
+import { writeTodosTool } from './todos.js';
+
+export interface DeepAgentConfig {
+  name: string;
+  description: string;
+  model: ChatModel;
+  /** Added to the default deep-agent instruction. */
+  instruction?: string;
+  /** The working tools (files, shell, …): the agent's own and the general-purpose sub-agent's. */
+  tools?: Tool[];
+  /** Tools that ask a person first, here and inside the general-purpose sub-agent. */
+  approval?: string[];
+  /** Sub-agents the `task` tool can run (each in a fresh context). */
+  subAgents?: Agent[];
+  /** Add a general-purpose sub-agent with the same tools (default true). */
+  generalPurpose?: boolean;
+  /** Default 50: deep work takes more steps than a chat. */
+  maxIterations?: number;
+  middlewares?: AgentMiddleware[];
+  /** Middlewares of the general-purpose sub-agent besides summarisation (AGENTS.md, skills). */
+  subAgentMiddlewares?: AgentMiddleware[];
+  outputKey?: string;
+  retry?: Partial<RetryPolicy>;
+}
+
+export const DEFAULT_DEEP_MAX_ITERATIONS = 50;
+
+/**
+ * Eino's DeepAgent (adk/prebuilt/deep): a ChatModelAgent with `write_todos`, a `task` tool over its
+ * sub-agents (and a general-purpose one), its working tools and a default instruction.
+ */
+export function deepAgent(config: DeepAgentConfig): ChatModelAgent {
+  const tools = config.tools ?? [];
+  const maxIterations = config.maxIterations ?? DEFAULT_DEEP_MAX_ITERATIONS;
+  const subAgents = [...(config.subAgents ?? [])];
+  if (config.generalPurpose !== false) {
+    subAgents.push(
+      new ChatModelAgent({
+        name: GENERAL_PURPOSE_NAME,
+        description: GENERAL_PURPOSE_DESCRIPTION,
+        instruction: GENERAL_PURPOSE_INSTRUCTION,
+        model: config.model,
+        tools,
+        approval: config.approval,
+        maxIterations,
+        retry: config.retry,
+        middlewares: [...(config.subAgentMiddlewares ?? []), summarizeMiddleware()],
+      }),
+    );
+  }
+  const own: Tool[] = [...tools, writeTodosTool];
+  if (subAgents.length) own.push(taskTool(subAgents));
+  return new ChatModelAgent({
+    name: config.name,
+    description: config.description,
+    instruction: config.instruction ? concatInstructions(DEEP_INSTRUCTION, config.instruction) : DEEP_INSTRUCTION,
+    model: config.model,
+    tools: own,
+    approval: config.approval,
+    maxIterations,
+    middlewares: config.middlewares,
+    outputKey: config.outputKey,
+    retry: config.retry,
+  });
+}
