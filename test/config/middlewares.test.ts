@@ -96,3 +96,50 @@ agents:
     expect(server().chatRequests[0].body.messages.at(-1).content).toBe('ANSWER IN CAPITALS');
   });
 });
+
+describe('issue 18 keys in agents.yaml', () => {
+  it('agent tools, deep agents and agents_md: file:line:col for each mistake', () => {
+    const text = `version: 1
+agents:
+  a:
+    description: A.
+    tools:
+      - { agent: reseacher }
+      - { agent: silent }
+      - { agent: b, nmae: x }
+  b:
+    description: B.
+    tools: [{ agent: a }]
+  silent: {}
+  d:
+    type: deep
+    description: D.
+    general_purpose: maybe
+    sub_agents: [nobody]
+    exit: true
+  w: { type: sequential, sub_agents: [silent], agents_md: false }
+`;
+    const r = validateConfig({ text }, { env: {} });
+    const shown = r.problems.map((p) => `${p.line}:${p.col} ${p.path} ${p.message}`);
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^6:18 agents\.a\.tools\[0\]\.agent undefined agent 'reseacher'/),
+        expect.stringMatching(/^7:18 agents\.a\.tools\[1\]\.agent agent 'silent' has no description, and a tool needs one/),
+        expect.stringMatching(/^8:\d+ agents\.a\.tools\[2\]\.nmae unknown key 'nmae' in an agent tool \(did you mean 'name'\?\)/),
+        expect.stringMatching(/^11:\d+ agents\.b\.tools\[0\] agent cycle through agent tools: (a -> b -> a|b -> a -> b)/),
+        expect.stringMatching(/^16:22 agents\.d\.general_purpose /),
+        expect.stringMatching(/^17:\d+ agents\.d\.sub_agents\[0\] undefined agent 'nobody'/),
+        expect.stringMatching(/^18:\d+ agents\.d\.exit key 'exit' is not allowed on a deep agent/),
+        expect.stringMatching(/^19:\d+ agents\.w\.agents_md key 'agents_md' is not allowed on a sequential agent/),
+      ]),
+    );
+  });
+
+  it('a deep agent without tools gets the file and shell tools, shell asking first', () => {
+    const r = validateConfig({ text: 'version: 1\nagents:\n  d: { type: deep, description: D. }\n' }, { env: {} });
+    expect(r.problems, formatProblems(r.problems)).toEqual([]);
+    const d = r.config!.agents.get('d') as { tools: Array<{ name: string }>; approval: string[]; generalPurpose: boolean; agentsMd: boolean };
+    expect(d.tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_dir', 'grep', 'shell']);
+    expect(d).toMatchObject({ approval: ['shell'], generalPurpose: true, agentsMd: true });
+  });
+});

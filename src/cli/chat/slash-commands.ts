@@ -34,6 +34,14 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/clear':
       await host.clearContext(ui);
       return true;
+    case '/init': {
+      const { initAgentsMd } = await import('../init-agents-md.js');
+      const r = await initAgentsMd(host.team.workspace).catch((e: unknown) => e as Error);
+      if (r instanceof Error) ui.error(`Could not write AGENTS.md: ${r.message}`);
+      else if (!r.created) ui.info(`${r.file} already exists; it was left as it is.`, 'warning');
+      else ui.markdown(`Wrote \`${r.file}\`; every agent reads it from the next run on. Edit it to taste:\n\n\`\`\`markdown\n${r.text}\`\`\``, 'init');
+      return true;
+    }
     case '/compact':
       await host.compactContext(args.trim(), ui);
       return true;

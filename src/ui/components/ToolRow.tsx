@@ -5,6 +5,7 @@ import type { ToolCallView } from '../state/transcript.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { TOOL_GLYPH, TOOL_GLYPH_COLOR } from '../theme/glyphs.js';
 import { Spinner } from './Spinner.js';
+import { TODO_STATUSES, todoMark, type Todo } from '../../core/prebuilt/deep/todos.js';
 
 export interface ToolRowProps {
   call: ToolCallView;
@@ -15,8 +16,40 @@ export interface ToolRowProps {
 
 /** Tool arguments on one line: `command: "ls -la", path: "."`. */
 /** The arguments on one line. Parsing JSON can bring back control characters its text escaped: sanitised again. */
-export function formatArgs(args: string): string {
-  return sanitizeText(argsLine(args));
+export function formatArgs(args: string, tool?: string): string {
+  return sanitizeText(friendlyArgs(tool, args) ?? argsLine(args));
+}
+
+/** Calls a person reads better in their own words: a task's sub-agent and job, a todo list's progress. */
+function friendlyArgs(tool: string | undefined, args: string): string | undefined {
+  const a = parseObject(args);
+  if (!a) return undefined;
+  if (tool === 'task' && typeof a.subagent === 'string' && typeof a.description === 'string') return `${a.subagent}: ${a.description.replace(/\s+/g, ' ')}`;
+  const todos = tool === 'write_todos' ? todoList(a) : undefined;
+  if (todos) return `${todos.filter((t) => t.status === 'completed').length}/${todos.length} done`;
+  return undefined;
+}
+
+/** A write_todos call's list as rows (☑ done, ◐ doing, ☐ to do), shown in place of its result. */
+export function todoRows(tool: string, args: string): string | undefined {
+  const todos = tool === 'write_todos' ? todoList(parseObject(args)) : undefined;
+  // Parsed JSON can bring back control characters its text escaped: sanitised like the arguments.
+  return todos && sanitizeText(todos.map((t) => `${todoMark(t.status)} ${t.status === 'in_progress' ? (t.activeForm ?? t.content) : t.content}`).join('\n'));
+}
+
+function parseObject(args: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(args || '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function todoList(a: Record<string, unknown> | undefined): Todo[] | undefined {
+  const list = a?.todos;
+  if (!Array.isArray(list) || !list.every((t) => t && typeof t.content === 'string' && TODO_STATUSES.includes(t.status))) return undefined;
+  return list as Todo[];
 }
 
 function argsLine(args: string): string {
@@ -44,8 +77,9 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
   const note = call.status === 'pending' ? ' · waiting for you' : '';
   const name = truncate(call.name, width - 2 - note.length);
   const argsRoom = width - 2 - displayWidth(name) - 1 - note.length;
-  const args = argsRoom >= 4 ? truncate(formatArgs(call.args), argsRoom) : '';
-  const result = (call.result ?? '').replace(/\s+$/, '');
+  const args = argsRoom >= 4 ? truncate(formatArgs(call.args, call.name), argsRoom) : '';
+  const todos = call.status === 'done' ? todoRows(call.name, call.args) : undefined;
+  const result = (todos ?? call.result ?? '').replace(/\s+$/, '');
   const lines = result ? result.split('\n') : [];
   const shown = expanded ? lines : lines.slice(0, COLLAPSED_RESULT_LINES);
   const hidden = lines.length - shown.length;

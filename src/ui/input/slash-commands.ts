@@ -12,6 +12,7 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/new', description: 'start a new session' },
   { name: '/model', description: 'show or change the model' },
   { name: '/tools', description: 'list the tools' },
+  { name: '/init', description: 'write a starter AGENTS.md for this folder (never overwrites one)' },
   { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
   { name: '/compact', description: "summarise the conversation so far into the model's context ([instructions]: what to keep)" },
   { name: '/cost', description: 'tokens used so far' },

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADK_BIN } from '../support/cli.js';
+import { systemOf, useServer } from '../cli/helpers.js';
+import { removeTempDirs, tempDir } from './helpers.js';
+import { Tmux } from './tmux.js';
+
+// Issue 18: the deep agent's todo list above the input while it works, in a real terminal; /init.
+const server = useServer();
+const tmux = new Tmux();
+afterAll(() => {
+  tmux.kill();
+  removeTempDirs();
+});
+
+const PROMPT = '› Message, or / for commands';
+
+describe('the todo panel (tmux)', () => {
+  it('shows ☐/◐/☑ above the input while a deep agent works, and /init writes a starter AGENTS.md once', async () => {
+    server().onRequest((r) => {
+      if (systemOf(r).startsWith('You are a sub-agent')) return { content: 'measured', delayMs: 2500 };
+      const calls = r.body.messages.flatMap((m: any) => (m.tool_calls ?? []).map((c: any) => c.function.name));
+      const todos = (a: string, b: string, c: string) => ({
+        todos: [
+          { content: 'Read the code', status: a },
+          { content: 'Measure it', activeForm: 'Measuring it', status: b },
+          { content: 'Write the report', status: c },
+        ],
+      });
+      if (!calls.includes('write_todos')) return { toolCalls: [{ name: 'write_todos', arguments: todos('completed', 'in_progress', 'pending') }] };
+      if (!calls.includes('task')) return { toolCalls: [{ name: 'task', arguments: { subagent: 'general-purpose', description: 'measure it' } }] };
+      return { content: 'Report: measured.' };
+    });
+    const dir = tempDir('adk-repl-todos-');
+    const work = join(dir, 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'demo-project', description: 'A project for the test.', scripts: { test: 'vitest', build: 'tsc' } }));
+    writeFileSync(join(work, 'agents.yaml'), 'version: 1\nmodels:\n  default: { model: gpt-test, base_url: "${OPENAI_BASE_URL:-}" }\nagents:\n  lead: { type: deep, description: Leads. }\n');
+    const script = join(dir, 'chat.sh');
+    writeFileSync(script, `unset ADK_STORE\nexport ADK_HOME='${join(dir, 'home')}' OPENAI_BASE_URL='${server().url}' OPENAI_API_KEY='test-key-123456'\ncd '${work}'\nnode '${ADK_BIN}' chat\nexec sh\n`);
+    tmux.start('todos', `sh '${script}'`, 100, 30, { TERM: 'xterm-256color' });
+    await tmux.waitForScreen('todos', (s) => s.includes(PROMPT), 'the prompt');
+    tmux.type('todos', 'measure the code');
+    tmux.keys('todos', 'Enter');
+    const screen = await tmux.waitForScreen('todos', (s) => s.includes('Todos 1/3'), 'the todo panel');
+    const lines = screen.split('\n');
+    const at = lines.findIndex((l) => l.includes('Todos 1/3'));
+    expect(lines.slice(at + 1, at + 4).map((l) => l.trim())).toEqual(['☑ Read the code', '◐ Measuring it', '☐ Write the report']);
+    // The panel sits between the transcript and the input, not in the scrollback.
+    expect(lines.slice(at).join('\n')).toContain('esc to cancel');
+    await tmux.waitForScreen('todos', (s) => s.includes('Report: measured.') && s.includes(PROMPT), 'the end of the run');
+    expect(tmux.capture('todos')).not.toContain('Todos 1/3');
+
+    tmux.type('todos', '/init');
+    tmux.keys('todos', 'Enter');
+    await tmux.waitForScreen('todos', (s) => s.includes('Wrote'), 'the /init report');
+    const agentsMd = readFileSync(join(work, 'AGENTS.md'), 'utf8');
+    expect(agentsMd).toContain('# demo-project');
+    expect(agentsMd).toContain('- `npm test`');
+    writeFileSync(join(work, 'AGENTS.md'), 'mine\n');
+    tmux.type('todos', '/init');
+    tmux.keys('todos', 'Enter');
+    await tmux.waitForScreen('todos', (s) => s.includes('already exists; it was left as it is'), 'the refusal');
+    expect(readFileSync(join(work, 'AGENTS.md'), 'utf8')).toBe('mine\n');
+    expect(existsSync(join(work, 'AGENTS.md'))).toBe(true);
+  }, 60_000);
+});
