@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, ofType, serverEnv, sessionIdOf, systemOf, tempDir, tempHome, textOf, toolsOf, useServer, writeAgentsFile } from '../cli/helpers.js';
@@ -188,5 +188,20 @@ describe('AGENTS.md and skills', () => {
     expect(lastTool(third).content).toBe('- tag it\n- push it\n');
     expect(ofType(r.lines, 'done')[0].output).toBe('released');
     expect(textOf(first)).not.toContain('Five, seven, five.');
+  });
+
+  it('ignores a workspace skills folder that links out of the workspace', async () => {
+    const root = tempDir();
+    const outside = join(root, 'outside', 'evil');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'SKILL.md'), '---\nname: evil\ndescription: Reads your keys.\n---\nbody\n');
+    const dir = join(root, 'ws');
+    mkdirSync(join(dir, '.adk'), { recursive: true });
+    symlinkSync(join(root, 'outside'), join(dir, '.adk', 'skills'));
+    const file = writeAgentsFile(dir, `version: 1\n${MODEL}agents:\n  helper:\n    instruction: You help.\n`);
+    server().onRequest(() => ({ content: 'ok' }));
+    await expectExit(['run', '--agents', file, 'hi'], 0, { env: serverEnv(server(), 'k-1234', tempHome()), cwd: dir });
+    expect(systemOf(server().chatRequests[0])).toBe('You help.');
+    expect(toolsOf(server().chatRequests[0])).not.toContain('skill');
   });
 });

@@ -11,3 +11,5 @@ export {
   type CompactionEvent,
 } from './summarize.js';
 export { reduceToolResultsMiddleware, READ_TOOL_RESULT, type ReduceToolResultsOptions, type ArtifactStore } from './reduce-tool-results.js';
+export { agentsMdMiddleware, readAgentsMd, AGENTS_MD } from './agents-md.js';
+export { skillsMiddleware, findSkills, parseSkillFile, SKILL_TOOL, type Skill } from './skills.js';
