@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const SKIP = new Set(['node_modules', '.git', 'dist', 'build', 'target', '.venv', 'venv', '__pycache__', '.next', 'coverage', '.adk']);
@@ -34,13 +34,17 @@ async function survey(root: string): Promise<{ languages: string[]; folders: str
   const commands: string[] = [];
   let name: string | undefined;
   let about: string | undefined;
-  const pkg = await readFile(path.join(root, 'package.json'), 'utf8').then((t) => JSON.parse(t) as { name?: string; description?: string; scripts?: Record<string, string> }).catch(() => undefined);
+  // Regular files only: a FIFO or a link named package.json must not hang or lead /init elsewhere.
+  const isFile = async (f: string) => lstat(path.join(root, f)).then((st) => st.isFile(), () => false);
+  const pkg = (await isFile('package.json'))
+    ? await readFile(path.join(root, 'package.json'), 'utf8').then((t) => JSON.parse(t) as { name?: string; description?: string; scripts?: Record<string, string> }).catch(() => undefined)
+    : undefined;
   if (pkg) {
     name = pkg.name;
     about = pkg.description;
     for (const s of ['build', 'test', 'lint', 'typecheck', 'dev']) if (pkg.scripts?.[s]) commands.push(`npm ${s === 'test' ? 'test' : `run ${s}`}`);
   }
-  const has = async (f: string) => readFile(path.join(root, f)).then(() => true, () => false);
+  const has = isFile;
   if (await has('Cargo.toml')) commands.push('cargo build', 'cargo test');
   if (await has('go.mod')) commands.push('go build ./...', 'go test ./...');
   if (await has('pyproject.toml')) commands.push('pytest');

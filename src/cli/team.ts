@@ -183,7 +183,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
         },
         retry: retryPolicyFromEnv(env),
         workspace: cwd,
-        skillDirs: [...workspaceSkills(cwd), join(defaultAdkHome(env), 'skills')],
+        // The person's own skills first: a cloned repository cannot replace one by reusing its name.
+        skillDirs: [join(defaultAdkHome(env), 'skills'), join(cwd, '.adk', 'skills')],
       },
       rootName,
     );
@@ -207,18 +208,6 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   } catch (e) {
     await registry.close();
     throw e instanceof CliError ? e : new CliError((e as Error).message, ExitCode.usage);
-  }
-}
-
-/** The workspace's own skills folder, unless a link leads it out of the workspace (a cloned repository's `.adk -> /`). */
-function workspaceSkills(workspace: string): string[] {
-  const dir = join(workspace, '.adk', 'skills');
-  try {
-    const real = realpathSync(dir);
-    const rel = relative(workspace, real);
-    return rel.startsWith('..') || isAbsolute(rel) ? [] : [real];
-  } catch {
-    return [];
   }
 }
 

@@ -135,6 +135,39 @@ agents:
     );
   });
 
+  it('deep sub-agents need a description, never the built-in name, and no tool takes a reserved or used name', () => {
+    const text = `version: 1
+agents:
+  d:
+    type: deep
+    description: D.
+    sub_agents: [bare, general-purpose]
+    tools: [grep, { agent: g, name: grep }, { agent: g, name: task }]
+  bare: {}
+  general-purpose: { description: Mine. }
+  g: { description: G. }
+`;
+    const shown = validateConfig({ text }, { env: {} }).problems.map((p) => `${p.line}:${p.col} ${p.path} ${p.message}`);
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^6:18 agents\.d\.sub_agents\[0\] sub-agent 'bare' has no description/),
+        expect.stringMatching(/^6:24 agents\.d\.sub_agents\[1\] 'general-purpose' is the name of the deep agent's built-in sub-agent/),
+        expect.stringMatching(/^7:\d+ agents\.d\.tools\[1\] two tools are named 'grep'/),
+        expect.stringMatching(/^7:\d+ agents\.d\.tools\[2\] an agent tool cannot be named 'task'/),
+      ]),
+    );
+  });
+
+  it('builds a deep agent whose sub-agents share an agent tool (no false cycle)', async () => {
+    const { createTeam } = await import('../../src/core/config/index.js');
+    const { ScriptedChatModel } = await import('../../src/core/models/scripted.js');
+    const text = 'version: 1\nagents:\n  d: { type: deep, description: D., sub_agents: [a, b] }\n  a: { description: A., tools: [{ agent: h }, { agent: b, name: ask_b }] }\n  b: { description: B., tools: [{ agent: h }] }\n  h: { description: H. }\n';
+    const r = validateConfig({ text }, { env: {} });
+    expect(r.problems, formatProblems(r.problems)).toEqual([]);
+    const agent = await createTeam(r.config!, { model: () => new ScriptedChatModel([]), tools: async () => [] }, 'd');
+    expect(agent.name).toBe('d');
+  });
+
   it('a deep agent without tools gets the file and shell tools, shell asking first', () => {
     const r = validateConfig({ text: 'version: 1\nagents:\n  d: { type: deep, description: D. }\n' }, { env: {} });
     expect(r.problems, formatProblems(r.problems)).toEqual([]);

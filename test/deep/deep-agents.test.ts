@@ -142,13 +142,19 @@ describe('AGENTS.md and skills', () => {
     mkdirSync(join(dir, 'docs'), { recursive: true });
     writeFileSync(join(root, 'secret.md'), 'TOP SECRET OUTSIDE');
     writeFileSync(join(dir, 'docs', 'style.md'), 'Use tabs, never spaces.');
-    writeFileSync(join(dir, 'AGENTS.md'), '# House rules\nRun `make check` before you finish.\nSee @docs/style.md for style.\nAlso @../secret.md please.\nPing @alice when done.\n');
-    const file = writeAgentsFile(dir, `version: 1\n${MODEL}agents:\n  helper:\n    instruction: You help.\n  quiet:\n    instruction: You are quiet.\n    agents_md: false\n`);
+    writeFileSync(join(dir, 'AGENTS.md'), '# House rules\nRun `make check` before you finish.\nSee @docs/style.md for style.\nAlso @../secret.md please.\nPing @alice when done.\nKeep {greeting} as written.\n');
+    const file = writeAgentsFile(
+      dir,
+      `version: 1\n${MODEL}default: flow\nagents:\n  flow: { type: sequential, sub_agents: [greeter, helper] }\n  greeter:\n    instruction: You greet.\n    output_key: greeting\n    agents_md: false\n  helper:\n    instruction: "You help. The greeting was: {greeting}"\n  quiet:\n    instruction: You are quiet.\n    agents_md: false\n`,
+    );
     server().onRequest(() => ({ content: 'ok' }));
     const env = serverEnv(server(), 'k-1234', tempHome());
     await expectExit(['run', '--agents', file, 'hi'], 0, { env, cwd: dir });
-    const system = systemOf(server().chatRequests[0]);
-    expect(system.startsWith('You help.')).toBe(true);
+    expect(systemOf(server().chatRequests[0])).toBe('You greet.');
+    const system = systemOf(server().chatRequests[1]);
+    // The agent's own placeholders are filled; AGENTS.md's braces are the person's text and stay.
+    expect(system.startsWith('You help. The greeting was: ok')).toBe(true);
+    expect(system).toContain('Keep {greeting} as written.');
     expect(system).toContain('# Project instructions (AGENTS.md)');
     expect(system).toContain('Run `make check` before you finish.');
     expect(system).toContain('See Use tabs, never spaces. for style.');
@@ -156,7 +162,7 @@ describe('AGENTS.md and skills', () => {
     expect(system).toMatch(/Also \[@\.\.\/secret\.md not imported: .*outside the workspace.*\] please\./);
     expect(system).toContain('Ping @alice when done.');
     await expectExit(['run', '--agents', file, '--agent', 'quiet', 'hi'], 0, { env, cwd: dir });
-    expect(systemOf(server().chatRequests[1])).toBe('You are quiet.');
+    expect(systemOf(server().chatRequests[2])).toBe('You are quiet.');
   });
 
   it('lists the skills in the instruction and loads one with the skill tool', async () => {

@@ -5,6 +5,7 @@ import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../conversation.js';
+import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
 import { sessionItems } from './history-items.js';
@@ -28,6 +29,8 @@ export interface ReplStart {
   host: ChatHost;
   initialItems: NewTranscriptItem[];
   initialInterrupts: InterruptContext[];
+  /** The session's last todo list, while its turn is still open (interrupted or cancelled). */
+  initialTodos?: Todo[];
 }
 
 
@@ -53,7 +56,8 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
     address: p.address,
     info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments, callId: p.callId, ...(p.mayHaveRun ? { mayHaveRun: true } : {}) },
   }));
-  return { host, initialItems: items, initialInterrupts };
+  const open = !!o.record?.checkpointId;
+  return { host, initialItems: items, initialInterrupts, initialTodos: open ? (o.record?.todos as Todo[] | undefined) : undefined };
 }
 
 export interface ReplRootProps {
@@ -65,7 +69,7 @@ export interface ReplRootProps {
 }
 
 /** The app wired to its host: re-renders when the host's session, model or saved state changes. */
-export function ReplRoot({ start: { host, initialItems, initialInterrupts }, history, onExit, promptArmMs }: ReplRootProps) {
+export function ReplRoot({ start: { host, initialItems, initialInterrupts, initialTodos }, history, onExit, promptArmMs }: ReplRootProps) {
   const [, rerender] = useState(0);
   useEffect(() => {
     host.onChange = () => rerender((n) => n + 1);
@@ -85,6 +89,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts }, his
       saved={host.saved}
       initialItems={initialItems}
       initialInterrupts={initialInterrupts}
+      initialTodos={initialTodos}
       initialUsage={host.conv.record.usage}
       alwaysApproved={host.conv.grants}
       promptArmMs={promptArmMs}

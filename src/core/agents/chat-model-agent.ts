@@ -174,7 +174,8 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       run: ctx,
       emit: (custom) => emit({ agentName: this.name, runPath: [], output: { custom } }),
     };
-    const setup = await runBeforeAgent(exec.middlewares, mctx, { instruction: exec.instruction, tools: [...tools.values()] });
+    // Placeholders are filled in the agent's own instruction only: text a middleware adds (AGENTS.md, skills) stays as written.
+    const setup = await runBeforeAgent(exec.middlewares, mctx, { instruction: fillPlaceholders(exec.instruction, ctx.session.values), tools: [...tools.values()] });
     tools.clear();
     for (const t of setup.tools) tools.set(t.name, t);
     const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
@@ -203,7 +204,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         const values: Record<string, unknown> = {};
         const { run, instruction } = await this.startRun(this.prepare(), ctx, values, emit);
         const gen = this.config.genModelInput ?? defaultGenModelInput;
-        const messages = await gen(fillPlaceholders(instruction, ctx.session.values), input, ctx);
+        const messages = await gen(instruction, input, ctx);
         await this.loopWithHooks(run, { messages, remainingIterations: this.maxIterations, values }, ctx, emit);
       },
       (e) => errorEvent(toError(e), this.name),

@@ -29,7 +29,7 @@ export interface TeamDeps {
   retry?: Partial<RetryPolicy>;
   /** The workspace: its AGENTS.md reaches every chat and deep agent (unless `agents_md: false`). */
   workspace?: string;
-  /** Folders of skills (`<skill>/SKILL.md`): the workspace's `.adk/skills`, then ADK_HOME's `skills`. */
+  /** Folders of skills (`<skill>/SKILL.md`), first wins a name: ADK_HOME's `skills`, then the workspace's `.adk/skills`. */
   skillDirs?: string[];
   /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
   middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
@@ -103,7 +103,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           tools: await resolveTools(a.tools),
           approval: a.approval,
           // Fresh instances: run by the task tool, never transferred to.
-          subAgents: await Promise.all(a.subAgents.map((n) => build(n))),
+          subAgents: await buildEach(a.subAgents),
           generalPurpose: a.generalPurpose,
           maxIterations: a.maxIterations,
           outputKey: a.outputKey,
@@ -131,11 +131,18 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
     }
   }
 
+  /** One after another: builds share the cycle guard, so parallel builds of one agent would look like a cycle. */
+  async function buildEach(names: string[]): Promise<Agent[]> {
+    const out: Agent[] = [];
+    for (const n of names) out.push(await build(n));
+    return out;
+  }
+
   /** What an agent knows of its folder: AGENTS.md and the skills. */
   function contextMiddlewares(agentsMd: boolean): AgentMiddleware[] {
     const out: AgentMiddleware[] = [];
     if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace));
-    if (deps.skillDirs?.length) out.push(skillsMiddleware(deps.skillDirs));
+    if (deps.skillDirs?.length) out.push(skillsMiddleware(deps.skillDirs, deps.workspace));
     return out;
   }
 

@@ -47,6 +47,7 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
       checkToolNames(agent.approval, 'approval', refs, [...base, 'approval'], c);
       checkToolNames(agent.return_directly, 'return_directly', refs, [...base, 'return_directly'], c);
       if (agent.middlewares) middlewares.set(name, checkMiddlewares(agent.middlewares, [...base, 'middlewares'], c, baseDir));
+      if (agent.type === 'deep') checkDeepSubAgents(name, agent, team, refs, c);
     } else if (agent.type === 'plan_execute') {
       checkModel(agent.planner?.model, [...base, 'planner', 'model']);
       checkModel(agent.executor?.model, [...base, 'executor', 'model']);
@@ -76,6 +77,25 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
   return { graph, tools, middlewares, default: def ?? graph.roots[0] ?? team.agents.keys().next().value };
 }
 
+/** Reserved tool names of a deep agent, and what its `task` tool needs of each sub-agent. */
+function checkDeepSubAgents(name: string, agent: RawTeam['agents'] extends Map<string, infer A> ? A : never, team: RawTeam, refs: ToolRef[], c: ProblemCollector): void {
+  (agent.sub_agents ?? []).forEach((sub, i) => {
+    const path = ['agents', name, 'sub_agents', i];
+    const target = team.agents.get(sub);
+    if (!target) return; // the agent graph reports it
+    if (!target.description) c.report(path, `sub-agent '${sub}' has no description, and the task tool needs one: the model reads it to pick a sub-agent`, { hint: `give '${sub}' a description` });
+    if (sub === GENERAL_PURPOSE && agent.general_purpose !== false) {
+      c.report(path, `'${GENERAL_PURPOSE}' is the name of the deep agent's built-in sub-agent`, { hint: `rename the agent, or set general_purpose: false on '${name}'` });
+    }
+  });
+  for (const ref of refs) {
+    const tool = ref.kind === 'builtin' ? ref.name : ref.kind === 'agent' ? (ref.name ?? ref.agent) : undefined;
+    if (tool === 'task' || tool === 'write_todos') c.report(['agents', name, 'tools'], `a deep agent has its own '${tool}' tool; another tool cannot take that name`);
+  }
+}
+
+const GENERAL_PURPOSE = 'general-purpose';
+
 /**
  * An agent that reaches itself through agent tools (and sub-agents) could never be built: report
  * the tool reference that closes the loop. Depth-first over the file's agents, linear in references.
@@ -96,20 +116,25 @@ function reportAgentToolCycles(team: RawTeam, tools: Map<string, ToolRef[]>, c: 
   }
   const state = new Map<string, 1 | 2>();
   const stack: string[] = [];
-  const visit = (n: string, usedTool: boolean): void => {
+  // viaTool[i]: whether the edge into stack[i] is an agent tool.
+  const viaTool: boolean[] = [];
+  const visit = (n: string, tool: boolean): void => {
     state.set(n, 1);
     stack.push(n);
+    viaTool.push(tool);
     for (const e of edges.get(n) ?? []) {
       if (!edges.has(e.to)) continue;
       if (state.get(e.to) === 1) {
-        const loop = [...stack.slice(stack.indexOf(e.to)), e.to];
-        // Cycles of sub-agents alone are the agent graph's to report.
-        if (usedTool || e.tool) c.report(e.path, `agent cycle through agent tools: ${loop.join(' -> ')}`, { hint: 'an agent cannot use itself, directly or through others, as a tool' });
+        const from = stack.indexOf(e.to);
+        const loop = [...stack.slice(from), e.to];
+        // Only loops with a tool edge in them: cycles of sub-agents alone are the agent graph's to report.
+        if (e.tool || viaTool.slice(from + 1).some(Boolean)) c.report(e.path, `agent cycle through agent tools: ${loop.join(' -> ')}`, { hint: 'an agent cannot use itself, directly or through others, as a tool' });
         continue;
       }
-      if (!state.has(e.to)) visit(e.to, usedTool || e.tool);
+      if (!state.has(e.to)) visit(e.to, e.tool);
     }
     stack.pop();
+    viaTool.pop();
     state.set(n, 2);
   };
   for (const name of team.agents.keys()) if (!state.has(name)) visit(name, false);

@@ -19,6 +19,9 @@ export interface ToolCheckContext {
 
 const TOOL_FORMS =
   'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> }, { module: ./file.js, export?: <name> } or { agent: <agent>, name?, description?, full_history?, emit_internal_events? }';
+/** Tools adk adds itself (transfer, exit, deep agents, reduction, skills). */
+const RESERVED_TOOL_NAMES = new Set(['transfer_to_agent', 'exit', 'task', 'write_todos', 'read_tool_result', 'skill']);
+
 /** Built-ins that take options, and the schema of each. */
 const OPTION_SCHEMAS = { shell: shellOptionsSchema, fetch_url: fetchUrlOptionsSchema } as const;
 
@@ -30,10 +33,15 @@ export function checkTools(list: readonly unknown[] | undefined, base: readonly 
     const p = [...base, i];
     const ref = checkTool(entry, p, ctx);
     if (!ref) return;
+    // Built-ins and agent tools are keyed by the name the model sees: two tools cannot share one.
     const id =
-      ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? `agent tool '${ref.name ?? ref.agent}'` : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
+      ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? (ref.name ?? ref.agent) : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
     if (seen.has(id)) {
-      ctx.c.report(p, `tool ${ref.kind === 'builtin' ? `'${ref.name}'` : id} is listed twice`);
+      ctx.c.report(p, ref.kind === 'agent' || ref.kind === 'builtin' ? `two tools are named '${id}'` : `tool ${id} is listed twice`, ref.kind === 'agent' ? { hint: `give the agent tool another name: { agent: ${ref.agent}, name: … }` } : {});
+      return;
+    }
+    if (ref.kind === 'agent' && RESERVED_TOOL_NAMES.has(id)) {
+      ctx.c.report(p, `an agent tool cannot be named '${id}': adk adds a tool of that name itself`, { hint: `{ agent: ${ref.agent}, name: … }` });
       return;
     }
     seen.add(id);

@@ -1,11 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AgentMiddleware } from '../agents/middleware.js';
 import type { Tool } from '../tools/tool.js';
 import { readTextFile } from '../tools/builtin/file-io.js';
-import { locate } from '../tools/workspace.js';
+import { isInside, locate } from '../tools/workspace.js';
 
 export interface Skill {
   name: string;
@@ -30,11 +30,13 @@ export function parseSkillFile(text: string): { name?: string; description?: str
 
 /**
  * Skills in `dirs` (each holding `<skill>/SKILL.md`; earlier folders win a name): folders whose
- * SKILL.md has a name and a description in its front matter. Unreadable ones are skipped.
+ * SKILL.md has a name and a description in its front matter. Unreadable ones are skipped. A folder
+ * below `workspace` counts only while its real path stays there (a cloned repository's `.adk -> /`).
  */
-export async function findSkills(dirs: readonly string[]): Promise<Skill[]> {
+export async function findSkills(dirs: readonly string[], workspace?: string): Promise<Skill[]> {
   const found = new Map<string, Skill>();
   for (const dir of dirs) {
+    if (workspace && isInside(workspace, path.resolve(dir)) && !isInside(workspace, await realpath(dir).catch(() => workspace + '/\0'))) continue;
     let entries: string[];
     try {
       entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -86,11 +88,11 @@ function skillTool(skills: readonly Skill[]): Tool<z.infer<typeof parameters>> {
  * Skills (Eino's skill middleware, Claude Code's skills): the agent's instruction lists each skill
  * by name and description, and the `skill` tool loads one's instructions when the work needs them.
  */
-export function skillsMiddleware(dirs: readonly string[]): AgentMiddleware {
+export function skillsMiddleware(dirs: readonly string[], workspace?: string): AgentMiddleware {
   return {
     name: 'skills',
     async beforeAgent(_ctx, setup) {
-      const skills = await findSkills(dirs);
+      const skills = await findSkills(dirs, workspace);
       if (!skills.length || setup.tools.some((t) => t.name === SKILL_TOOL)) return;
       const section = `# Skills\nLoad a skill with the ${SKILL_TOOL} tool before doing work it covers:\n${skills.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`;
       return { instruction: setup.instruction ? `${setup.instruction}\n\n${section}` : section, tools: [...setup.tools, skillTool(skills)] };

@@ -8,6 +8,7 @@ import { coalesceViewActions } from '../state/coalesce.js';
 import { consumeRun, type RunOutcome } from '../state/consume-run.js';
 import { viewReducer } from '../state/reducer.js';
 import { STREAM_COMMIT_MS } from '../state/stream-reducer.js';
+import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type ViewState } from '../state/transcript.js';
 import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
 import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
@@ -27,6 +28,8 @@ export interface ChatControllerOptions {
   initialInterrupts?: InterruptContext[];
   /** Items shown first (a welcome line, an earlier transcript). */
   initialItems?: NewTranscriptItem[];
+  /** The todo list a deep agent left in the session: shown again when its run resumes. */
+  initialTodos?: Todo[];
   /** Tokens the session used before (a resumed session): the status line and /cost count on from here. */
   initialUsage?: { promptTokens: number; completionTokens: number };
   /** Tools approved for the whole session already (the host keeps them with the session). */
@@ -44,6 +47,7 @@ function init(o: ChatControllerOptions): ViewState {
   if (o.initialUsage) s = { ...s, usage: { promptTokens: o.initialUsage.promptTokens, completionTokens: o.initialUsage.completionTokens } };
   for (const item of o.initialItems ?? []) s = viewReducer(s, { type: 'append', item });
   if (o.initialInterrupts?.length) s = viewReducer(s, { type: 'interrupted', agent: '', contexts: o.initialInterrupts });
+  if (o.initialTodos?.length) s = viewReducer(s, { type: 'todos', todos: o.initialTodos });
   return s;
 }
 

@@ -19,7 +19,7 @@ export function TodoPanel({ todos, width }: { todos: readonly Todo[]; width: num
       {start > 0 ? <Text dimColor>{`  … ${start} above`}</Text> : null}
       {shown.map((t, i) => (
         <Text key={start + i} wrap="truncate-end" bold={t.status === 'in_progress'} dimColor={t.status === 'completed'} color={t.status === 'in_progress' ? 'cyan' : undefined}>
-          {`  ${todoMark(t.status)} ${t.status === 'in_progress' ? (t.activeForm ?? t.content) : t.content}`}
+          {`  ${todoMark(t.status)} ${(t.status === 'in_progress' ? (t.activeForm ?? t.content) : t.content).replace(/\s+/g, ' ')}`}
         </Text>
       ))}
       {start + shown.length < todos.length ? <Text dimColor>{`  … ${todos.length - start - shown.length} more`}</Text> : null}

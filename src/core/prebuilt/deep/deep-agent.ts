@@ -43,6 +43,14 @@ export function deepAgent(config: DeepAgentConfig): ChatModelAgent {
   const tools = config.tools ?? [];
   const maxIterations = config.maxIterations ?? DEFAULT_DEEP_MAX_ITERATIONS;
   const subAgents = [...(config.subAgents ?? [])];
+  const names = new Set<string>();
+  for (const a of subAgents) {
+    if (names.has(a.name)) throw new Error(`deep agent '${config.name}': two sub-agents are named '${a.name}'`);
+    names.add(a.name);
+  }
+  if (config.generalPurpose !== false && names.has(GENERAL_PURPOSE_NAME)) {
+    throw new Error(`deep agent '${config.name}': a sub-agent is named '${GENERAL_PURPOSE_NAME}', the name of the built-in one; rename it or set generalPurpose: false`);
+  }
   if (config.generalPurpose !== false) {
     subAgents.push(
       new ChatModelAgent({
