@@ -28,7 +28,7 @@ const OPTION_SCHEMAS = { shell: shellOptionsSchema, fetch_url: fetchUrlOptionsSc
 /** Checks a `tools:` list and returns the valid entries as references. */
 export function checkTools(list: readonly unknown[] | undefined, base: readonly PathSeg[], ctx: ToolCheckContext): ToolRef[] {
   const refs: ToolRef[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, ToolRef['kind']>();
   (list ?? []).forEach((entry, i) => {
     const p = [...base, i];
     const ref = checkTool(entry, p, ctx);
@@ -37,14 +37,19 @@ export function checkTools(list: readonly unknown[] | undefined, base: readonly 
     const id =
       ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? (ref.name ?? ref.agent) : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
     if (seen.has(id)) {
-      ctx.c.report(p, ref.kind === 'agent' || ref.kind === 'builtin' ? `two tools are named '${id}'` : `tool ${id} is listed twice`, ref.kind === 'agent' ? { hint: `give the agent tool another name: { agent: ${ref.agent}, name: … }` } : {});
+      const again = seen.get(id) === ref.kind;
+      ctx.c.report(
+        p,
+        again ? `tool ${ref.kind === 'builtin' ? `'${id}'` : ref.kind === 'agent' ? `'${id}'` : id} is listed twice` : `two tools are named '${id}'`,
+        ref.kind === 'agent' ? { hint: `give the agent tool another name: { agent: ${ref.agent}, name: … }` } : {},
+      );
       return;
     }
     if (ref.kind === 'agent' && RESERVED_TOOL_NAMES.has(id)) {
       ctx.c.report(p, `an agent tool cannot be named '${id}': adk adds a tool of that name itself`, { hint: `{ agent: ${ref.agent}, name: … }` });
       return;
     }
-    seen.add(id);
+    seen.set(id, ref.kind);
     refs.push(ref);
   });
   return refs;
