@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openKeyValueStore, StoreError, type KeyValueStore } from '../../src/core/store/index.js';
+import { openKeyValueStore, SessionStore, StoreError, type KeyValueStore } from '../../src/core/store/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 /** Every backend must behave the same: a fresh, isolated store per test. */
@@ -74,6 +74,33 @@ describe.each(harnesses)('KeyValueStore conformance: $name', (h) => {
     kv = await h.open();
     return kv;
   };
+
+  it('reads, writes and deletes many keys at once, in order, missing ones as undefined', async () => {
+    await fresh();
+    const entries = Array.from({ length: 1200 }, (_, i) => ({ key: `many:${String(i).padStart(5, '0')}`, value: `v${i} ${UNICODE_VALUES.cjk}` }));
+    await kv.setMany(entries);
+    const keys = ['many:00007', 'many:absent', 'many:01199', 'many:00000'];
+    expect(await kv.getMany(keys)).toEqual(['v7 ' + UNICODE_VALUES.cjk, undefined, 'v1199 ' + UNICODE_VALUES.cjk, 'v0 ' + UNICODE_VALUES.cjk]);
+    expect(await kv.list('many:')).toHaveLength(1200);
+    await kv.deleteMany(entries.slice(0, 1100).map((e) => e.key));
+    expect(await kv.list('many:')).toEqual(entries.slice(1100).map((e) => e.key));
+    expect(await kv.getMany([])).toEqual([]);
+    await kv.close();
+  });
+
+  it('keeps append-only sessions: metadata plus a record per message, listed, loaded from an index, deleted whole', async () => {
+    await fresh();
+    const sessions = new SessionStore(kv, { env: {} });
+    let r = await sessions.create({ rootAgent: 'a', messages: [{ role: 'user', content: 'one' }] });
+    for (let i = 0; i < 5; i++) r = await sessions.save({ ...r, messages: [...r.messages, { role: 'assistant', content: `a${i}` }] });
+    expect((await sessions.get(r.id))!.messages.map((m) => m.content)).toEqual(['one', 'a0', 'a1', 'a2', 'a3', 'a4']);
+    expect((await sessions.get(r.id, { from: 4 }))!.messages.map((m) => m.content)).toEqual(['a3', 'a4']);
+    expect((await sessions.list())[0]).toMatchObject({ id: r.id, messageCount: 6 });
+    await sessions.artifacts(r.id).put('r1', 'whole');
+    expect(await sessions.delete(r.id)).toBe(true);
+    expect([...(await kv.list('sessionlog:')), ...(await kv.list('artifact:'))]).toEqual([]);
+    await kv.close();
+  });
 
   it('reports missing keys as undefined and deleting them as false', async () => {
     await fresh();
