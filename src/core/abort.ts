@@ -1,16 +1,16 @@
-import { CancelledError } from './errors.js';
+import { cancelledBy } from './errors.js';
 
 /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
+    if (signal?.aborted) return reject(cancelledBy(signal));
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new CancelledError());
+      reject(cancelledBy(signal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
@@ -18,9 +18,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Races `promise` against `signal`: a tool that ignores its signal cannot hold a cancel hostage. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new CancelledError());
+  if (signal.aborted) return Promise.reject(cancelledBy(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new CancelledError());
+    const onAbort = () => reject(cancelledBy(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => {

@@ -95,9 +95,27 @@ export class RetryExhaustedError extends AdkError {
 }
 
 export class CancelledError extends AdkError {
-  constructor(message = 'run cancelled') {
-    super('cancelled', message);
+  /** What the caller passed to `abort(reason)`, when it passed one. */
+  readonly reason?: unknown;
+  constructor(message = 'run cancelled', options: { reason?: unknown } = {}) {
+    const said = reasonText(options.reason);
+    super('cancelled', said ? `${message}: ${said}` : message, options.reason === undefined ? undefined : { cause: options.reason });
+    if (options.reason !== undefined) this.reason = options.reason;
   }
+}
+
+/** The cancellation of `signal`, keeping the reason its caller gave to `abort(reason)`. */
+export function cancelledBy(signal: AbortSignal | undefined, message?: string): CancelledError {
+  const reason = signal?.reason;
+  // A plain `abort()` sets a DOMException AbortError: that says nothing the message does not.
+  const given = reason instanceof CancelledError ? reason.reason : reason && !(reason instanceof Error && reason.name === 'AbortError') ? reason : undefined;
+  return new CancelledError(message, given === undefined ? {} : { reason: given });
+}
+
+function reasonText(reason: unknown): string | undefined {
+  if (reason === undefined || reason === null) return undefined;
+  if (reason instanceof Error) return reason.message || reason.name;
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
 export class TransferError extends AdkError {

@@ -11,7 +11,8 @@ export function addressToString(address: readonly AddressSegment[]): string {
   return address.map((s) => (s.subId ? `${s.type}:${s.id}:${s.subId}` : `${s.type}:${s.id}`)).join(';');
 }
 
-export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'custom';
+/** `composite`: an agent or tool whose own sub-points interrupted (it carries them as `subs`). */
+export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'custom' | 'composite';
 
 /** What a person is asked. Built-in kinds fill the matching fields; `custom` may carry anything in `data`. */
 export interface InterruptDetails {

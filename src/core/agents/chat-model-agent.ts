@@ -1,5 +1,5 @@
 import { generate } from '../async-queue.js';
-import { CancelledError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, toError } from '../errors.js';
+import { cancelledBy, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
@@ -104,6 +104,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
 
   constructor(readonly config: ChatModelAgentConfig) {
     if (!config.model) throw new Error("agent 'Model' is required");
+    if (!config.name?.trim()) throw new Error('an agent needs a name');
   }
 
   get name(): string {
@@ -319,7 +320,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     const signal = makeSignal(ctx.address, CANCELLED_INFO, state, pending);
     signal.cancelled = true;
     emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
-    throw new CancelledError();
+    throw cancelledBy(ctx.signal);
   }
 
   private setOutput(ctx: RunContext, text: string): void {

@@ -58,7 +58,8 @@ export class FlowAgent implements Agent {
         c.callbacks?.onStart?.({ ...this.info(c), input: rebuilt });
         await this.drive(this.inner.run(rebuilt, c), c, emit);
       },
-      (e) => errorEvent(toError(e), this.name),
+      // A failure is this agent's, at its own run path (not its parent's, which an empty path would mean).
+      (e) => ({ ...errorEvent(toError(e), this.name), runPath: [...ctx.runPath, this.name] }),
     );
   }
 
@@ -81,7 +82,8 @@ export class FlowAgent implements Agent {
         if (!next) throw new Error(`failed to resume agent '${this.name}': no child agents leading to the interrupted agent were found`);
         for await (const e of next.resume(undefined, c)) emit(e);
       },
-      (e) => errorEvent(toError(e), this.name),
+      // A failure is this agent's, at its own run path (not its parent's, which an empty path would mean).
+      (e) => ({ ...errorEvent(toError(e), this.name), runPath: [...ctx.runPath, this.name] }),
     );
   }
 

@@ -1,5 +1,5 @@
 import { sleep } from '../abort.js';
-import { CancelledError, RetryExhaustedError, WillRetryError, toError } from '../errors.js';
+import { cancelledBy, RetryExhaustedError, WillRetryError, toError } from '../errors.js';
 import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
 import { retryDelay, type RetryPolicy } from '../models/retry.js';
 import type { Message } from '../schema/message.js';
@@ -51,8 +51,8 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
     } catch (e) {
       const err = toError(e);
       if (env.signal.aborted) {
-        stream?.close(new CancelledError());
-        throw new CancelledError();
+        stream?.close(cancelledBy(env.signal));
+        throw cancelledBy(env.signal);
       }
       if (attempt <= Math.min(env.retry.maxRetries, retryLimitOf(err)) && env.retry.shouldRetry(err)) {
         stream?.close(new WillRetryError(attempt, err));

@@ -40,6 +40,8 @@ abstract class WorkflowAgent implements Agent {
   protected readonly children: FlowAgent[];
 
   constructor(config: WorkflowConfig) {
+    if (!config.name?.trim()) throw new Error('a workflow agent needs a name');
+    if (!config.subAgents?.length) throw new Error(`workflow agent '${config.name}' needs at least one sub-agent`);
     this.name = config.name;
     this.description = config.description ?? '';
     // Children of a workflow never transfer back to it; their order is fixed.

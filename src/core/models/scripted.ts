@@ -1,5 +1,5 @@
 import { sleep } from '../abort.js';
-import { CancelledError } from '../errors.js';
+import { cancelledBy } from '../errors.js';
 import { concatChunks } from '../schema/concat.js';
 import type { Message, MessageChunk, Usage } from '../schema/message.js';
 import type { ChatModel, ModelCallOptions } from './chat-model.js';
@@ -65,13 +65,13 @@ export class ScriptedChatModel implements ChatModel {
     const reply = this.take(messages, options);
     const signal = options?.signal;
     if (reply.delayMs) await sleep(reply.delayMs, signal);
-    if (signal?.aborted) throw new CancelledError();
+    if (signal?.aborted) throw cancelledBy(signal);
     if (reply.error) throw reply.error;
     if (reply.reasoning) yield { role: 'assistant', reasoningContent: reply.reasoning };
     const pieces = reply.chunks ?? (chunked ? split(reply.content ?? '', this.chunkSize) : [reply.content ?? '']);
     for (const content of pieces) {
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs, signal);
-      else if (signal?.aborted) throw new CancelledError();
+      else if (signal?.aborted) throw cancelledBy(signal);
       yield { role: 'assistant', content };
     }
     for (const [index, call] of (reply.toolCalls ?? []).entries()) {

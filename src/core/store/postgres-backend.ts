@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describeCause, StoreError } from './errors.js';
 import { makeKeyv, type Backend } from './key-value-store.js';
+import { importDriver } from './optional-driver.js';
 import type { NetworkOptions } from './redis-backend.js';
 import { scrub, type StoreLocation } from './store-url.js';
 
@@ -18,7 +19,7 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
   const display = loc.display;
   const connectTimeout = opts.connectTimeoutMs ?? 5000;
   const operationTimeoutMs = opts.operationTimeoutMs ?? 10_000;
-  const { KeyvPostgres } = await import('@keyv/postgres');
+  const { KeyvPostgres } = await importDriver(() => import('@keyv/postgres'), '@keyv/postgres', 'postgres://', display);
   // @keyv/postgres's shared pool has no 'error' listener, so a server restart would crash the
   // process (an idle connection dying emits 'error'). Each store gets its own pool, with one.
   // pg is loaded from where @keyv/postgres finds it: it is that package's dependency.

@@ -1,6 +1,7 @@
 import { sleep } from '../abort.js';
 import { describeCause, StoreError } from './errors.js';
 import { makeKeyv, withTimeout, type Backend } from './key-value-store.js';
+import { importDriver } from './optional-driver.js';
 import { scrub, type StoreLocation } from './store-url.js';
 
 export interface NetworkOptions {
@@ -18,7 +19,7 @@ const SERVER_REPLY = /^[A-Z]{2,}[A-Z_]*\b/;
 export async function openRedisBackend(loc: StoreLocation, opts: NetworkOptions = {}): Promise<Backend> {
   const connectTimeout = opts.connectTimeoutMs ?? 5000;
   const display = loc.display;
-  const { default: KeyvRedis, createClient } = await import('@keyv/redis');
+  const { default: KeyvRedis, createClient } = await importDriver(() => import('@keyv/redis'), '@keyv/redis', 'redis://', display);
   const client = createClient({
     url: loc.target,
     disableOfflineQueue: true,

@@ -1,5 +1,5 @@
 import { childSignal, raceAbort } from '../abort.js';
-import { CancelledError, toError } from '../errors.js';
+import { cancelledBy, toError } from '../errors.js';
 import type { RunContext } from '../agents/run-context.js';
 import type { AgentAction, AgentEvent } from '../agents/types.js';
 import type { InterruptSignal, ResumeInfo } from '../interrupt.js';
@@ -86,7 +86,7 @@ export async function executeToolCall(
     return { kind: 'done', content, isError, action, arguments: valid.value };
   } catch (e) {
     if (e instanceof ToolInterrupt) return { kind: 'interrupt', info: e.info, state: e.state, subs: e.subs };
-    if (env.signal.aborted) throw new CancelledError();
+    if (env.signal.aborted) throw cancelledBy(env.signal);
     if (signal.aborted) return fail(`Error: tool '${name}' timed out after ${tool.timeoutMs ?? env.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS} ms.`, args);
     return fail(`Error: tool '${name}' failed: ${toError(e).message}`, args);
   } finally {

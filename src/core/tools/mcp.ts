@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CancelledError } from '../errors.js';
+import { cancelledBy } from '../errors.js';
 import { McpConnection, type McpServerConfig } from './mcp-connection.js';
 import { mcpResultToOutput, wrapMcpTool } from './mcp-tool.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
@@ -110,7 +110,7 @@ export class McpServerPool {
     try {
       return mcpResultToOutput(await c.callTool(toolName, args, { signal: ctx.signal, timeoutMs }));
     } catch (e) {
-      if (ctx.signal.aborted) throw new CancelledError();
+      if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
         return { content: `Error: MCP tool '${toolName}' on server '${server}' timed out after ${timeoutMs} ms`, isError: true };
       }

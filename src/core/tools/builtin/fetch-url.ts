@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CancelledError } from '../../errors.js';
+import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { formatBytes } from './file-io.js';
 import { htmlToText } from './html-to-text.js';
@@ -56,7 +56,7 @@ export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<ty
         const note = res.truncated ? `\n[truncated: only the first ${formatBytes(maxBytes)} of the response was read]` : '';
         return { content: `${head}\n\n${body}${note}`, isError: res.status >= 400 };
       } catch (e) {
-        if (ctx.signal.aborted) throw new CancelledError();
+        if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
         if (timeout.aborted) return { content: `Error: fetching ${parsed.href} timed out after ${timeoutMs} ms`, isError: true };
         if (e instanceof RefusedDestinationError) return { content: `Error: refused to fetch ${parsed.href}: ${e.message}`, isError: true };
         const cause = (e as Error & { cause?: Error }).cause;

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
-import { CancelledError } from '../../errors.js';
+import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { openChild, openedPath, openInside, type Opened } from '../fs/verified-open.js';
 import { locate, type WorkspacePath } from '../workspace.js';
@@ -69,7 +69,7 @@ async function* walk(start: WorkspacePath, signal: AbortSignal): AsyncGenerator<
 
 async function* walkDir(root: string, dir: Opened, rel: string, signal: AbortSignal): AsyncGenerator<{ rel: string; text: string }> {
   try {
-    if (signal.aborted) throw new CancelledError();
+    if (signal.aborted) throw cancelledBy(signal);
     let entries: Dirent[];
     try {
       entries = await readdir(openedPath(dir), { withFileTypes: true });

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { CancelledError } from '../../errors.js';
+import { cancelledBy } from '../../errors.js';
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
 const BLOCKS = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'ul', 'ol', 'table', 'tr', 'blockquote', 'pre', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -41,7 +41,7 @@ export async function htmlToText(html: string, signal?: AbortSignal): Promise<st
     { decodeEntities: true, lowerCaseTags: true },
   );
   for (let i = 0; i < html.length; i += CHUNK_CHARS) {
-    if (signal?.aborted) throw new CancelledError();
+    if (signal?.aborted) throw cancelledBy(signal);
     parser.write(html.slice(i, i + CHUNK_CHARS));
     if (i + CHUNK_CHARS < html.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }

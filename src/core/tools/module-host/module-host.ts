@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { CancelledError, ConfigError } from '../../errors.js';
+import { cancelledBy, ConfigError } from '../../errors.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
 import { moduleToolWorker } from './worker-main.js';
 
@@ -114,7 +114,7 @@ export async function hostModule(file: string, exportName: string, where: string
         if (pending.has(id) && worker === w) void stop();
       }, STOP_GRACE_MS).unref();
     };
-    if (ctx.signal.aborted) throw new CancelledError();
+    if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     w.ref();
     w.postMessage({ type: 'call', id, args, ctx: plainContext(ctx) });
