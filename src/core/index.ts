@@ -27,6 +27,7 @@ export { parametersJsonSchema, validateArguments } from './tools/parameters.js';
 export { exitTool, transferTool } from './tools/control-tools.js';
 export * from './checkpoint.js';
 export * from './runner.js';
+export { RunStream, type RunResult, type RunStatus } from './run-result.js';
 export * from './prebuilt/index.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './models/openai.js';
 export { AnthropicChatModel, type AnthropicChatModelOptions } from './models/anthropic.js';

@@ -9,6 +9,7 @@ import { AdkError, CheckpointError, toError } from './errors.js';
 import { ResumeContext } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
 import type { HistoryEntry } from './agents/history.js';
+import { RunStream } from './run-result.js';
 import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
 export interface RunnerConfig {
@@ -51,22 +52,32 @@ export class Runner {
     this.root = toFlowAgent(config.agent);
   }
 
-  run(messages: Message[], opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+  /** Runs the agent on `messages`: iterate the result for events, or await its `result` for the outcome. */
+  run(messages: Message[], opts: RunOptions = {}): RunStream {
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
-    return this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId);
+    return new RunStream(this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId), this.savedAt(opts.checkpointId));
   }
 
-  query(text: string, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+  query(text: string, opts: RunOptions = {}): RunStream {
     return this.run([userMessage(text)], opts);
+  }
+
+  /** The checkpoint id a stopped run is saved under (when there is a store to save it in). */
+  private savedAt(checkpointId: string | undefined): string | undefined {
+    return this.config.checkpointStore ? checkpointId : undefined;
   }
 
   /**
    * Continues an interrupted run from its checkpoint; later interrupts overwrite the same checkpoint.
    * A run that finishes consumes its checkpoint: resuming it again is an error, never a second run.
    */
-  resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
+  resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): RunStream {
+    return new RunStream(this.resumeEvents(checkpointId, params, opts), this.savedAt(checkpointId));
+  }
+
+  private resumeEvents(checkpointId: string, params: ResumeParams, opts: RunOptions): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(
       async (emit) => {
         const store = this.config.checkpointStore;

@@ -46,7 +46,7 @@ function scriptModel(sizes: number[]): void {
   });
 }
 
-const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {} };
+const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {}, todos() {} };
 
 describe('long sessions stay inside the context window', () => {
   it('holds a 200-turn conversation in a 4,000-token window, remembers turn 1 through summaries, and continues in a new process', async () => {

@@ -1,0 +1,100 @@
+import { AsyncQueue } from './async-queue.js';
+import { IncompleteReplyError, isAbortError } from './errors.js';
+import type { InterruptContext } from './interrupt.js';
+import type { Message } from './schema/message.js';
+import { eventMessage, type AgentEvent } from './agents/types.js';
+
+export type RunStatus = 'completed' | 'interrupted' | 'cancelled' | 'incomplete' | 'error';
+
+/** How a run ended, for code that wants the outcome rather than the events (openai-agents-js's RunResult). */
+export interface RunResult {
+  status: RunStatus;
+  /** The text of the last message of the run (the answer, when it completed). */
+  finalOutput: string;
+  /** The agent that produced the last message. */
+  lastAgent: string;
+  /** Summed over every model reply that reported (or estimated) usage. */
+  usage: { promptTokens: number; completionTokens: number };
+  /** Every finished message of the run, in order: what the run adds to a conversation. */
+  messages: Message[];
+  /** The points waiting for a person (status `interrupted`): answer them by id with `Runner.resume`. */
+  interrupts: InterruptContext[];
+  /** Where the run was saved when it stopped (interrupted, or cancelled at a safe point), if a store was given. */
+  checkpointId?: string;
+  /** What failed (status `error` or `incomplete`). */
+  error?: Error;
+}
+
+/**
+ * A run: iterate it for the events as they happen, and/or await `result` for the outcome. Awaiting
+ * `result` without iterating reads the events itself (and drops them); to have both, start
+ * iterating before awaiting `result`.
+ */
+export class RunStream implements AsyncIterable<AgentEvent> {
+  private pump?: Promise<RunResult>;
+  private queue?: AsyncQueue<AgentEvent>;
+
+  constructor(
+    private readonly source: AsyncIterable<AgentEvent>,
+    private readonly checkpointId?: string,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    if (this.pump && !this.queue) throw new Error('this run is already being read through its result: iterate it before awaiting result');
+    if (this.queue) throw new Error('a run can be iterated once');
+    this.queue = new AsyncQueue<AgentEvent>();
+    this.start();
+    return this.queue[Symbol.asyncIterator]();
+  }
+
+  /** The run's outcome, once it has ended. */
+  get result(): Promise<RunResult> {
+    return this.start();
+  }
+
+  private start(): Promise<RunResult> {
+    this.pump ??= this.read();
+    return this.pump;
+  }
+
+  private async read(): Promise<RunResult> {
+    const r: RunResult = { status: 'completed', finalOutput: '', lastAgent: '', usage: { promptTokens: 0, completionTokens: 0 }, messages: [], interrupts: [] };
+    // Messages are collected in order without holding the events back (a stream is read by both sides).
+    const pending: Array<Promise<{ agent: string; message: Message | undefined }>> = [];
+    let cancelledAtCheckpoint = false;
+    try {
+      for await (const e of this.source) {
+        this.queue?.push(e);
+        if (e.output?.message) pending.push(eventMessage(e).then((message) => ({ agent: e.agentName, message }), () => ({ agent: e.agentName, message: undefined })));
+        const stopped = e.action?.interrupted;
+        if (stopped) {
+          r.interrupts = stopped.contexts.filter((c) => !c.cancelled);
+          cancelledAtCheckpoint = !!stopped.cancelled;
+          r.status = stopped.cancelled ? 'cancelled' : 'interrupted';
+        }
+        if (e.error) {
+          if (isAbortError(e.error)) {
+            if (r.status !== 'interrupted' || cancelledAtCheckpoint) r.status = 'cancelled';
+          } else {
+            r.status = e.error instanceof IncompleteReplyError ? 'incomplete' : 'error';
+            r.error = e.error;
+          }
+        }
+      }
+    } finally {
+      this.queue?.close();
+    }
+    for (const { agent, message } of await Promise.all(pending)) {
+      if (!message) continue;
+      r.messages.push(message);
+      r.finalOutput = message.content;
+      r.lastAgent = agent;
+      if (message.usage) {
+        r.usage.promptTokens += message.usage.promptTokens;
+        r.usage.completionTokens += message.usage.completionTokens;
+      }
+    }
+    if ((r.status === 'interrupted' || cancelledAtCheckpoint) && this.checkpointId) r.checkpointId = this.checkpointId;
+    return r;
+  }
+}
