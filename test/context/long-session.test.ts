@@ -46,20 +46,25 @@ function scriptModel(sizes: number[]): void {
   });
 }
 
+/** A session on a one-agent team whose model has a 4,000-token window, in a fresh ADK_HOME, driven in this process. */
+async function newConversation(settings = '') {
+  const dir = tempDir();
+  const file = writeAgentsFile(dir, `version: 1\nmodels:\n  small: { model: test-model, base_url: "\${OPENAI_BASE_URL:-}", context_window: ${WINDOW} }\nagents:\n  helper: { model: small${settings ? `, ${settings}` : ''} }\n`);
+  const home = tempHome();
+  const env = { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: server().url, ADK_HOME: home };
+  const stores = await openAdkStores(`sqlite://${home}/adk.sqlite`, { env });
+  const team = await loadTeam({ agentsFile: file, cwd: dir, env });
+  const { lease } = await lockedNewId(stores);
+  return { dir, file, home, env, stores, team, conv: await Conversation.create(stores, team, lease) };
+}
+
 const silent: EventSink = { delta() {}, thought() {}, message() {}, transfer() {}, retry() {}, error() {}, interrupt() {}, compaction() {}, todos() {} };
 
 describe('long sessions stay inside the context window', () => {
   it('holds a 200-turn conversation in a 4,000-token window, remembers turn 1 through summaries, and continues in a new process', async () => {
     const sizes: number[] = [];
     scriptModel(sizes);
-    const dir = tempDir();
-    const file = writeAgentsFile(dir, `version: 1\nmodels:\n  small: { model: test-model, base_url: "\${OPENAI_BASE_URL:-}", context_window: ${WINDOW} }\nagents:\n  helper: { model: small, instruction: Remember what the user tells you. }\n`);
-    const home = tempHome();
-    const env = { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: server().url, ADK_HOME: home };
-    const stores = await openAdkStores(`sqlite://${home}/adk.sqlite`, { env });
-    const team = await loadTeam({ agentsFile: file, cwd: dir, env });
-    const { lease } = await lockedNewId(stores);
-    const conv = await Conversation.create(stores, team, lease);
+    const { dir, file, home, env, stores, team, conv } = await newConversation('instruction: Remember what the user tells you.');
     let compactions = 0;
     for (let t = 1; t < 200; t++) {
       const events = await conv.startTurn(`Turn ${t}. FACT-${t}: word${t * 7}. ${FILLER}`, new AbortController().signal);
@@ -100,14 +105,7 @@ describe('long sessions stay inside the context window', () => {
       if (isSummaryRequest(r)) return failing ? { status: 400, errorMessage: 'summaries are off today' } : { content: 'SUMMARY: two greetings.' };
       return { content: 'hello back' };
     });
-    const dir = tempDir();
-    const file = writeAgentsFile(dir, `version: 1\nmodels:\n  small: { model: test-model, base_url: "\${OPENAI_BASE_URL:-}", context_window: ${WINDOW} }\nagents:\n  helper: { model: small }\n`);
-    const home = tempHome();
-    const env = { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: server().url, ADK_HOME: home };
-    const stores = await openAdkStores(`sqlite://${home}/adk.sqlite`, { env });
-    const team = await loadTeam({ agentsFile: file, cwd: dir, env });
-    const { lease } = await lockedNewId(stores);
-    const conv = await Conversation.create(stores, team, lease);
+    const { stores, team, conv } = await newConversation();
     for (const text of ['hello', 'hello again']) await conv.finishTurn(await drainRun(await conv.startTurn(text, new AbortController().signal), silent));
     await expect(conv.compact({ force: true })).rejects.toThrow(/summaries are off today/);
     expect(conv.record.contextStart).toBeUndefined();

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Issue 16 (first pieces): subpath exports through the package's own `exports`, and the runtime
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 // this package, as a user's project would see it (built dist/, `npm test` builds first).
 const root = resolve('.');
 const PROBE = resolve('test/package/fixtures/import-probe.mjs');
+const HOOK = pathToFileURL(resolve('test/support/load-hook.mjs')).href;
 
 function probe(...specifiers: string[]): { exports: Record<string, string[]>; loaded: string[] } {
   const app = mkdtempSync(join(tmpdir(), 'adk-consumer-'));
@@ -16,7 +18,7 @@ function probe(...specifiers: string[]): { exports: Record<string, string[]>; lo
   symlinkSync(root, join(app, 'node_modules', 'adk'));
   writeFileSync(join(app, 'package.json'), '{"type":"module"}');
   cpSync(PROBE, join(app, 'probe.mjs'));
-  return JSON.parse(execFileSync(process.execPath, [join(app, 'probe.mjs'), ...specifiers], { cwd: app, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, [join(app, 'probe.mjs'), HOOK, ...specifiers], { cwd: app, encoding: 'utf8' }));
 }
 
 describe('package exports', () => {
