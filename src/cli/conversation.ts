@@ -19,10 +19,9 @@ import type { RunSummary } from './event-sink.js';
 import { describeInterrupt } from './jsonl-sink.js';
 import type { Team } from './team.js';
 
-/** A compaction between turns: how many messages the summary stands for; `error` when it failed and the oldest were dropped. */
+/** A compaction between turns: how many messages the summary now stands for. */
 export interface ContextCompaction {
   summarized: number;
-  error?: string;
 }
 
 /** A stored message, tagged with the agent that wrote it (absent for the user's own turns). */
@@ -116,8 +115,7 @@ export class Conversation {
     const counter = (this.counter ??= new TokenCounter(c.model.modelName));
     if (!opts.force) {
       const request = [systemMessage(c.overhead.instruction), ...history, userMessage(opts.next ?? '')];
-      const tokens = await counter.count(request, c.overhead.tools);
-      if (tokens <= (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window!) return undefined;
+      if (!(await counter.exceeds(request, c.overhead.tools, (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window!))) return undefined;
     }
     const result = await compactMessages(history, {
       model: c.model,
@@ -295,7 +293,6 @@ export function closeDanglingCalls(messages: HistoryMessage[]): HistoryMessage[]
 /** The custom event that tells the REPL and JSON Lines of a compaction between turns. */
 export function compactionEvent(agent: string, c: ContextCompaction): AgentEvent {
   const custom: CompactionEvent = { type: 'compaction', agent, summarized: c.summarized };
-  if (c.error) custom.error = c.error;
   return { agentName: agent, runPath: [], output: { custom } };
 }
 

@@ -121,3 +121,16 @@ describe('long sessions stay inside the context window', () => {
     await stores.close();
   });
 });
+
+describe('counting stays off the hot path', () => {
+  it('a small request never loads the tokenizer (a byte count settles it)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { resolve } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const url = (p: string) => pathToFileURL(resolve(p)).href;
+    const out = JSON.parse(execFileSync(process.execPath, [resolve('test/context/fixtures/small-run-probe.mjs'), url('test/support/load-hook.mjs'), url('dist/core/index.js')], { encoding: 'utf8' }));
+    expect(out.output).toBe('hi');
+    expect(out.loaded.some((u: string) => u.includes('/dist/core/middlewares/summarize.js'))).toBe(true);
+    expect(out.loaded.filter((u: string) => u.includes('gpt-tokenizer'))).toEqual([]);
+  });
+});

@@ -113,7 +113,7 @@ export class ChatHost {
     try {
       const c = await this.conv.compact({ force: true, instructions: instructions || undefined, signal: AbortSignal.timeout(300_000) });
       if (!c) ui.info('Nothing to compact yet.', 'muted');
-      else ui.info(compactionText(c), c.error ? 'warning' : 'success');
+      else ui.info(compactionText(c), 'success');
     } catch (e) {
       ui.error(`Could not compact: ${(e as Error).message}`);
     }

@@ -50,7 +50,7 @@ export function reduceToolResultsMiddleware(options: ReduceToolResultsOptions = 
       const window = options.contextWindow ?? ctx.model.contextWindow;
       if (!window) return;
       const counter = new TokenCounter(ctx.model.modelName);
-      if ((await counter.count(request.messages, request.tools)) <= threshold * window) return;
+      if (!(await counter.exceeds(request.messages, request.tools, threshold * window))) return;
       const keepFrom = turnStart(request.messages, keepTurns);
       const messages: Message[] = [];
       for (const [i, m] of request.messages.entries()) {

@@ -67,8 +67,9 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
       const window = options.contextWindow ?? ctx.model.contextWindow;
       if (!window) return;
       const counter = counterFor(ctx.model.modelName);
+      lastEstimate = 0;
+      if (!(await counter.exceeds(request.messages, request.tools, threshold * window))) return;
       lastEstimate = await counter.count(request.messages, request.tools);
-      if (lastEstimate <= threshold * window) return;
       // Compacted is what is sent (an earlier middleware may have shortened results); the kept state
       // is cut the same way when it is the same list of messages, and else left for the next call.
       const system = leadingSystem(request.messages);
