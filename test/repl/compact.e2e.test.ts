@@ -1,18 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ADK_BIN } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { removeTempDirs, tempDir } from './helpers.js';
-import { Tmux } from './tmux.js';
+import { tempDir } from './helpers.js';
+import { startChat, useTmux } from './tmux.js';
 
 // Issue 14: /compact and /clear in a real terminal, with the next request checked on the server.
 const server = useServer();
-const tmux = new Tmux();
-afterAll(() => {
-  tmux.kill();
-  removeTempDirs();
-});
+const tmux = useTmux();
 
 const PROMPT = '› Message, or / for commands';
 const isSummary = (body: any) => String(body.messages[0]?.content ?? '').startsWith('You are compacting a conversation');
@@ -27,12 +22,7 @@ describe('/compact and /clear (tmux)', () => {
     const dir = tempDir('adk-repl-compact-');
     const work = join(dir, 'work');
     mkdirSync(work, { recursive: true });
-    const script = join(dir, 'chat.sh');
-    writeFileSync(
-      script,
-      `unset ADK_STORE\nexport ADK_HOME='${join(dir, 'home')}' OPENAI_BASE_URL='${server().url}' OPENAI_API_KEY='test-key-123456' ADK_MODEL='gpt-test'\ncd '${work}'\nnode '${ADK_BIN}' chat\nexec sh\n`,
-    );
-    tmux.start('compact', `sh '${script}'`, 100, 30, { TERM: 'xterm-256color' });
+    startChat(tmux, 'compact', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
     await tmux.waitForScreen('compact', (s) => s.includes(PROMPT), 'the prompt');
     for (const [i, line] of ['my favourite colour is blue', 'the project is called Apollo'].entries()) {
       tmux.type('compact', line);

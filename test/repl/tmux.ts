@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { sleep } from './helpers.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { ADK_BIN } from '../support/cli.js';
+import { removeTempDirs, sleep } from './helpers.js';
 
 /** A tmux server of its own (its own socket), so parallel tests never share panes. */
 export class Tmux {
@@ -57,4 +60,22 @@ export class Tmux {
     }
     if (socketPath) rmSync(socketPath, { force: true });
   }
+}
+
+/** A tmux server for this test file, killed (and the file's temp folders removed) after it. */
+export function useTmux(): Tmux {
+  const tmux = new Tmux();
+  afterAll(() => {
+    tmux.kill();
+    removeTempDirs();
+  });
+  return tmux;
+}
+
+/** Starts `adk chat` in pane `name` (100×30, xterm-256color) in `cwd`, with only `env` set for adk (ADK_STORE unset), from a script in `dir`. */
+export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string> }): void {
+  const script = join(o.dir, `${name}.sh`);
+  const exports = Object.entries(o.env).map(([k, v]) => `export ${k}='${v}'`).join('\n');
+  writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\nnode '${ADK_BIN}' chat\nexec sh\n`);
+  tmux.start(name, `sh '${script}'`, 100, 30, { TERM: 'xterm-256color' });
 }

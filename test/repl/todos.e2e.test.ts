@@ -1,18 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ADK_BIN } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { systemOf, useServer } from '../cli/helpers.js';
-import { removeTempDirs, tempDir } from './helpers.js';
-import { Tmux } from './tmux.js';
+import { tempDir } from './helpers.js';
+import { startChat, useTmux } from './tmux.js';
 
 // Issue 18: the deep agent's todo list above the input while it works, in a real terminal; /init.
 const server = useServer();
-const tmux = new Tmux();
-afterAll(() => {
-  tmux.kill();
-  removeTempDirs();
-});
+const tmux = useTmux();
 
 const PROMPT = '› Message, or / for commands';
 
@@ -37,9 +32,7 @@ describe('the todo panel (tmux)', () => {
     mkdirSync(work, { recursive: true });
     writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'demo-project', description: 'A project for the test.', scripts: { test: 'vitest', build: 'tsc' } }));
     writeFileSync(join(work, 'agents.yaml'), 'version: 1\nmodels:\n  default: { model: gpt-test, base_url: "${OPENAI_BASE_URL:-}" }\nagents:\n  lead: { type: deep, description: Leads. }\n');
-    const script = join(dir, 'chat.sh');
-    writeFileSync(script, `unset ADK_STORE\nexport ADK_HOME='${join(dir, 'home')}' OPENAI_BASE_URL='${server().url}' OPENAI_API_KEY='test-key-123456'\ncd '${work}'\nnode '${ADK_BIN}' chat\nexec sh\n`);
-    tmux.start('todos', `sh '${script}'`, 100, 30, { TERM: 'xterm-256color' });
+    startChat(tmux, 'todos', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456' } });
     await tmux.waitForScreen('todos', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('todos', 'measure the code');
     tmux.keys('todos', 'Enter');

@@ -1,19 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
 import { useServer } from '../cli/helpers.js';
-import { removeTempDirs, sleep, tempDir } from '../repl/helpers.js';
-import { Tmux } from '../repl/tmux.js';
+import { sleep, tempDir } from '../repl/helpers.js';
+import { useTmux } from '../repl/tmux.js';
 
 // Issue 11, items 6, 7 and 8 in a real terminal: type-ahead never approves, model text never
 // drives the terminal, and "always allow" belongs to the session that granted it.
 const server = useServer();
-const tmux = new Tmux();
-afterAll(() => {
-  tmux.kill();
-  removeTempDirs();
-});
+const tmux = useTmux();
 
 const PROMPT = '› Message, or / for commands';
 let dir: string;

@@ -57,23 +57,28 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
   const parent = refs.graph.parent.get(name);
   if (parent !== undefined) base.parent = parent;
   const tools = refs.tools.get(name) ?? [];
+  // What chat and deep agents share: a model, an instruction, tools with approvals, sub-agents, context.
+  const modelAgent = {
+    instruction: a.instruction ?? '',
+    model: a.model ?? DEFAULT_MODEL,
+    tools,
+    approval: a.approval ?? defaultApproval(tools),
+    subAgents: a.sub_agents ?? [],
+    agentsMd: a.agents_md ?? true,
+  };
+  const modelAgentOptional = { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) };
   switch (a.type) {
     case 'chat':
       return withOptional(
         {
           ...base,
+          ...modelAgent,
           type: 'chat',
-          instruction: a.instruction ?? '',
-          model: a.model ?? DEFAULT_MODEL,
-          tools,
-          approval: a.approval ?? defaultApproval(tools),
           returnDirectly: a.return_directly ?? [],
-          subAgents: a.sub_agents ?? [],
           disallowTransferToParent: a.disallow_transfer_to_parent ?? false,
           exit: a.exit ?? false,
-          agentsMd: a.agents_md ?? true,
         },
-        { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) },
+        modelAgentOptional,
       );
     case 'sequential':
     case 'parallel':
@@ -101,18 +106,8 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
     }
     case 'deep':
       return withOptional(
-        {
-          ...base,
-          type: 'deep',
-          instruction: a.instruction ?? '',
-          model: a.model ?? DEFAULT_MODEL,
-          tools,
-          approval: a.approval ?? defaultApproval(tools),
-          subAgents: a.sub_agents ?? [],
-          generalPurpose: a.general_purpose ?? true,
-          agentsMd: a.agents_md ?? true,
-        },
-        { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) },
+        { ...base, ...modelAgent, type: 'deep', generalPurpose: a.general_purpose ?? true },
+        modelAgentOptional,
       );
   }
 }
