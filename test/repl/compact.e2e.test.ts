@@ -27,19 +27,20 @@ describe('/compact and /clear (tmux)', () => {
     for (const [i, line] of ['my favourite colour is blue', 'the project is called Apollo'].entries()) {
       tmux.type('compact', line);
       tmux.keys('compact', 'Enter');
-      await tmux.waitForScreen('compact', (s) => s.includes(`ok: ${line}`), `answer ${i + 1}`);
+      // The next line is typed once the turn has ended: Enter during a turn is not taken (issue 15 asks for queueing).
+      await tmux.waitForScreen('compact', (s) => s.includes(`ok: ${line}`) && s.includes(PROMPT), `answer ${i + 1}`);
     }
 
     tmux.type('compact', '/compact keep the colour');
     tmux.keys('compact', 'Enter');
-    await tmux.waitForScreen('compact', (s) => /⋯ 4 earlier messages summarised/.test(s), 'the compaction line');
+    await tmux.waitForScreen('compact', (s) => /⋯ 4 earlier messages summarised/.test(s) && s.includes(PROMPT), 'the compaction line');
     const summaryRequest = server().chatRequests.find((r) => isSummary(r.body))!;
     expect(summaryRequest.body.messages[0].content).toContain('keep the colour');
     expect(userTexts(summaryRequest.body).join('\n')).toContain('my favourite colour is blue');
 
     tmux.type('compact', 'what next?');
     tmux.keys('compact', 'Enter');
-    await tmux.waitForScreen('compact', (s) => s.includes('ok: what next?'), 'the answer after /compact');
+    await tmux.waitForScreen('compact', (s) => s.includes('ok: what next?') && s.includes(PROMPT), 'the answer after /compact');
     const afterCompact = server().chatRequests.at(-1)!.body;
     expect(userTexts(afterCompact)).toEqual([expect.stringMatching(/^\[Summary of the earlier conversation: 4 earlier messages\]\nSUMMARY: the favourite colour is blue/), 'what next?']);
 
