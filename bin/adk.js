@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-// React's development build costs more than the rest of the REPL; tests may still opt in.
-process.env.NODE_ENV ??= 'production';
-await import('../dist/cli/main.js');
+// `adk --version` answers before anything else loads (scripts call it to probe for adk).
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-v')) {
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  // React's development build costs more than the rest of the REPL; tests may still opt in.
+  process.env.NODE_ENV ??= 'production';
+  await import('../dist/adk/main.js');
+}

@@ -34,7 +34,7 @@ describe('package exports', () => {
   it('the runtime loads no CLI, REPL or store driver module', () => {
     const { exports, loaded } = probe('adk');
     expect(exports.adk).toEqual(expect.arrayContaining(['ChatModelAgent', 'Runner', 'deepAgent', 'summarizeMiddleware']));
-    const heavy = loaded.filter((u) => /node_modules\/(ink|react|commander|chalk|marked|cli-highlight|@keyv\/(redis|postgres|sqlite)|sqlite3)\//.test(u) || /\/dist\/(cli|ui)\//.test(u));
+    const heavy = loaded.filter((u) => /node_modules\/(ink|react|commander|chalk|marked|cli-highlight|@keyv\/(redis|postgres|sqlite)|sqlite3|@anthropic-ai|@modelcontextprotocol|@opentelemetry\/sdk)\//.test(u) || /\/dist\/(cli|ui)\//.test(u));
     expect(loaded.some((u) => u.endsWith('/dist/core/index.js'))).toBe(true); // the probe sees what loads
     expect(heavy).toEqual([]);
   });

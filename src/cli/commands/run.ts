@@ -4,7 +4,7 @@ import { runHeadless } from '../headless.js';
 import { promptFromArgs } from '../stdin.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
-import { loadTeam } from '../team.js';
+import { loadTeam, type Team } from '../team.js';
 
 export interface RunCommandOptions {
   json?: boolean;
@@ -17,31 +17,51 @@ export interface RunCommandOptions {
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
   const prompt = await promptFromArgs(words);
   if (!prompt.trim()) throw new CliError('the prompt is empty');
-  const stores = await openStores();
+  // A new session's team does not depend on the store: it is built while the store opens.
+  const early = opts.session ? undefined : settle(loadTeam({ model: opts.model, agentsFile: opts.agents, agentName: opts.agent }));
   try {
-    // The lease comes first: what is read next is what this process alone will change.
-    const held = opts.session ? await lockedSession(stores, opts.session) : undefined;
-    const lease = held?.lease ?? (await lockedNewId(stores)).lease;
+    const stores = await openStores();
     try {
-      const existing = held?.record;
-      if (existing?.status === 'interrupted') {
-        throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
-      }
-      const team = await loadTeam(
-        existing
-          ? { ...sessionTeamOptions(existing, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? existing.rootAgent }
-          : { model: opts.model, agentsFile: opts.agents, agentName: opts.agent },
-      );
+      // The lease comes first: what is read next is what this process alone will change.
+      const held = opts.session ? await lockedSession(stores, opts.session) : undefined;
+      const lease = held?.lease ?? (await lockedNewId(stores)).lease;
       try {
-        const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
-        return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+        const existing = held?.record;
+        if (existing?.status === 'interrupted') {
+          throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
+        }
+        const team = existing
+          ? await loadTeam({ ...sessionTeamOptions(existing, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? existing.rootAgent })
+          : await unwrap(early!);
+        try {
+          const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
+          return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+        } finally {
+          if (existing) await team.close();
+        }
       } finally {
-        await team.close();
+        await lease.release();
       }
     } finally {
-      await lease.release();
+      await stores.close();
     }
   } finally {
-    await stores.close();
+    await early?.then((r) => r.team?.close());
   }
+}
+
+type Settled = { team?: Team; error?: unknown };
+
+/** The outcome of a promise, with no unhandled rejection while nobody waits on it yet. */
+function settle(p: Promise<Team>): Promise<Settled> {
+  return p.then(
+    (team) => ({ team }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+async function unwrap(s: Promise<Settled>): Promise<Team> {
+  const r = await s;
+  if (r.team) return r.team;
+  throw r.error;
 }

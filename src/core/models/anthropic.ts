@@ -1,9 +1,10 @@
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { AdkError, CancelledError, ModelConnectionError, ModelHttpError, ModelTimeoutError } from '../errors.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import { AdkError, CancelledError, ConfigError, ModelConnectionError, ModelHttpError, ModelTimeoutError } from '../errors.js';
 import type { Message, MessageChunk } from '../schema/message.js';
 import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
 import type { ChatModel, ModelCallOptions } from './chat-model.js';
 import { knownContextWindow } from './context-window.js';
+import { importOptional, notInstalled } from '../optional-peer.js';
 import { CallGuard, probingFetch } from './openai-call.js';
 import { bodyMessage, conciseDetail, describeCause, endpointHint, parseRetryAfter, redact } from './openai-errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './openai.js';
@@ -29,12 +30,15 @@ export interface AnthropicChatModelOptions {
   extraBody?: Record<string, unknown>;
 }
 
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+
 /** Claude through Anthropic's own Messages API: thinking blocks, prompt caching and cache usage included. */
 export class AnthropicChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
   readonly contextWindow?: number;
-  private readonly client: Anthropic;
+  private client?: Promise<Anthropic>;
+  private sdk?: AnthropicSdk;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: AnthropicChatModelOptions) {
@@ -42,7 +46,19 @@ export class AnthropicChatModel implements ChatModel {
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
     this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
-    this.client = new Anthropic({
+  }
+
+  /** The SDK loads with the first request: it is an optional peer dependency, and a large one. */
+  private connect(): Promise<Anthropic> {
+    return (this.client ??= importOptional(() => import('@anthropic-ai/sdk'), '@anthropic-ai/sdk', () => new ConfigError(`provider: anthropic needs ${notInstalled('@anthropic-ai/sdk')}`)).then((sdk) => {
+      this.sdk = sdk;
+      return this.newClient(sdk);
+    }));
+  }
+
+  private newClient(sdk: AnthropicSdk): Anthropic {
+    const options = this.options;
+    return new sdk.default({
       // Always explicit: without a key the SDK would look for credentials in the environment and on disk.
       apiKey: options.apiKey ?? 'none',
       baseURL: this.baseURL,
@@ -73,7 +89,7 @@ export class AnthropicChatModel implements ChatModel {
   async generate(messages: Message[], options: ModelCallOptions = {}): Promise<Message> {
     const guard = new CallGuard(options.signal, this.timeoutMs);
     try {
-      const res = await this.client.messages.create({ ...this.body(messages, options), stream: false } as never, guard.requestOptions() as never);
+      const res = await (await this.connect()).messages.create({ ...this.body(messages, options), stream: false } as never, guard.requestOptions() as never);
       return fromAnthropicMessage(res as never);
     } catch (e) {
       throw guard.stopError() ?? this.toError(e, guard.errorBody);
@@ -88,7 +104,7 @@ export class AnthropicChatModel implements ChatModel {
     let complete = false;
     try {
       try {
-        const stream = (await this.client.messages.create({ ...this.body(messages, options), stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
+        const stream = (await (await this.connect()).messages.create({ ...this.body(messages, options), stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
         for await (const ev of stream) {
           const chunk = decoder.decode(ev);
           if (!chunk) continue;
@@ -113,7 +129,7 @@ export class AnthropicChatModel implements ChatModel {
     const guard = new CallGuard(signal, Math.min(this.timeoutMs, 30_000));
     try {
       const ids: string[] = [];
-      for await (const m of this.client.models.list({}, guard.requestOptions() as never)) ids.push(m.id);
+      for await (const m of (await this.connect()).models.list({}, guard.requestOptions() as never)) ids.push(m.id);
       return ids;
     } catch (e) {
       throw guard.stopError() ?? this.toError(e, guard.errorBody);
@@ -125,6 +141,9 @@ export class AnthropicChatModel implements ChatModel {
   private toError(e: unknown, errorBody: string | undefined): Error {
     const r = (s: string) => redact(s, this.options.apiKey);
     if (e instanceof AdkError) return e;
+    const sdk = this.sdk;
+    if (!sdk) return e as Error;
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     if (e instanceof APIUserAbortError) return new CancelledError('model request cancelled');
     if (e instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs, 'request');
     if (e instanceof APIConnectionError) return new ModelConnectionError(r(`cannot reach the model endpoint at ${this.baseURL}: ${describeCause(e.cause ?? e)}`), true);

@@ -4,6 +4,7 @@ import type { KeyvSqlite } from '@keyv/sqlite';
 import { sleep } from '../abort.js';
 import { describeCause, StoreError } from './errors.js';
 import { backoffMs, makeKeyv, type Backend } from './key-value-store.js';
+import { importDriver } from './optional-driver.js';
 
 export interface SqliteOptions {
   /** How long SQLite itself waits on a lock before reporting SQLITE_BUSY. */
@@ -27,7 +28,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
   const display = `sqlite://${file}`;
   const wrapError = (e: unknown, op: string): Error => sqliteError(e, op, file, display);
   prepareFile(file, display);
-  const { KeyvSqlite } = await import('@keyv/sqlite');
+  const { KeyvSqlite } = await importDriver(() => import('@keyv/sqlite'), '@keyv/sqlite', 'sqlite://', display);
 
   let adapter: KeyvSqlite | undefined;
   for (let attempt = 0; !adapter; attempt++) {

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
@@ -116,4 +117,9 @@ export class McpConnection {
     const last = this.stderrTail.trim().split('\n').slice(-5).join('\n').trim();
     return last ? ` (stderr: ${last})` : '';
   }
+}
+
+/** The SDK's request timeout: the pool turns it into a "timed out" result. */
+export function isMcpTimeout(e: unknown): boolean {
+  return e instanceof McpError && e.code === ErrorCode.RequestTimeout;
 }

@@ -1,6 +1,5 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { cancelledBy } from '../errors.js';
-import { McpConnection, type McpServerConfig } from './mcp-connection.js';
+import type { McpConnection, McpServerConfig } from './mcp-connection.js';
 import { mcpResultToOutput, wrapMcpTool } from './mcp-tool.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 
@@ -111,7 +110,7 @@ export class McpServerPool {
       return mcpResultToOutput(await c.callTool(toolName, args, { signal: ctx.signal, timeoutMs }));
     } catch (e) {
       if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
-      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+      if (connectionModule?.isMcpTimeout(e)) {
         return { content: `Error: MCP tool '${toolName}' on server '${server}' timed out after ${timeoutMs} ms`, isError: true };
       }
       if (c.state !== 'ready') return notRunning(server, c.stopReason);
@@ -131,6 +130,8 @@ export class McpServerPool {
     if (this.closed) throw new Error(`MCP server '${server}' cannot start: the server pool is closed`);
     const config = this.servers[server];
     if (!config || !this.has(server)) throw new Error(`unknown MCP server '${server}' (configured: ${this.serverNames().join(', ') || 'none'})`);
+    // Loaded already when a server restarts: no await, so concurrent callers share the new connection.
+    const { McpConnection } = connectionModule ?? (await loadConnection());
     let c = this.connections.get(server);
     if (!c) {
       c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
@@ -140,6 +141,10 @@ export class McpServerPool {
     return c;
   }
 }
+
+// The MCP SDK is loaded with the first server that starts: teams without MCP never pay for it.
+let connectionModule: typeof import('./mcp-connection.js') | undefined;
+const loadConnection = async () => (connectionModule ??= await import('./mcp-connection.js'));
 
 function notRunning(server: string, reason?: string): ToolOutput {
   return { content: `Error: MCP server '${server}' is not running: ${reason ?? 'it has not started'}`, isError: true };

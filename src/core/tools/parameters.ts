@@ -4,7 +4,8 @@ import type { JsonSchema, Tool } from './tool.js';
 
 const isZod = (p: unknown): p is ZodType => typeof (p as ZodType)?.safeParse === 'function';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+// Made with the first JSON-schema tool call: most teams only have zod tools.
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 const jsonSchemas = new WeakMap<object, JsonSchema>();
 
@@ -33,7 +34,7 @@ export function validateArguments(tool: Pick<Tool, 'parameters'>, args: unknown)
   }
   let v = compiled.get(p);
   if (!v) {
-    v = ajv.compile(p);
+    v = (ajv ??= new Ajv({ allErrors: true, strict: false, useDefaults: true })).compile(p);
     compiled.set(p, v);
   }
   if (v(args)) return { ok: true, value: args };

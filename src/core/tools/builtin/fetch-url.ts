@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { formatBytes } from './file-io.js';
-import { htmlToText } from './html-to-text.js';
 import { addressPolicy, parseAllowHosts } from '../net/address-policy.js';
 import { RefusedDestinationError, safeGet } from '../net/safe-get.js';
 
@@ -73,7 +72,10 @@ async function describeBody(bytes: Uint8Array, type: string, signal: AbortSignal
   if (!textual || bytes.subarray(0, 8192).includes(0)) return `(binary content, ${formatBytes(bytes.length)} read; not shown)`;
   const text = decode(bytes, /charset=([^;]+)/i.exec(type)?.[1]?.trim());
   const html = mime.includes('html') || (!mime && /^\s*<(!doctype html|html)/i.test(text));
-  return html ? htmlToText(text, signal) : text;
+  if (!html) return text;
+  // The HTML parser loads with the first page that needs it.
+  const { htmlToText } = await import('./html-to-text.js');
+  return htmlToText(text, signal);
 }
 
 function decode(bytes: Uint8Array, charset?: string): string {

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
@@ -30,7 +30,7 @@ export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>
       // RE2 runs in time linear in the input: no pattern (`^(a+)+$`) can stall adk or make it deaf to Ctrl-C.
       let re: RE2JS;
       try {
-        re = RE2JS.compile(pattern);
+        re = (await import('re2js')).RE2JS.compile(pattern);
       } catch (e) {
         return { content: `Error: invalid regular expression for grep, which uses RE2 syntax (linear time: no backreferences or lookaround): ${(e as Error).message}`, isError: true };
       }

@@ -50,7 +50,8 @@ export async function hostModule(file: string, exportName: string, where: string
   };
 
   function start(): Promise<Ready> {
-    const w = new Worker(`(${String(moduleToolWorker)})()`, {
+    // `require` is handed over by name: a bundler rewrites `require` calls inside the function's own source.
+    const w = new Worker(`const workerRequire = require; (${String(moduleToolWorker)})()`, {
       eval: true,
       env: { ...env },
       workerData: { file: pathToFileURL(file).href, exportName, zodUrl },

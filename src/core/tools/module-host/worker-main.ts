@@ -4,9 +4,11 @@
  * module, describes the export to the main thread, and runs calls with a context whose signal,
  * interrupt, sendAction and emit travel as messages.
  */
+/** The worker's own `require`, defined by the line that runs this function (see module-host.ts). */
+declare const workerRequire: (id: string) => unknown;
+
 export function moduleToolWorker(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { parentPort, workerData } = workerRequire('node:worker_threads') as typeof import('node:worker_threads');
   const port = parentPort!;
   const { file, exportName, zodUrl } = workerData as { file: string; exportName: string; zodUrl: string };
   const running = new Map<number, AbortController>();
