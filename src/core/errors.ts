@@ -25,6 +25,18 @@ export class IncompleteReplyError extends AdkError {
   }
 }
 
+/** The model's final answer did not match the agent's output schema, after every retry. */
+export class StructuredOutputError extends AdkError {
+  constructor(
+    readonly attempts: number,
+    readonly problem: string,
+    /** The last answer, as the model wrote it. */
+    readonly text: string,
+  ) {
+    super('structured_output', `the answer did not match the output schema after ${attempts} attempt(s): ${problem}`);
+  }
+}
+
 /** Finish reasons after which the reply is not the model's whole answer. */
 export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
 

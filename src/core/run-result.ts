@@ -13,6 +13,8 @@ export interface RunResult {
   finalOutput: string;
   /** The agent that produced the last message. */
   lastAgent: string;
+  /** The final answer parsed and checked against the last agent's output schema (`outputSchema`), when it has one. */
+  structured?: unknown;
   /** Summed over every model reply that reported (or estimated) usage. */
   usage: { promptTokens: number; completionTokens: number };
   /** Every finished message of the run, in order: what the run adds to a conversation. */
@@ -62,10 +64,12 @@ export class RunStream implements AsyncIterable<AgentEvent> {
     // Messages are collected in order without holding the events back (a stream is read by both sides).
     const pending: Array<Promise<{ agent: string; message: Message | undefined }>> = [];
     let cancelledAtCheckpoint = false;
+    let structured: { agent: string; value: unknown } | undefined;
     try {
       for await (const e of this.source) {
         this.queue?.push(e);
         if (e.output?.message) pending.push(eventMessage(e).then((message) => ({ agent: e.agentName, message }), () => ({ agent: e.agentName, message: undefined })));
+        if (e.output && 'structured' in e.output) structured = { agent: e.agentName, value: e.output.structured };
         const stopped = e.action?.interrupted;
         if (stopped) {
           r.interrupts = stopped.contexts.filter((c) => !c.cancelled);
@@ -94,6 +98,8 @@ export class RunStream implements AsyncIterable<AgentEvent> {
         r.usage.completionTokens += message.usage.completionTokens;
       }
     }
+    // Another agent's answer after it (a transfer) is not what the schema described.
+    if (structured && structured.agent === r.lastAgent && r.status === 'completed') r.structured = structured.value;
     if ((r.status === 'interrupted' || cancelledAtCheckpoint) && this.checkpointId) r.checkpointId = this.checkpointId;
     return r;
   }

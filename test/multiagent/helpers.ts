@@ -24,6 +24,7 @@ export async function describeEvent(e: AgentEvent): Promise<string> {
     if (calls.length) s += ` calls=${calls.join(',')}`;
     if (m?.content) s += ` "${m.content}"`;
   }
+  if (e.output && 'structured' in e.output) s += ` structured=${JSON.stringify(e.output.structured)}`;
   const a = e.action;
   if (a?.transferToAgent) s += ` -> transfer:${a.transferToAgent.destAgentName}`;
   if (a?.exit) s += ' -> exit';

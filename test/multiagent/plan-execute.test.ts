@@ -47,7 +47,9 @@ describe('planExecute', () => {
       `executor [${P}>executor] assistant "facts found"`,
       `replanner [${P}>executor>replanner] assistant "{"steps":["write summary"]}"`,
       `executor [${P}>executor>replanner>executor] assistant "summary written"`,
-      `replanner [${P}>executor>replanner>executor>replanner] assistant "{"response":"Here is the summary."}"`,
+      // The answer as text, with the respond arguments as `structured` (Eino shows the JSON text).
+      `replanner [${P}>executor>replanner>executor>replanner] assistant "Here is the summary."`,
+      `replanner [${P}>executor>replanner>executor>replanner] structured={"response":"Here is the summary."}`,
       `replanner [${P}>executor>replanner>executor>replanner] -> break:replanner:done@1`,
     ]);
 

@@ -1,9 +1,9 @@
 import { generate } from '../async-queue.js';
-import { cancelledBy, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, toError } from '../errors.js';
+import { cancelledBy, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
-import { systemMessage, type Message } from '../schema/message.js';
+import { systemMessage, userMessage, type Message } from '../schema/message.js';
 import { exitTool, transferTool } from '../tools/control-tools.js';
 import { parametersJsonSchema } from '../tools/parameters.js';
 import type { Tool, ToolInfo } from '../tools/tool.js';
@@ -24,6 +24,7 @@ import {
   type ToolCallHandler,
 } from './middleware.js';
 import { callModel } from './model-step.js';
+import { DEFAULT_OUTPUT_RETRIES, StructuredOutput, type OutputSchema } from './output-schema.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
@@ -56,6 +57,16 @@ export interface ChatModelAgentConfig {
    * own). Approval and then the output cap are added around them.
    */
   middlewares?: AgentMiddleware[];
+  /**
+   * The final answer must be JSON matching this schema (zod or JSON Schema). Providers that support
+   * it get `response_format: json_schema`; elsewhere the instruction asks for JSON. An answer that
+   * does not match is sent back with the problem, `outputRetries` times (default 2), then the run
+   * fails with StructuredOutputError. The parsed value is the run result's `structured`.
+   */
+  outputSchema?: OutputSchema;
+  /** The schema's name for the provider (default `answer`). */
+  outputSchemaName?: string;
+  outputRetries?: number;
 }
 
 /** The agent's ReAct state. Persisted in a checkpoint when a tool batch interrupts. */
@@ -66,6 +77,8 @@ export interface ReactState {
   done?: Record<string, DoneCall>;
   /** The middlewares' run-local values, by middleware. */
   values?: Record<string, unknown>;
+  /** Answers that did not match the output schema so far. */
+  outputMisses?: number;
 }
 
 /** One run's view of the agent: tools after the middlewares' setup, and the composed handlers. */
@@ -79,6 +92,7 @@ interface RunExec {
   callTool: ToolCallHandler;
   /** The conversation so far, for tools that read it (an agent tool with full history). */
   view: { messages: Message[] };
+  output?: StructuredOutput;
 }
 
 interface Exec {
@@ -86,6 +100,7 @@ interface Exec {
   tools: Map<string, Tool>;
   returnDirectly: Set<string>;
   middlewares: AgentMiddleware[];
+  output?: StructuredOutput;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 20;
@@ -158,7 +173,10 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       outputCapMiddleware(c.maxToolOutputChars),
       ...(c.middlewares ?? []),
     ];
-    this.exec = { instruction, tools, returnDirectly, middlewares };
+    const output = c.outputSchema ? new StructuredOutput(c.outputSchema, c.outputSchemaName) : undefined;
+    // A model that cannot be constrained is asked for JSON in its instruction.
+    if (output && !c.model.structuredOutput) instruction = concatInstructions(instruction, output.instruction);
+    this.exec = { instruction, tools, returnDirectly, middlewares, output };
     return this.exec;
   }
 
@@ -195,6 +213,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       callModel: wrapAll(baseModel, exec.middlewares, (m) => m.wrapModel, mctx),
       callTool: wrapAll(baseTool, exec.middlewares, (m) => m.wrapToolCall, mctx),
       view,
+      output: exec.output,
     };
     return { run, instruction: setup.instruction };
   }
@@ -257,7 +276,10 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         let reply: Message;
         try {
           const request = await runBeforeModel(run.middlewares, run.mctx, state, { messages: state.messages, tools: run.toolInfos });
-          reply = await run.callModel(request.messages, { tools: request.tools.length ? request.tools : undefined });
+          reply = await run.callModel(request.messages, {
+            tools: request.tools.length ? request.tools : undefined,
+            ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
+          });
         } catch (e) {
           if (!ctx.signal.aborted) throw e;
           // The unfinished call is made again on resume, so it does not count.
@@ -267,9 +289,13 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         state.messages.push(reply);
         await runAfterModel(run.middlewares, run.mctx, state, reply);
         if (!reply.toolCalls?.length) {
-          this.setOutput(ctx, reply.content);
           // A cut-off answer is kept but not passed off as finished.
-          if (reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) throw new IncompleteReplyError(reply.finishReason);
+          if (reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) {
+            this.setOutput(ctx, reply.content);
+            throw new IncompleteReplyError(reply.finishReason);
+          }
+          if (run.output && !this.acceptStructured(run.output, reply.content, state, emit)) continue;
+          this.setOutput(ctx, reply.content);
           return { output: reply.content };
         }
         state.done = {};
@@ -321,6 +347,24 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     signal.cancelled = true;
     emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
     throw cancelledBy(ctx.signal);
+  }
+
+  /**
+   * Checks a final answer against the output schema: a match is emitted as `output.structured`; a
+   * miss is answered with the problem so the loop asks again, until the retries are spent.
+   */
+  private acceptStructured(output: StructuredOutput, text: string, state: ReactState, emit: (e: AgentEvent) => void): boolean {
+    const checked = output.check(text);
+    if (checked.ok) {
+      emit({ agentName: this.name, runPath: [], output: { structured: checked.value } });
+      return true;
+    }
+    const misses = (state.outputMisses ?? 0) + 1;
+    const retries = this.config.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
+    if (misses > retries) throw new StructuredOutputError(misses, checked.error, text);
+    state.outputMisses = misses;
+    state.messages.push(userMessage(StructuredOutput.retryPrompt(checked.error)));
+    return false;
   }
 
   private setOutput(ctx: RunContext, text: string): void {

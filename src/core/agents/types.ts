@@ -48,7 +48,8 @@ export interface RetryNotice {
 export interface AgentEvent {
   agentName: string;
   runPath: string[];
-  output?: { message?: MessageVariant; custom?: unknown };
+  /** `structured`: the final answer parsed and checked against the agent's output schema. */
+  output?: { message?: MessageVariant; custom?: unknown; structured?: unknown };
   action?: AgentAction;
   error?: Error;
   retry?: RetryNotice;

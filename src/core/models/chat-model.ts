@@ -7,6 +7,16 @@ export interface ModelCallOptions {
   tools?: ToolInfo[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;
+  /** Constrain a final answer to this JSON Schema (sent only to models whose `structuredOutput` is true). */
+  responseFormat?: ResponseFormat;
+}
+
+/** A JSON Schema the model's final answer must match: OpenAI's `response_format: json_schema`. */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown>;
+  /** OpenAI's strict mode; only for schemas it accepts (every property required, no extra ones). */
+  strict?: boolean;
 }
 
 /**
@@ -20,6 +30,11 @@ export interface ChatModel {
   readonly contextWindow?: number;
   generate(messages: Message[], options?: ModelCallOptions): Promise<Message>;
   stream(messages: Message[], options?: ModelCallOptions): AsyncIterable<MessageChunk>;
+  /**
+   * Whether the provider constrains answers to `responseFormat` itself (`response_format:
+   * json_schema`). Without it an agent with an output schema validates the answer and asks again.
+   */
+  readonly structuredOutput?: boolean;
   /** The model ids the endpoint offers (`GET /models`), newest or alphabetical as the server lists them. */
   listModels?(signal?: AbortSignal): Promise<string[]>;
 }

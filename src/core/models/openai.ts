@@ -26,6 +26,8 @@ export interface OpenAIChatModelOptions extends SamplingOptions {
   baseURL?: string;
   /** How this provider differs from OpenAI. Default: the `openai` profile. */
   profile?: ProviderProfile;
+  /** Whether the endpoint takes `response_format: json_schema`. Default: the profile's. */
+  structuredOutput?: boolean;
   /** The `models:` entry this model came from, named in error messages. */
   configName?: string;
   /** Whole request, stream included. Default 10 minutes. */
@@ -52,6 +54,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly baseURL: string;
   readonly profile: ProviderProfile;
   readonly contextWindow?: number;
+  readonly structuredOutput: boolean;
   private readonly client: OpenAI;
   private readonly errorContext: ErrorContext;
   /** Learned from a server that rejected them: not sent again by this model. */
@@ -62,6 +65,7 @@ export class OpenAIChatModel implements ChatModel {
     this.modelName = options.model;
     this.profile = options.profile ?? PROFILES.openai;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
+    this.structuredOutput = options.structuredOutput ?? this.profile.jsonSchema;
     const { url, query } = splitQuery(options.baseURL || this.profile.baseURL || OPENAI_DEFAULT_BASE_URL);
     this.baseURL = url;
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
@@ -104,6 +108,10 @@ export class OpenAIChatModel implements ChatModel {
       p.tools = toOpenAITools(options.tools);
       if (options.toolChoice) p.tool_choice = toOpenAIToolChoice(options.toolChoice);
       if (o.parallelToolCalls !== undefined) p.parallel_tool_calls = o.parallelToolCalls;
+    }
+    if (options.responseFormat && this.structuredOutput) {
+      const { name, schema, strict } = options.responseFormat;
+      p.response_format = { type: 'json_schema', json_schema: { name, schema, ...(strict !== undefined ? { strict } : {}) } };
     }
     if (o.temperature !== undefined) p.temperature = o.temperature;
     if (o.topP !== undefined) p.top_p = o.topP;

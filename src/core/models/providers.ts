@@ -41,6 +41,8 @@ export interface ProviderProfile {
   echoSignatures: boolean;
   /** Local servers load the model and process the prompt before the first token: no idle limit until it comes. */
   patientFirstToken: boolean;
+  /** Whether `response_format: {type: 'json_schema'}` constrains answers (DeepSeek and Groq's older models take only json_object). */
+  jsonSchema: boolean;
 }
 
 const base: Omit<ProviderProfile, 'name'> = {
@@ -53,6 +55,7 @@ const base: Omit<ProviderProfile, 'name'> = {
   echoReasoning: false,
   echoSignatures: false,
   patientFirstToken: false,
+  jsonSchema: true,
 };
 
 const local: Partial<ProviderProfile> = { keyRequired: false, patientFirstToken: true };
@@ -64,7 +67,7 @@ export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = 
   vllm: { ...base, ...local, name: 'vllm', baseURL: 'http://localhost:8000/v1', keyEnv: 'VLLM_API_KEY', strictRoles: true },
   lmstudio: { ...base, ...local, name: 'lmstudio', baseURL: 'http://localhost:1234/v1', keyEnv: 'LMSTUDIO_API_KEY', strictRoles: true },
   llamacpp: { ...base, ...local, name: 'llamacpp', baseURL: 'http://localhost:8080/v1', keyEnv: 'LLAMACPP_API_KEY', strictRoles: true },
-  deepseek: { ...base, name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', echoReasoning: true },
+  deepseek: { ...base, name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', echoReasoning: true, jsonSchema: false },
   mistral: {
     ...base,
     name: 'mistral',
@@ -76,9 +79,9 @@ export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = 
   },
   gemini: { ...base, name: 'gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY', echoSignatures: true },
   openrouter: { ...base, name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', echoSignatures: true },
-  groq: { ...base, name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', streamUsage: false },
+  groq: { ...base, name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', streamUsage: false, jsonSchema: false },
   together: { ...base, name: 'together', baseURL: 'https://api.together.xyz/v1', keyEnv: 'TOGETHER_API_KEY' },
-  anthropic: { ...base, name: 'anthropic', baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', strictRoles: true },
+  anthropic: { ...base, name: 'anthropic', baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', strictRoles: true, jsonSchema: false },
 };
 
 export function isProviderName(s: string): s is ProviderName {

@@ -1,10 +1,10 @@
 import { generate } from '../../async-queue.js';
 import { toError } from '../../errors.js';
 import { createRunContext, type RunContext } from '../../agents/run-context.js';
-import { errorEvent, type Agent, type AgentEvent, type AgentInput } from '../../agents/types.js';
+import { errorEvent, messageEvent, type Agent, type AgentEvent, type AgentInput } from '../../agents/types.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { RetryPolicy } from '../../models/retry.js';
-import { systemMessage, userMessage, type Message } from '../../schema/message.js';
+import { assistantMessage, systemMessage, userMessage, type Message } from '../../schema/message.js';
 import { formatPrompt, PLAN_TOOL, REPLANNER_SYSTEM_PROMPT, REPLANNER_USER_PROMPT, RESPOND_TOOL } from './prompts.js';
 import {
   EXECUTED_STEP_SESSION_KEY,
@@ -61,22 +61,41 @@ export class Replanner implements Agent {
         values[EXECUTED_STEPS_SESSION_KEY] = ec.executedSteps;
         const messages = (this.config.genInput ?? defaultReplannerInput)(ec);
         const call = await callForcedTool(
-          { model: this.config.model, agentName: this.name, ctx, emit, retry: this.config.retry },
+          { model: this.config.model, agentName: this.name, ctx, emit, retry: this.config.retry, quiet: true },
           messages,
           [PLAN_TOOL, RESPOND_TOOL],
           'required',
         );
         const tool = call.function.name;
+        const usage = call.usage ? { usage: call.usage } : {};
         if (tool === RESPOND_TOOL.name) {
+          // The answer as text (Eino shows the tool's JSON arguments), and the arguments as `structured`.
+          const answer = parseResponse(call.function.arguments);
+          emit({ ...messageEvent({ ...assistantMessage(answer.response), ...usage }), agentName: this.name });
+          emit({ agentName: this.name, runPath: [], output: { structured: answer } });
           emit({ agentName: this.name, runPath: [], action: { breakLoop: { from: this.name, done: false, currentIterations: 0 } } });
           return;
         }
         if (tool !== PLAN_TOOL.name) throw new Error(`unexpected tool call: ${tool}`);
         values[PLAN_SESSION_KEY] = parsePlan(call.function.arguments);
+        emit({ ...messageEvent({ ...assistantMessage(call.function.arguments), ...usage }), agentName: this.name });
       },
       (e) => errorEvent(toError(e), this.name),
     );
   }
+}
+
+/** The `respond` tool's arguments: `{ response }`. */
+function parseResponse(args: string): { response: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args || '{}');
+  } catch (e) {
+    throw new Error(`the replanner's respond call has arguments that are not JSON: ${(e as Error).message}`);
+  }
+  const response = (parsed as { response?: unknown } | null)?.response;
+  if (typeof response !== 'string') throw new Error('the replanner called respond without a `response` string');
+  return { response };
 }
 
 export function newReplanner(config: ReplannerConfig): Replanner {

@@ -14,16 +14,19 @@ export interface ToolCallStepEnv {
   ctx: RunContext;
   emit(e: AgentEvent): void;
   retry?: Partial<RetryPolicy>;
+  /** Emit nothing of the reply itself: the caller shows what the call means once it is parsed. */
+  quiet?: boolean;
 }
 
 /**
  * One model call forced to use a tool (planner, replanner). As in Eino, the event shows the first
  * tool call's arguments as the assistant's text; the call itself is returned for parsing.
  */
-export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], tools: ToolInfo[], toolChoice: ToolChoice): Promise<ToolCall> {
+export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], tools: ToolInfo[], toolChoice: ToolChoice): Promise<ToolCall & { usage?: Message['usage'] }> {
   const forward = (e: AgentEvent): void => {
     const v = e.output?.message;
     if (!v) return env.emit(e);
+    if (env.quiet) return;
     if (v.stream) return env.emit({ ...e, output: { message: { ...v, stream: argumentsAsContent(v.stream) } } });
     const call = v.message?.toolCalls?.[0];
     if (call) env.emit({ ...e, output: { message: { ...v, message: assistantMessage(call.function.arguments) } } });
@@ -43,7 +46,7 @@ export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], 
   );
   const call = reply.toolCalls?.[0];
   if (!call) throw new Error('no tool call');
-  return call;
+  return reply.usage ? { ...call, usage: reply.usage } : call;
 }
 
 /** A stream of the first tool call's argument text, failing when the source fails. */
