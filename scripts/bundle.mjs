@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 // Native code and optional drivers stay outside the bundle: they are found in node_modules when used.
-const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', '@opentelemetry/*', 'react-devtools-core'];
+const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', 'react-devtools-core'];
 
 rmSync(`${root}dist/adk`, { recursive: true, force: true });
 rmSync(`${root}dist/cjs`, { recursive: true, force: true });

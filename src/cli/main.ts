@@ -20,9 +20,10 @@ program
   .option('--model <model>', 'model name (overrides ADK_MODEL; `demo` is the offline model)')
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'agent to talk to (default: the file’s `default`)')
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
   .action(async (opts) => {
-    const { chatCommand } = await import('./commands/chat.js');
-    process.exitCode = await chatCommand(opts);
+    const [{ chatCommand }, { withOtel }] = await Promise.all([import('./commands/chat.js'), import('./otel.js')]);
+    process.exitCode = await withOtel(opts.otel, () => chatCommand(opts));
   });
 
 program
@@ -34,9 +35,10 @@ program
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'agent to run (default: the file’s `default`)')
   .option('--session <id>', 'add this turn to an existing session')
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)')
   .action(async (prompt: string[], opts) => {
-    const { runCommand } = await import('./commands/run.js');
-    process.exitCode = await runCommand(prompt, opts);
+    const [{ runCommand }, { withOtel }] = await Promise.all([import('./commands/run.js'), import('./otel.js')]);
+    process.exitCode = await withOtel(opts.otel, () => runCommand(prompt, opts));
   });
 
 program
@@ -51,9 +53,10 @@ program
   .option('--input <text>', 'answer pending questions (ask_user)')
   .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')
   .option('--model <model>', 'model name')
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
   .action(async (id: string, prompt: string[], opts) => {
-    const { resumeCommand } = await import('./commands/resume.js');
-    process.exitCode = await resumeCommand(id, prompt, opts);
+    const [{ resumeCommand }, { withOtel }] = await Promise.all([import('./commands/resume.js'), import('./otel.js')]);
+    process.exitCode = await withOtel(opts.otel, () => resumeCommand(id, prompt, opts));
   });
 
 program

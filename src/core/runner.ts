@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
-import { createRunContext, DEFAULT_MAX_TRANSFERS, type AgentCallbacks, type ApprovalPolicy, type RunContext, type SideEffectLedger } from './agents/run-context.js';
+import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type RunContext, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
 import { generate } from './async-queue.js';
@@ -10,6 +10,8 @@ import { ResumeContext } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
 import type { HistoryEntry } from './agents/history.js';
 import { RunStream } from './run-result.js';
+import { combineCallbacks, type RunCallbacks } from './callbacks.js';
+import { otelTracing, type OtelTracingOptions } from './tracing/otel.js';
 import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
 export interface RunnerConfig {
@@ -18,12 +20,19 @@ export interface RunnerConfig {
   checkpointStore?: CheckpointStore;
   /** Bound on transfers per run, so agents that hand a question back and forth stop. */
   maxTransfers?: number;
+  /**
+   * OpenTelemetry spans for every run (`invoke_agent`, `chat`, `execute_tool`), when
+   * `@opentelemetry/api` is installed: no-ops until an SDK is registered. Default true; `false`
+   * turns it off; an object picks the tracer.
+   */
+  tracing?: boolean | OtelTracingOptions;
 }
 
 export interface RunOptions {
   sessionValues?: Record<string, unknown>;
   signal?: AbortSignal;
-  callbacks?: AgentCallbacks;
+  /** Observers of each agent run, model request and tool call. */
+  callbacks?: RunCallbacks;
   /** Where to save a checkpoint if the run is interrupted. */
   checkpointId?: string;
   /**
@@ -57,7 +66,7 @@ export class Runner {
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
-    return new RunStream(this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId), this.savedAt(opts.checkpointId));
+    return new RunStream(this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId)), this.savedAt(opts.checkpointId));
   }
 
   query(text: string, opts: RunOptions = {}): RunStream {
@@ -91,6 +100,7 @@ export class Runner {
         ctx.priorHistory = cp.history;
         ctx.resume = new ResumeContext(cp.interrupts, params.targets);
         ctx.sideEffects = startedLedger(store, checkpointId, cp);
+        await this.addTracing(ctx);
         let interrupted = false;
         for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId, cp.started)) {
           if (e.action?.interrupted) interrupted = true;
@@ -116,6 +126,18 @@ export class Runner {
       artifacts: opts.artifacts,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
     });
+  }
+
+  /** The run's events, once tracing has joined its callbacks. */
+  private async *traced(ctx: RunContext, events: () => AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
+    await this.addTracing(ctx);
+    yield* events();
+  }
+
+  private async addTracing(ctx: RunContext): Promise<void> {
+    const tracing = this.config.tracing ?? true;
+    if (tracing === false) return;
+    ctx.callbacks = combineCallbacks(ctx.callbacks, await otelTracing(tracing === true ? {} : tracing));
   }
 
   /** Saves the checkpoint before the interrupt event is seen, so whoever sees it can resume. */

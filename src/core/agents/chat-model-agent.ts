@@ -10,7 +10,8 @@ import type { Tool, ToolInfo } from '../tools/tool.js';
 import { concatInstructions, fillPlaceholders, transferInstruction } from './instruction.js';
 import { approvalMiddleware } from '../middlewares/approval.js';
 import { outputCapMiddleware } from '../middlewares/output-cap.js';
-import { executeToolCall } from '../tools/execute.js';
+import { executeToolCall, parseToolArguments } from '../tools/execute.js';
+import { fire, type RunCallbacks, type ToolCallInfo } from '../callbacks.js';
 import {
   runAfterAgent,
   runAfterModel,
@@ -104,6 +105,28 @@ interface Exec {
 }
 
 export const DEFAULT_MAX_ITERATIONS = 20;
+
+/** Tells the run's callbacks of each tool call the middlewares let through (approved, arguments final). */
+function observedTool(execute: ToolCallHandler, callbacks: RunCallbacks, agentName: string, runPath: readonly string[]): ToolCallHandler {
+  return async (req) => {
+    const c = req.call;
+    let args = req.arguments;
+    if (args === undefined) {
+      const parsed = parseToolArguments(c.function.arguments);
+      args = parsed.ok ? parsed.value : c.function.arguments;
+    }
+    const info: ToolCallInfo = { agentName, runPath, tool: c.function.name, callId: c.id, arguments: args };
+    fire(callbacks, 'onToolStart', info);
+    try {
+      const result = await execute(req);
+      fire(callbacks, 'onToolEnd', info, result.kind === 'done' ? { content: result.content, isError: result.isError } : { content: '', isError: false, interrupted: true });
+      return result;
+    } catch (e) {
+      fire(callbacks, 'onToolError', info, toError(e));
+      throw e;
+    }
+  };
+}
 
 export const defaultGenModelInput: GenModelInput = (instruction, input) =>
   instruction ? [systemMessage(instruction), ...input.messages] : [...input.messages];
@@ -200,10 +223,11 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
     const baseModel: ModelHandler = (messages, options) =>
-      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds }, messages, options);
+      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, messages, options);
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
-    const baseTool: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
+    const execute: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
+    const baseTool = ctx.callbacks ? observedTool(execute, ctx.callbacks, this.name, ctx.runPath) : execute;
     const run: RunExec = {
       tools,
       toolInfos,

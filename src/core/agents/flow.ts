@@ -3,6 +3,7 @@ import { AdkError, TransferError, toError } from '../errors.js';
 import type { ResumeInfo } from '../interrupt.js';
 import { defaultHistoryRewriter, historyEntries, type HistoryRewriter } from './history.js';
 import { createRunContext, enterAgent, type AgentRunInfo, type RunContext } from './run-context.js';
+import { fire } from '../callbacks.js';
 import { nextEventSeq } from './session.js';
 import {
   errorEvent,
@@ -55,7 +56,7 @@ export class FlowAgent implements Agent {
       async (emit) => {
         const c = enterAgent(ctx, this.name, input);
         const rebuilt: AgentInput = { messages: await this.buildInput(c), enableStreaming: c.enableStreaming };
-        c.callbacks?.onStart?.({ ...this.info(c), input: rebuilt });
+        fire(c.callbacks, 'onStart', { ...this.info(c), input: rebuilt });
         await this.drive(this.inner.run(rebuilt, c), c, emit);
       },
       // A failure is this agent's, at its own run path (not its parent's, which an empty path would mean).
@@ -72,7 +73,7 @@ export class FlowAgent implements Agent {
           if (!this.inner.resume) {
             throw new Error(`failed to resume agent: agent '${this.name}' is an interrupt point but is not a resumable agent`);
           }
-          c.callbacks?.onStart?.({ ...this.info(c), input: { messages: [] } });
+          fire(c.callbacks, 'onStart', { ...this.info(c), input: { messages: [] } });
           await this.drive(this.inner.resume(own, c), c, emit);
           return;
         }
@@ -124,8 +125,8 @@ export class FlowAgent implements Agent {
       }
       emit(e);
     }
-    if (failure) c.callbacks?.onError?.(this.info(c), failure);
-    else c.callbacks?.onEnd?.(this.info(c));
+    if (failure) fire(c.callbacks, 'onError', this.info(c), failure);
+    else fire(c.callbacks, 'onEnd', this.info(c));
     const dest = lastAction?.transferToAgent?.destAgentName;
     if (!dest || lastAction?.interrupted || lastAction?.exit) return;
     await this.transfer(dest, c, emit);

@@ -5,6 +5,7 @@ import { retryDelay, type RetryPolicy } from '../models/retry.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
 import type { CallIds } from './call-ids.js';
+import { fire, type ModelCallInfo, type RunCallbacks } from '../callbacks.js';
 import { messageEvent, streamEvent, type AgentEvent } from './types.js';
 
 export interface ModelStepEnv {
@@ -16,6 +17,9 @@ export interface ModelStepEnv {
   emit(event: AgentEvent): void;
   /** Gives every tool call an id unique in the run, whatever the provider sent. */
   callIds: CallIds;
+  /** Told of each request: start, chunks, reply, failure (the run's callbacks and tracing). */
+  callbacks?: RunCallbacks;
+  runPath?: readonly string[];
 }
 
 /**
@@ -26,30 +30,39 @@ export interface ModelStepEnv {
  */
 export async function callModel(env: ModelStepEnv, messages: Message[], options: ModelCallOptions): Promise<Message> {
   const opts = { ...options, signal: env.signal };
+  const cb = env.callbacks;
   for (let attempt = 1; ; attempt++) {
     let stream: MessageStream | undefined;
+    const info: ModelCallInfo | undefined = cb && { agentName: env.agentName, runPath: env.runPath ?? [], model: env.model.modelName, attempt, messages, tools: options.tools };
+    if (info) fire(cb, 'onModelStart', info);
     try {
       if (!env.streaming) {
         const msg = env.callIds.assign(await env.model.generate(messages, opts));
+        if (info) fire(cb, 'onModelEnd', info, msg);
         env.emit(named(messageEvent(msg), env.agentName));
         return msg;
       }
       const assignIds = env.callIds.streamAssigner();
-      for await (const chunk of env.model.stream(messages, opts)) {
+      for await (const raw of env.model.stream(messages, opts)) {
         if (!stream) {
           stream = new MessageStream();
           env.emit(named(streamEvent(stream), env.agentName));
         }
-        stream.push(assignIds(chunk));
+        const chunk = assignIds(raw);
+        if (info) fire(cb, 'onModelChunk', info, chunk);
+        stream.push(chunk);
       }
       if (!stream) {
         stream = new MessageStream();
         env.emit(named(streamEvent(stream), env.agentName));
       }
       stream.close();
-      return stream.snapshot();
+      const reply = stream.snapshot();
+      if (info) fire(cb, 'onModelEnd', info, reply);
+      return reply;
     } catch (e) {
       const err = toError(e);
+      if (info) fire(cb, 'onModelError', info, env.signal.aborted ? cancelledBy(env.signal) : err);
       if (env.signal.aborted) {
         stream?.close(cancelledBy(env.signal));
         throw cancelledBy(env.signal);

@@ -3,20 +3,10 @@ import { CallIds } from './call-ids.js';
 import { Session } from './session.js';
 import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './types.js';
+import type { RunCallbacks } from '../callbacks.js';
 import type { ArtifactStore } from '../middlewares/reduce-tool-results.js';
 
-export interface AgentRunInfo {
-  agentName: string;
-  agentType: string;
-  runPath: string[];
-}
-
-/** Observers of each agent run (fired by the flow layer, once per agent run, including after transfer). */
-export interface AgentCallbacks {
-  onStart?(info: AgentRunInfo & { input: AgentInput }): void;
-  onEnd?(info: AgentRunInfo): void;
-  onError?(info: AgentRunInfo, error: Error): void;
-}
+export type { AgentRunInfo, AgentCallbacks } from '../callbacks.js';
 
 /** Everything an agent run shares with the agents it runs: position, history, values, cancellation. */
 export interface RunContext {
@@ -28,7 +18,8 @@ export interface RunContext {
   priorHistory?: HistoryEntry[];
   signal: AbortSignal;
   enableStreaming: boolean;
-  callbacks?: AgentCallbacks;
+  /** Observers of agent runs, model requests and tool calls (the Runner's `callbacks` and tracing). */
+  callbacks?: RunCallbacks;
   resume?: ResumeContext;
   /** Counts transfers in this run so a transfer loop is bounded. */
   transfers: { count: number; max: number };

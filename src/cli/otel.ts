@@ -1,0 +1,49 @@
+/**
+ * OpenTelemetry export for the CLI: with `--otel`, or when OTEL_EXPORTER_OTLP_ENDPOINT (or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, the runtime's spans go over OTLP/HTTP to that
+ * endpoint (default http://localhost:4318). The exporter reads the standard OTEL_* variables itself;
+ * nothing here prints them. The SDK loads only when export is on.
+ */
+export interface OtelExport {
+  /** Sends what is left and stops. */
+  shutdown(): Promise<void>;
+}
+
+export function otelWanted(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  return !!flag || !!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || !!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+}
+
+export async function startOtelExport(): Promise<OtelExport> {
+  const [{ trace }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
+    import('@opentelemetry/api').then((m) => named(m, 'trace')),
+    import('@opentelemetry/sdk-trace-base').then((m) => named(m, 'BasicTracerProvider')),
+    import('@opentelemetry/exporter-trace-otlp-http').then((m) => named(m, 'OTLPTraceExporter')),
+    import('@opentelemetry/resources').then((m) => named(m, 'resourceFromAttributes')),
+  ]);
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME?.trim() || 'adk' }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  trace.setGlobalTracerProvider(provider);
+  return {
+    async shutdown() {
+      await provider.shutdown().catch(() => {});
+    },
+  };
+}
+
+/** Runs a command with export on when wanted, flushing the spans before the command returns. */
+export async function withOtel<T>(flag: boolean | undefined, run: () => Promise<T>): Promise<T> {
+  const otel = otelWanted(flag) ? await startOtelExport() : undefined;
+  try {
+    return await run();
+  } finally {
+    await otel?.shutdown();
+  }
+}
+
+/** The module's named exports: bundled CommonJS builds put them under `default`. */
+function named<T extends object>(m: T, key: keyof T): T {
+  return key in m && m[key] !== undefined ? m : ((m as { default?: T }).default ?? m);
+}
