@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../core/index.js';
-import type { Conversation } from './conversation.js';
+import type { Conversation } from '../core/conversation/conversation.js';
+import type { Team } from './team.js';
 import { drainRun, type RunStatus, type RunSummary } from './event-sink.js';
 import { ExitCode } from './exit-codes.js';
 import { JsonlSink } from './jsonl-sink.js';
@@ -27,7 +28,7 @@ const writeErr = (s: string) => void (outputClosed() || process.stderr.write(san
  * JSON Lines, saves the session however it ends, and returns the exit code.
  */
 export async function runHeadless(
-  conv: Conversation,
+  conv: Conversation<Team>,
   start: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>,
   opts: { json?: boolean },
 ): Promise<number> {
@@ -68,7 +69,7 @@ export async function runHeadless(
 }
 
 /** The turn ran but its session could not be saved: keep it in a file and say where. */
-function unsaved(conv: Conversation, summary: RunSummary, error: Error, json: JsonlSink | undefined): number {
+function unsaved(conv: Conversation<Team>, summary: RunSummary, error: Error, json: JsonlSink | undefined): number {
   const file = writeUnsavedSession(conv.record);
   const where = file ? `; the conversation was written to ${file}` : '';
   const message = `could not save session ${conv.id}: ${oneLine(error.message)}${where}`;

@@ -1,4 +1,5 @@
-import type { AgentEvent, InterruptContext, InterruptDetails, Message } from '../core/index.js';
+import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
+import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
 import { redactJsonText, secretsFromEnv } from '../core/store/redact.js';
 import type { EventSink, RunSummary } from './event-sink.js';
 import type { CompactionEvent } from '../core/middlewares/summarize.js';
@@ -69,21 +70,6 @@ export class JsonlSink implements EventSink {
     };
     this.emit({ type: 'done', status: summary.status, ...(summary.incompleteReason ? { reason: summary.incompleteReason } : {}), sessionId, output: summary.output, usage });
   }
-}
-
-export function describeInterrupt(c: InterruptContext) {
-  const info = (c.info ?? {}) as Partial<InterruptDetails>;
-  return {
-    id: c.id,
-    address: c.address,
-    kind: info.kind ?? 'custom',
-    ...(info.tool ? { tool: info.tool } : {}),
-    ...(info.callId ? { callId: info.callId } : {}),
-    ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
-    ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
-    ...(info.plan ? { plan: info.plan } : {}),
-    message: info.message ?? '',
-  };
 }
 
 function parseOrRaw(s: string): unknown {

@@ -5,10 +5,8 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
-import type { Agent, ChatModel, SummarizeOptions, ToolInfo } from '../core/index.js';
-import { ChatModelAgent } from '../core/agents/chat-model-agent.js';
-import { isSummarizeMiddleware } from '../core/middlewares/summarize.js';
-import { parametersJsonSchema } from '../core/tools/parameters.js';
+import type { Agent } from '../core/index.js';
+import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { addConfigSecret } from './secrets.js';
 import { TrustStore } from './trust.js';
@@ -70,25 +68,6 @@ export interface Team {
   /** The `models:` entries, for `/model` to list what their endpoints offer. */
   modelConfigs: ModelConfig[];
   close(): Promise<void>;
-}
-
-export interface TeamCompaction {
-  model: ChatModel;
-  /** Unknown: no automatic compaction between turns (the middleware has none either); `/compact` still works. */
-  window?: number;
-  options: SummarizeOptions;
-  /** The root agent's instruction and tools: sent with every request besides the history. */
-  overhead: { instruction: string; tools: ToolInfo[] };
-}
-
-/** A root chat agent that summarises, with a known window, compacts its conversation between turns too. */
-function compactionOf(agent: Agent): TeamCompaction | undefined {
-  if (!(agent instanceof ChatModelAgent)) return undefined;
-  const mw = agent.config.middlewares?.find(isSummarizeMiddleware);
-  const window = mw?.options.contextWindow ?? agent.config.model.contextWindow;
-  if (!mw) return undefined;
-  const tools = (agent.config.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
-  return { model: agent.config.model, window, options: mw.options, overhead: { instruction: agent.config.instruction ?? '', tools } };
 }
 
 export const BUNDLED_AGENTS_FILE = fileURLToPath(new URL('../../agents.yaml', import.meta.url));

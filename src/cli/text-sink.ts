@@ -2,7 +2,7 @@ import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
 import type { EventSink } from './event-sink.js';
 import { compactionText, type CompactionEvent } from '../core/middlewares/summarize.js';
 import { todoMark, type TodosEvent } from '../core/prebuilt/deep/todos.js';
-import { describeInterrupt } from './jsonl-sink.js';
+import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
 
 type Write = (text: string) => void;
 

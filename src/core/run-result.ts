@@ -1,8 +1,8 @@
 import { AsyncQueue } from './async-queue.js';
-import { IncompleteReplyError, isAbortError } from './errors.js';
+import { IncompleteReplyError, isAbortError, toError } from './errors.js';
 import type { InterruptContext } from './interrupt.js';
 import type { Message } from './schema/message.js';
-import { eventMessage, type AgentEvent } from './agents/types.js';
+import { errorEvent, eventMessage, type AgentEvent } from './agents/types.js';
 
 export type RunStatus = 'completed' | 'interrupted' | 'cancelled' | 'incomplete' | 'error';
 
@@ -85,6 +85,12 @@ export class RunStream implements AsyncIterable<AgentEvent> {
           }
         }
       }
+    } catch (e) {
+      // A source that throws (a turn that could not be saved) ends the run as an error event.
+      const err = toError(e);
+      this.queue?.push(errorEvent(err, r.lastAgent));
+      r.status = isAbortError(err) ? 'cancelled' : 'error';
+      r.error = err;
     } finally {
       this.queue?.close();
     }

@@ -44,7 +44,7 @@ describe('a new prompt after a cancelled turn', () => {
 
 describe('closeDanglingCalls', () => {
   it('answers calls without a result right after the message that made them', async () => {
-    const { closeDanglingCalls, CANCELLED_CALL_RESULT } = await import('../../src/cli/conversation.js');
+    const { closeDanglingCalls, CANCELLED_CALL_RESULT } = await import('../../src/core/conversation/conversation.js');
     const out = closeDanglingCalls([
       { role: 'assistant', content: '', agentName: 'a', toolCalls: [{ id: 'c1', function: { name: 'x', arguments: '{}' } }, { id: 'c2', function: { name: 'shell', arguments: '{}' } }] },
       { role: 'tool', content: 'ok', toolCallId: 'c1', toolName: 'x', agentName: 'a' },

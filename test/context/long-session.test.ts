@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { Conversation } from '../../src/cli/conversation.js';
+import { Conversation } from '../../src/core/conversation/conversation.js';
 import { drainRun, type EventSink } from '../../src/cli/event-sink.js';
 import { lockedNewId } from '../../src/cli/session-access.js';
 import { loadTeam } from '../../src/cli/team.js';

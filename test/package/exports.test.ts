@@ -23,11 +23,12 @@ function probe(...specifiers: string[]): { exports: Record<string, string[]>; lo
 
 describe('package exports', () => {
   it('adk/stores, adk/tools, adk/mcp, adk/config and adk/testing each resolve, with what they promise', () => {
-    const { exports } = probe('adk/stores', 'adk/tools', 'adk/mcp', 'adk/config', 'adk/testing');
+    const { exports } = probe('adk/stores', 'adk/tools', 'adk/mcp', 'adk/config', 'adk/testing', 'adk/conversation');
     expect(exports['adk/stores']).toEqual(expect.arrayContaining(['SessionStore', 'openAdkStores', 'openKeyValueStore', 'lockSession']));
     expect(exports['adk/tools']).toEqual(expect.arrayContaining(['builtinTools', 'ToolRegistry', 'agentTool', 'defineTool', 'shellTool']));
     expect(exports['adk/mcp']).toEqual(expect.arrayContaining(['McpServerPool']));
     expect(exports['adk/config']).toEqual(expect.arrayContaining(['validateConfig', 'createTeam', 'loadConfigFile']));
+    expect(exports['adk/conversation']).toEqual(expect.arrayContaining(['Conversation', 'openAdkStores', 'toHistory']));
     expect(exports['adk/testing']).toEqual(expect.arrayContaining(['ScriptedChatModel', 'createDemoModel', 'InMemoryCheckpointStore']));
   });
 

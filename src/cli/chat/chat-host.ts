@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../core/index.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../../core/conversation/conversation.js';
 import { withSummary } from '../event-sink.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
@@ -20,7 +20,7 @@ export class ChatHost {
 
   constructor(
     readonly stores: AdkStores,
-    public conv: Conversation,
+    public conv: Conversation<Team>,
     private readonly teamOptions: TeamOptions,
   ) {}
 

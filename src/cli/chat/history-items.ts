@@ -1,6 +1,6 @@
 import { TRANSFER_TOOL_NAME } from '../../core/index.js';
 import type { NewTranscriptItem } from '../../ui/index.js';
-import type { HistoryMessage } from '../conversation.js';
+import type { HistoryMessage } from '../../core/conversation/conversation.js';
 import { compactionText } from '../../core/middlewares/summarize.js';
 
 /** Where the model's context was compacted, to mark it among the rows: `⋯ 143 earlier messages summarised`. */

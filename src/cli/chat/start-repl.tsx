@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../../core/conversation/conversation.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';

@@ -1,10 +1,10 @@
 import { targetsFromFlags, type AnswerFlags } from '../answers.js';
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../../core/conversation/conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
-import { loadTeam } from '../team.js';
+import { loadTeam, type Team } from '../team.js';
 
 export interface ResumeCommandOptions extends AnswerFlags {
   json?: boolean;
@@ -37,7 +37,7 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
   }
 }
 
-async function continueSession(conv: Conversation, prompt: string, opts: ResumeCommandOptions): Promise<number> {
+async function continueSession(conv: Conversation<Team>, prompt: string, opts: ResumeCommandOptions): Promise<number> {
   const record = conv.record;
   const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
   // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);

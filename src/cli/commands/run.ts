@@ -1,4 +1,4 @@
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../../core/conversation/conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { promptFromArgs } from '../stdin.js';

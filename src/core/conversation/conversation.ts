@@ -1,23 +1,29 @@
-import { StoreError, withRetry, type AdkStores, type PendingInterrupt, type SessionLease, type SessionRecord } from '../core/store/index.js';
-import type { ApprovalPolicy } from '../core/agents/run-context.js';
-import { ruleAllows } from '../core/agents/allow-rules.js';
-import { compactMessages } from '../core/context/compact.js';
-import { summaryMessage } from '../core/context/summary.js';
-import { TokenCounter } from '../core/context/token-counter.js';
-import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_KEEP_TURNS, type CompactionEvent } from '../core/middlewares/summarize.js';
-import {
-  Runner,
-  systemMessage,
-  userMessage,
-  type AgentEvent,
-  type HistoryEntry,
-  type InterruptContext,
-  type Message,
-  type Session,
-} from '../core/index.js';
-import type { RunSummary } from './event-sink.js';
-import { describeInterrupt } from './jsonl-sink.js';
-import type { Team } from './team.js';
+import { StoreError } from '../store/errors.js';
+import { withRetry } from '../store/retry.js';
+import type { AdkStores } from '../store/adk-stores.js';
+import { lockSession, type LockOptions } from '../store/session-lock.js';
+import { newSessionId } from '../store/session-store.js';
+import type { SessionLease } from '../store/session-lock.js';
+import { RunStream } from '../run-result.js';
+import type { PendingInterrupt, SessionRecord } from '../store/session-record.js';
+import type { ApprovalPolicy } from '../agents/run-context.js';
+import { ruleAllows } from '../agents/allow-rules.js';
+import { compactMessages } from '../context/compact.js';
+import { summaryMessage } from '../context/summary.js';
+import { TokenCounter } from '../context/token-counter.js';
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_KEEP_TURNS, type CompactionEvent } from '../middlewares/summarize.js';
+import { Runner } from '../runner.js';
+import { systemMessage, userMessage, type Message } from '../schema/message.js';
+import type { AgentEvent } from '../agents/types.js';
+import type { HistoryEntry } from '../agents/history.js';
+import type { InterruptContext } from '../interrupt.js';
+import type { Session } from '../agents/session.js';
+import type { Todo } from '../prebuilt/deep/todos.js';
+import type { RunStatus, RunResult } from '../run-result.js';
+import { isTodosEvent } from '../prebuilt/deep/todos.js';
+import type { Agent } from '../agents/types.js';
+import { describeInterrupt } from './describe-interrupt.js';
+import { compactionOf, type ConversationTeam } from './team.js';
 
 /** A compaction between turns: how many messages the summary now stands for. */
 export interface ContextCompaction {
@@ -27,28 +33,83 @@ export interface ContextCompaction {
 /** A stored message, tagged with the agent that wrote it (absent for the user's own turns). */
 export type HistoryMessage = Message & { agentName?: string };
 
+/** How a turn ended, as `finishTurn` records it (a RunResult plus what the event stream told). */
+export interface TurnOutcome {
+  status: RunStatus;
+  usage: { promptTokens: number; completionTokens: number };
+  interrupts: InterruptContext[];
+  /** The turn was cancelled and saved at a safe point: resuming continues it. */
+  cancelledAtCheckpoint?: boolean;
+  /** The last todo list written in the turn (deep agents). */
+  todos?: Todo[];
+}
+
+/** Where a conversation lives and what it talks to (`Conversation.start` / `Conversation.load`). */
+export interface ConversationOptions {
+  /** The root agent, or a team with what the session should record about it. */
+  agent: Agent | ConversationTeam;
+  /** Sessions, checkpoints and leases: `await openAdkStores()` (SQLite under ADK_HOME) or `openAdkStores('memory://')`. */
+  stores: AdkStores;
+  /** How long this process's lease on the session lasts between renewals (default 30 s). */
+  lease?: LockOptions;
+}
+
 /**
- * One saved conversation: runs turns and resumes interrupts through the Runner, and keeps the
- * session record (history, status, pending interrupts, usage) saved before and after each step.
+ * A multi-turn conversation saved in a store: each `send` is a turn that sees the earlier ones
+ * (compacted when the root agent summarises), interrupts wait in the session until `answer`
+ * resumes them, and one process at a time holds the session (a lease). The CLI's REPL and
+ * `adk run --session` are built on it.
+ *
+ * ```ts
+ * const conv = await Conversation.start({ agent, stores: await openAdkStores('memory://') });
+ * const first = await conv.send('Hello').result;
+ * for await (const e of conv.send('And then?')) { … }
+ * await conv.close();
+ * ```
  */
-export class Conversation {
+export class Conversation<T extends ConversationTeam = ConversationTeam> {
   private session?: Session;
   /** Told about each failed save that is tried again (the headless run prints it). */
   onSaveRetry?: (error: Error, attempt: number, delayMs: number) => void;
 
   private constructor(
     readonly stores: AdkStores,
-    public team: Team,
+    public team: T,
     public record: SessionRecord,
     /** This process's lease on the session: one writer per session. */
     readonly lease: SessionLease,
   ) {}
 
+  /** Starts a new saved conversation (a new session id, leased by this process until `close`). */
+  static async start(options: ConversationOptions & { title?: string }): Promise<Conversation> {
+    const lease = await lockSession(options.stores.kv, newSessionId(), options.lease);
+    try {
+      return await Conversation.create(options.stores, asTeam(options.agent), lease, { title: options.title });
+    } catch (e) {
+      await lease.release();
+      throw e;
+    }
+  }
+
+  /** Opens a saved conversation by id (or unique prefix) to go on with it. */
+  static async load(options: ConversationOptions, idOrPrefix: string): Promise<Conversation> {
+    const id = await options.stores.sessions.resolveId(idOrPrefix);
+    const lease = await lockSession(options.stores.kv, id, options.lease);
+    try {
+      const record = await options.stores.sessions.get(id, { from: 'context' });
+      if (!record) throw new Error(`session ${idOrPrefix} does not exist`);
+      return Conversation.open(options.stores, asTeam(options.agent), record, lease);
+    } catch (e) {
+      await lease.release();
+      throw e;
+    }
+  }
+
   /** A new session bound to the team's agents file (path and hash) and workspace. `lease` is on its id. */
-  static async create(stores: AdkStores, team: Team, lease: SessionLease, init: { title?: string } = {}): Promise<Conversation> {
+  static async create<T extends ConversationTeam>(stores: AdkStores, team: T, lease: SessionLease, init: { title?: string } = {}): Promise<Conversation<T>> {
     const record = await stores.sessions.create({
       id: lease.sessionId,
-      rootAgent: team.rootName,
+      rootAgent: team.rootName ?? team.agent.name,
       model: team.modelName,
       agentsFile: team.agentsFile,
       agentsHash: team.agentsHash,
@@ -59,7 +120,7 @@ export class Conversation {
   }
 
   /** An existing session, read after its lease was taken. */
-  static open(stores: AdkStores, team: Team, record: SessionRecord, lease: SessionLease): Conversation {
+  static open<T extends ConversationTeam>(stores: AdkStores, team: T, record: SessionRecord, lease: SessionLease): Conversation<T> {
     return new Conversation(stores, team, record, lease);
   }
 
@@ -82,7 +143,7 @@ export class Conversation {
 
   /** What runs without asking: this session's grants, then the team's allow-list (agents.yaml, adk config). */
   private get approvalPolicy(): ApprovalPolicy {
-    return { allows: ({ tool, arguments: args }) => this.grants.includes(tool) || this.team.allowRules.some((r) => ruleAllows(r, tool, args)) };
+    return { allows: ({ tool, arguments: args }) => this.grants.includes(tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, tool, args)) };
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */
@@ -104,7 +165,7 @@ export class Conversation {
    * every message stays in the session's log. A failed summary changes nothing (`/compact` throws it).
    */
   async compact(opts: { force?: boolean; instructions?: string; next?: string; signal?: AbortSignal } = {}): Promise<ContextCompaction | undefined> {
-    const c = this.team.compaction;
+    const c = this.team.compaction ?? compactionOf(this.team.agent);
     if (!c) {
       if (opts.force) throw new Error('this team cannot compact: its root agent has no summarize middleware');
       return undefined;
@@ -160,7 +221,44 @@ export class Conversation {
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
     });
-    return compacted ? withFirst(compactionEvent(this.team.rootName, compacted), events) : events;
+    return compacted ? withFirst(compactionEvent(this.team.rootName ?? this.team.agent.name, compacted), events) : events;
+  }
+
+  /**
+   * One turn: iterate the result for its events and/or await `result`. The turn is saved when it
+   * ends (its messages join the history; interrupts wait for `answer`); `result` settles after that.
+   */
+  send(text: string, options: { signal?: AbortSignal } = {}): RunStream {
+    const signal = options.signal ?? new AbortController().signal;
+    return this.recorded(() => this.startTurn(text, signal));
+  }
+
+  /** Answers the waiting interrupts by id (approval `{ approved }`, a question's text, …) and goes on with the turn. */
+  answer(targets: Record<string, unknown>, options: { signal?: AbortSignal } = {}): RunStream {
+    const signal = options.signal ?? new AbortController().signal;
+    return this.recorded(() => this.resumeTurn(targets, signal));
+  }
+
+  /** The saved messages of the conversation as loaded (user turns have no agentName). */
+  get history(): readonly HistoryMessage[] {
+    return this.record.messages as HistoryMessage[];
+  }
+
+  /** A turn's events through a RunStream, finished (saved) once they end. */
+  private recorded(start: () => Promise<AsyncIterable<AgentEvent>>): RunStream {
+    const conv = this;
+    let todos: Todo[] | undefined;
+    let inner: RunStream | undefined;
+    async function* events(): AsyncIterable<AgentEvent> {
+      inner = new RunStream(await start(), conv.id);
+      for await (const e of inner) {
+        const custom = e.output?.custom;
+        if (isTodosEvent(custom)) todos = custom.todos;
+        yield e;
+      }
+      await conv.finishTurn(outcomeOf(await inner.result, todos));
+    }
+    return new RunStream(events(), this.id);
   }
 
   /**
@@ -210,7 +308,7 @@ export class Conversation {
   }
 
   /** Records how the turn ended. A finished turn's messages join the history; an interrupted one waits. */
-  async finishTurn(summary: RunSummary): Promise<void> {
+  async finishTurn(summary: TurnOutcome): Promise<void> {
     const r = this.record;
     r.usage.promptTokens += summary.usage.promptTokens;
     r.usage.completionTokens += summary.usage.completionTokens;
@@ -318,6 +416,21 @@ export function toHistory(messages: HistoryMessage[]): HistoryEntry[] {
     agentName: agentName ?? '',
     message,
   }));
+}
+
+function asTeam(agent: Agent | ConversationTeam): ConversationTeam {
+  return 'agent' in agent && typeof (agent as ConversationTeam).agent?.run === 'function' ? (agent as ConversationTeam) : { agent: agent as Agent };
+}
+
+/** A RunResult as the turn's record needs it. */
+function outcomeOf(r: RunResult, todos: Todo[] | undefined): TurnOutcome {
+  return {
+    status: r.status,
+    usage: r.usage,
+    interrupts: r.interrupts,
+    cancelledAtCheckpoint: r.status === 'cancelled' && r.checkpointId !== undefined,
+    ...(todos ? { todos } : {}),
+  };
 }
 
 export function toPending(c: InterruptContext): PendingInterrupt {

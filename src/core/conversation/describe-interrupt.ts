@@ -1,0 +1,18 @@
+import type { InterruptContext, InterruptDetails } from '../interrupt.js';
+
+/** A waiting interrupt as JSON Lines, the session record and the REPL show it: kind, tool, call, arguments, message. */
+export function describeInterrupt(c: InterruptContext) {
+  const info = (c.info ?? {}) as Partial<InterruptDetails>;
+  return {
+    id: c.id,
+    address: c.address,
+    kind: info.kind ?? 'custom',
+    ...(info.tool ? { tool: info.tool } : {}),
+    ...(info.callId ? { callId: info.callId } : {}),
+    ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
+    ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
+    ...(info.plan ? { plan: info.plan } : {}),
+    message: info.message ?? '',
+  };
+}
+

@@ -1,0 +1,45 @@
+import { ChatModelAgent } from '../agents/chat-model-agent.js';
+import type { AllowRule } from '../agents/allow-rules.js';
+import type { Agent } from '../agents/types.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { isSummarizeMiddleware, type SummarizeOptions } from '../middlewares/summarize.js';
+import { parametersJsonSchema } from '../tools/parameters.js';
+import type { ToolInfo } from '../tools/tool.js';
+
+/** What a Conversation talks to: the root agent, and what its session records about it. */
+export interface ConversationTeam {
+  agent: Agent;
+  /** The name saved with the session (default: the agent's). */
+  rootName?: string;
+  /** The model name saved with the session, for listings. */
+  modelName?: string;
+  /** The agents file the team came from and its hash (the CLI rebuilds the same team on resume). */
+  agentsFile?: string;
+  agentsHash?: string;
+  /** The folder the tools work in. */
+  workspace?: string;
+  /** Calls that run without asking (besides the session's own "always allow" grants). */
+  allowRules?: AllowRule[];
+  /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
+  compaction?: TeamCompaction;
+}
+
+/** Compaction between turns and on demand: the root agent's summarize middleware and model. */
+export interface TeamCompaction {
+  model: ChatModel;
+  /** Unknown: no automatic compaction between turns (the middleware has none either); `compact({ force })` still works. */
+  window?: number;
+  options: SummarizeOptions;
+  /** The root agent's instruction and tools: sent with every request besides the history. */
+  overhead: { instruction: string; tools: ToolInfo[] };
+}
+
+/** A root chat agent with the summarize middleware compacts its conversation between turns too. */
+export function compactionOf(agent: Agent): TeamCompaction | undefined {
+  if (!(agent instanceof ChatModelAgent)) return undefined;
+  const mw = agent.config.middlewares?.find(isSummarizeMiddleware);
+  if (!mw) return undefined;
+  const window = mw.options.contextWindow ?? agent.config.model.contextWindow;
+  const tools = (agent.config.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
+  return { model: agent.config.model, window, options: mw.options, overhead: { instruction: agent.config.instruction ?? '', tools } };
+}
