@@ -7,7 +7,7 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   private head = 0;
   private closed = false;
   /** The consumer's pending read, when it has caught up. */
-  private waiter?: (r: IteratorResult<T>) => void;
+  private waiter?: ((r: IteratorResult<T>) => void) | undefined;
 
   push(item: T): boolean {
     if (this.closed) return false;

@@ -18,7 +18,7 @@ export interface ModelCallInfo {
   /** 1 for the first request of this step, 2 for its first retry, … */
   attempt: number;
   messages: readonly Message[];
-  tools?: readonly ToolInfo[];
+  tools?: readonly ToolInfo[] | undefined;
 }
 
 /** One tool call, after approval, with the arguments it runs with. */
@@ -34,7 +34,7 @@ export interface ToolCallInfo {
 export interface ToolCallOutcome {
   content: string;
   isError: boolean;
-  interrupted?: boolean;
+  interrupted?: boolean | undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { HistoryEntry } from './agents/history.js';
 import { CheckpointError } from './errors.js';
 import { flattenSignal, type InterruptSignal, type PersistedPoint } from './interrupt.js';
 
+/** Format version written into every checkpoint; checkpoints of another version are refused on resume. */
 export const CHECKPOINT_VERSION = 1;
 
 /** Everything needed to resume a run in another process: plain JSON, versioned. */
@@ -12,14 +13,14 @@ export interface Checkpoint {
   version: typeof CHECKPOINT_VERSION;
   rootInput: AgentInput;
   /** Earlier turns of the conversation the run belongs to. */
-  history?: HistoryEntry[];
+  history?: HistoryEntry[] | undefined;
   enableStreaming: boolean;
   runPath: string[];
   session: { values: Record<string, unknown>; events: RecordedEvent[] };
   /** Every interrupt point of the run, by id: address, info and the state its layer saved. */
   interrupts: Record<string, PersistedPoint>;
   /** Addresses of approved calls that started while resuming this checkpoint (at most once across crashes). */
-  started?: string[];
+  started?: string[] | undefined;
   createdAt: string;
 }
 
@@ -30,6 +31,7 @@ export interface ConsumedCheckpoint {
   consumedAt: string;
 }
 
+/** The serialised ConsumedCheckpoint marker, stamped now, to store in place of a finished run's checkpoint. */
 export function consumedCheckpoint(): string {
   const c: ConsumedCheckpoint = { version: CHECKPOINT_VERSION, consumed: true, consumedAt: new Date().toISOString() };
   return JSON.stringify(c);
@@ -42,6 +44,7 @@ export interface CheckpointStore {
   delete?(id: string): Promise<void>;
 }
 
+/** Snapshots an interrupted run (input, session, interrupt points) as a Checkpoint; history is kept only when non-empty. */
 export async function buildCheckpoint(
   rootInput: AgentInput,
   session: Session,
@@ -62,6 +65,10 @@ export async function buildCheckpoint(
   };
 }
 
+/**
+ * Reads a stored checkpoint. Throws CheckpointError when the text is corrupt, of another version,
+ * or the marker of a checkpoint already consumed.
+ */
 export function parseCheckpoint(id: string, text: string): Checkpoint {
   let data: unknown;
   try {
@@ -93,6 +100,7 @@ export function parseCheckpoint(id: string, text: string): Checkpoint {
   return cp as Checkpoint;
 }
 
+/** A CheckpointStore in a Map: for tests and single-process runs; nothing survives the process. */
 export class InMemoryCheckpointStore implements CheckpointStore {
   readonly data = new Map<string, string>();
   async get(id: string) {

@@ -40,6 +40,10 @@ export class StructuredOutputError extends AdkError {
 /** Finish reasons after which the reply is not the model's whole answer. */
 export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
 
+/**
+ * A chat agent used up its model-call budget (`maxIterations`, `max_iterations:` in agents.yaml)
+ * before giving a final answer. Raise the limit or give the agent a narrower task.
+ */
 export class MaxIterationsError extends AdkError {
   constructor(readonly maxIterations: number) {
     super('max_iterations', `exceeds max iterations (${maxIterations})`);
@@ -58,7 +62,7 @@ export class ModelHttpError extends AdkError {
     this.providerCode = options?.providerCode;
   }
   /** The provider's own error code from the body (e.g. Groq's `tool_use_failed`). */
-  readonly providerCode?: string;
+  readonly providerCode?: string | undefined;
   get retryable(): boolean {
     // Groq answers 400 `tool_use_failed` when the model wrote a malformed call: a new sample usually works.
     if (this.providerCode === 'tool_use_failed') return true;
@@ -77,6 +81,10 @@ export class ModelConnectionError extends AdkError {
   }
 }
 
+/**
+ * A model call timed out: the whole request (`phase: 'request'`) or the wait between stream chunks
+ * (`phase: 'idle'`); `timeoutMs` is in milliseconds. Always retryable.
+ */
 export class ModelTimeoutError extends AdkError {
   constructor(readonly timeoutMs: number, readonly phase: 'request' | 'idle') {
     super(
@@ -98,6 +106,7 @@ export class WillRetryError extends AdkError {
   }
 }
 
+/** A model call still failed after retrying; `attempts` counts every try and `lastError` (also `cause`) is the final failure. */
 export class RetryExhaustedError extends AdkError {
   constructor(readonly attempts: number, readonly lastError: Error) {
     super('retry_exhausted', `exceeds max retries (${attempts} attempts): last error: ${lastError.message}`, {
@@ -106,9 +115,13 @@ export class RetryExhaustedError extends AdkError {
   }
 }
 
+/**
+ * The run was cancelled through its abort signal. A run result reports it as status `cancelled`
+ * rather than `error`; when the run was saved at a safe point, its checkpoint can be resumed.
+ */
 export class CancelledError extends AdkError {
   /** What the caller passed to `abort(reason)`, when it passed one. */
-  readonly reason?: unknown;
+  readonly reason?: unknown | undefined;
   constructor(message = 'run cancelled', options: { reason?: unknown } = {}) {
     const said = reasonText(options.reason);
     super('cancelled', said ? `${message}: ${said}` : message, options.reason === undefined ? undefined : { cause: options.reason });
@@ -130,34 +143,43 @@ function reasonText(reason: unknown): string | undefined {
   return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
+/** An agent asked to transfer to `target`, but no agent of that name is reachable from `from`. */
 export class TransferError extends AdkError {
   constructor(readonly target: string, readonly from: string) {
     super('transfer_failed', `transfer failed: agent '${target}' not found when transferring from '${from}'`);
   }
 }
 
+/**
+ * A checkpoint could not be used to resume: it does not exist, cannot be parsed, was written by
+ * another checkpoint version, or was already consumed by an earlier resume (see `code`).
+ */
 export class CheckpointError extends AdkError {
   constructor(code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed', readonly checkpointId: string, message: string) {
     super(code, message);
   }
 }
 
+/** The configuration (agents.yaml, a store URL, a tool or middleware module, model settings) is invalid; the message says what to fix. */
 export class ConfigError extends AdkError {
   constructor(message: string) {
     super('config', message);
   }
 }
 
+/** True for model errors worth retrying: timeouts, retryable connection failures, and HTTP 408/409/429/5xx (see `ModelHttpError.retryable`). */
 export function isRetryable(e: unknown): boolean {
   if (e instanceof ModelHttpError || e instanceof ModelTimeoutError || e instanceof ModelConnectionError) return e.retryable;
   return false;
 }
 
+/** Normalises a thrown value to an `Error`; non-errors become an `Error` with their string or JSON text. */
 export function toError(e: unknown): Error {
   if (e instanceof Error) return e;
   return new Error(typeof e === 'string' ? e : JSON.stringify(e));
 }
 
+/** True for a cancellation: a `CancelledError`, a DOM `AbortError` or the OpenAI SDK's `APIUserAbortError`. */
 export function isAbortError(e: unknown): boolean {
   return e instanceof CancelledError || (e instanceof Error && (e.name === 'AbortError' || e.name === 'APIUserAbortError'));
 }

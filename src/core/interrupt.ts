@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 export interface AddressSegment {
   type: 'agent' | 'tool';
   id: string;
-  subId?: string;
+  subId?: string | undefined;
 }
 
+/** The address in its string form, segments `type:id[:subId]` joined by `;`. */
 export function addressToString(address: readonly AddressSegment[]): string {
   return address.map((s) => (s.subId ? `${s.type}:${s.id}:${s.subId}` : `${s.type}:${s.id}`)).join(';');
 }
@@ -18,15 +19,15 @@ export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'custom' | 'c
 export interface InterruptDetails {
   kind: InterruptKind;
   message: string;
-  tool?: string;
-  arguments?: unknown;
+  tool?: string | undefined;
+  arguments?: unknown | undefined;
   /** For approval: the call being approved (ids are adk's own, unique in the run). */
-  callId?: string;
+  callId?: string | undefined;
   /** For approval: the call started before adk stopped, so it may have done its work already. */
-  mayHaveRun?: true;
+  mayHaveRun?: true | undefined;
   /** For plan_review: the proposed steps. */
-  plan?: string[];
-  data?: unknown;
+  plan?: string[] | undefined;
+  data?: unknown | undefined;
 }
 
 /** Internal tree of interrupt signals: each layer wraps its children's signals with its own state. */
@@ -34,11 +35,11 @@ export interface InterruptSignal {
   id: string;
   address: string;
   info: unknown;
-  state?: unknown;
+  state?: unknown | undefined;
   isRootCause: boolean;
   subs: InterruptSignal[];
   /** The point where a cancelled run stopped: resumed without data, it simply continues. */
-  cancelled?: true;
+  cancelled?: true | undefined;
 }
 
 /** A root-cause interrupt point, as users see it. Resume data is addressed to its `id`. */
@@ -46,18 +47,19 @@ export interface InterruptContext {
   id: string;
   address: string;
   info: unknown;
-  parent?: { id: string; address: string; info: unknown };
+  parent?: { id: string; address: string; info: unknown } | undefined;
   /** A cancellation point: nothing to answer, resuming continues the run. */
-  cancelled?: true;
+  cancelled?: true | undefined;
 }
 
+/** The action of an event that stops the run to wait for a person (or because it was cancelled). */
 export interface InterruptAction {
   /** The root causes: the points that need an answer. */
   contexts: InterruptContext[];
   /** The full signal tree, persisted in the checkpoint. */
   signal: InterruptSignal;
   /** The run was cancelled (SIGINT, aborted signal) and saved at its last safe point. */
-  cancelled?: true;
+  cancelled?: true | undefined;
 }
 
 /** What a cancellation point shows; it is resumable without data. */
@@ -74,6 +76,7 @@ export function makeSignal(
   return { id, address: addressToString(address), info, state, isRootCause: subs.length === 0, subs };
 }
 
+/** The leaves of a signal tree as users see them, each with its direct parent when it has one. */
 export function rootCauses(signal: InterruptSignal, parent?: InterruptSignal): InterruptContext[] {
   if (signal.isRootCause) {
     const ctx: InterruptContext = { id: signal.id, address: signal.address, info: signal.info };
@@ -91,6 +94,7 @@ export function interruptAction(signal: InterruptSignal): InterruptAction {
   return action;
 }
 
+/** True when any point of the signal tree is a cancellation point. */
 export function isCancelled(signal: InterruptSignal): boolean {
   return !!signal.cancelled || signal.subs.some(isCancelled);
 }
@@ -103,26 +107,27 @@ export function flattenSignal(signal: InterruptSignal, out: Record<string, Persi
   return out;
 }
 
+/** One interrupt point as a checkpoint stores it (under its id in `interrupts`); on resume each layer finds its own by address. */
 export interface PersistedPoint {
   address: string;
   info: unknown;
-  state?: unknown;
+  state?: unknown | undefined;
   isRootCause: boolean;
-  cancelled?: true;
+  cancelled?: true | undefined;
 }
 
 /** What one layer learns about itself when a run is resumed. */
 export interface ResumeInfo {
   /** The id this point had when it interrupted. */
-  id?: string;
+  id?: string | undefined;
   /** This exact address was an interrupt point. */
   wasInterrupted: boolean;
   /** The state it saved when it interrupted. */
-  state?: unknown;
+  state?: unknown | undefined;
   /** It was targeted, or (for composites) something below it was interrupted. */
   isResumeTarget: boolean;
   hasData: boolean;
-  data?: unknown;
+  data?: unknown | undefined;
 }
 
 const NOT_RESUMING: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };

@@ -4,6 +4,7 @@ import type { InterruptContext } from './interrupt.js';
 import type { Message } from './schema/message.js';
 import { errorEvent, eventMessage, type AgentEvent } from './agents/types.js';
 
+/** How a run ended: `completed`, `interrupted` (waits for a person), `cancelled`, `incomplete` (the reply was cut off) or `error`. */
 export type RunStatus = 'completed' | 'interrupted' | 'cancelled' | 'incomplete' | 'error';
 
 /** How a run ended, for code that wants the outcome rather than the events (openai-agents-js's RunResult). */
@@ -14,7 +15,7 @@ export interface RunResult {
   /** The agent that produced the last message. */
   lastAgent: string;
   /** The final answer parsed and checked against the last agent's output schema (`outputSchema`), when it has one. */
-  structured?: unknown;
+  structured?: unknown | undefined;
   /** Summed over every model reply that reported (or estimated) usage. */
   usage: { promptTokens: number; completionTokens: number };
   /** Every finished message of the run, in order: what the run adds to a conversation. */
@@ -22,9 +23,9 @@ export interface RunResult {
   /** The points waiting for a person (status `interrupted`): answer them by id with `Runner.resume`. */
   interrupts: InterruptContext[];
   /** Where the run was saved when it stopped (interrupted, or cancelled at a safe point), if a store was given. */
-  checkpointId?: string;
+  checkpointId?: string | undefined;
   /** What failed (status `error` or `incomplete`). */
-  error?: Error;
+  error?: Error | undefined;
 }
 
 /**
@@ -33,8 +34,8 @@ export interface RunResult {
  * iterating before awaiting `result`.
  */
 export class RunStream implements AsyncIterable<AgentEvent> {
-  private pump?: Promise<RunResult>;
-  private queue?: AsyncQueue<AgentEvent>;
+  private pump?: Promise<RunResult> | undefined;
+  private queue?: AsyncQueue<AgentEvent> | undefined;
 
   constructor(
     private readonly source: AsyncIterable<AgentEvent>,

@@ -14,43 +14,46 @@ import { combineCallbacks, type RunCallbacks } from './callbacks.js';
 import { otelTracing, type OtelTracingOptions } from './tracing/otel.js';
 import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
+/** Settings of a Runner: the root agent, streaming, where checkpoints go, limits and tracing. */
 export interface RunnerConfig {
   agent: Agent;
-  enableStreaming?: boolean;
-  checkpointStore?: CheckpointStore;
+  enableStreaming?: boolean | undefined;
+  checkpointStore?: CheckpointStore | undefined;
   /** Bound on transfers per run, so agents that hand a question back and forth stop. */
-  maxTransfers?: number;
+  maxTransfers?: number | undefined;
   /**
    * OpenTelemetry spans for every run (`invoke_agent`, `chat`, `execute_tool`), when
    * `@opentelemetry/api` is installed: no-ops until an SDK is registered. Default true; `false`
    * turns it off; an object picks the tracer.
    */
-  tracing?: boolean | OtelTracingOptions;
+  tracing?: boolean | OtelTracingOptions | undefined;
 }
 
+/** Options of one run (and of a resume). */
 export interface RunOptions {
-  sessionValues?: Record<string, unknown>;
-  signal?: AbortSignal;
+  sessionValues?: Record<string, unknown> | undefined;
+  signal?: AbortSignal | undefined;
   /** Observers of each agent run, model request and tool call. */
-  callbacks?: RunCallbacks;
+  callbacks?: RunCallbacks | undefined;
   /** Where to save a checkpoint if the run is interrupted. */
-  checkpointId?: string;
+  checkpointId?: string | undefined;
   /**
    * Earlier turns of a conversation, with the agent that produced each message: each agent sees
    * its own earlier messages verbatim and the others' as `For context:` messages.
    */
-  history?: HistoryEntry[];
+  history?: HistoryEntry[] | undefined;
   /** Receives the run's session, e.g. to read the recorded messages of the turn afterwards. */
   onSession?(session: Session): void;
   /** Calls that need approval but were allowed ahead of time (a session's grants, a project allow-list). */
-  approvalPolicy?: ApprovalPolicy;
+  approvalPolicy?: ApprovalPolicy | undefined;
   /** Where middlewares keep large texts for the session (whole tool results). */
-  artifacts?: ArtifactStore;
+  artifacts?: ArtifactStore | undefined;
 }
 
+/** What a resume answers. */
 export interface ResumeParams {
   /** Data for the interrupt points being answered, by interrupt id. Points not listed interrupt again. */
-  targets?: Record<string, unknown>;
+  targets?: Record<string, unknown> | undefined;
 }
 
 /** Runs an agent tree: one fresh session per run, checkpoints on interrupt, resume by id. */

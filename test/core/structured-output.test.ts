@@ -8,9 +8,9 @@ import {
   ScriptedChatModel,
   StructuredOutputError,
   planExecute,
-  newPlanner,
-  newExecutor,
-  newReplanner,
+  Planner,
+  Executor,
+  Replanner,
 } from '../../src/core/index.js';
 import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
 
@@ -61,9 +61,9 @@ describe('structured output (issue 16)', () => {
   });
 
   it("plan-execute's answer is text, with the respond arguments as `structured`", async () => {
-    const planner = newPlanner({ model: new ScriptedChatModel([{ toolCalls: [{ name: 'plan', arguments: { steps: ['look it up'] } }] }]) });
-    const executor = newExecutor({ model: new ScriptedChatModel([{ content: 'Oslo: 4 °C' }]) });
-    const replanner = newReplanner({ model: new ScriptedChatModel([{ toolCalls: [{ name: 'respond', arguments: { response: 'It is 4 °C in Oslo.' } }] }]) });
+    const planner = new Planner({ model: new ScriptedChatModel([{ toolCalls: [{ name: 'plan', arguments: { steps: ['look it up'] } }] }]) });
+    const executor = new Executor({ model: new ScriptedChatModel([{ content: 'Oslo: 4 °C' }]) });
+    const replanner = new Replanner({ model: new ScriptedChatModel([{ toolCalls: [{ name: 'respond', arguments: { response: 'It is 4 °C in Oslo.' } }] }]) });
     const agent = planExecute({ planner, executor, replanner });
     const r = await new Runner({ agent, enableStreaming: true }).query('Weather in Oslo?').result;
     expect(r).toMatchObject({ status: 'completed', finalOutput: 'It is 4 °C in Oslo.', structured: { response: 'It is 4 °C in Oslo.' }, lastAgent: 'replanner' });

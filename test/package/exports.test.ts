@@ -40,3 +40,10 @@ describe('package exports', () => {
     expect(heavy).toEqual([]);
   });
 });
+
+describe('documentation', () => {
+  it('every public export of every entry has a doc comment', () => {
+    const out = execFileSync(process.execPath, [resolve('scripts/doc-coverage.mjs'), '--list'], { encoding: 'utf8' });
+    expect(out.trim().split('\n').at(-1)).toMatch(/^(\d+) of \1 public exports documented$/);
+  }, 60_000);
+});

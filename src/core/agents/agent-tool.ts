@@ -9,17 +9,18 @@ import { Session } from './session.js';
 import { eventMessage, type Agent, type AgentEvent, type AgentInput } from './types.js';
 import { genTransferMessages } from '../prebuilt/deterministic-transfer.js';
 
+/** Options of `agentTool`: how the inner agent is exposed as a tool and what it sees of the caller. */
 export interface AgentToolOptions {
   /** Forward the inner agent's events to the caller's stream, with run paths `[caller…, inner…]`. */
-  emitInternalEvents?: boolean;
+  emitInternalEvents?: boolean | undefined;
   /** Give the inner agent the caller's conversation (rewritten as context) instead of `request`. */
-  fullChatHistoryAsInput?: boolean;
+  fullChatHistoryAsInput?: boolean | undefined;
   /** Per-call timeout; by default none (the inner agent is bounded by its own iterations). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** What the model reads about the tool (default: the agent's description). */
-  description?: string;
+  description?: string | undefined;
   /** The tool's name (default: the agent's); interrupt addresses inside use it too. */
-  name?: string;
+  name?: string | undefined;
 }
 
 /** Eino's default agent-tool parameters. */

@@ -6,9 +6,9 @@
  */
 export interface AllowRule {
   tool: string;
-  pattern?: string;
+  pattern?: string | undefined;
   /** Where it was written (for `/tools`): `agents.yaml`, `adk config`. */
-  source?: string;
+  source?: string | undefined;
 }
 
 const RULE = /^([A-Za-z0-9_-]{1,64})(?:\((.+)\))?$/;

@@ -30,44 +30,46 @@ import { createRunContext, type RunContext } from './run-context.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
 
+/** Builds the messages of a run's first model call from the instruction, the input and the run (Eino's GenModelInput). */
 export type GenModelInput = (instruction: string, input: AgentInput, ctx: RunContext) => Message[] | Promise<Message[]>;
 
+/** Settings of a ChatModelAgent: its model, instruction, tools and how it runs them. */
 export interface ChatModelAgentConfig {
   name: string;
   description: string;
-  instruction?: string;
+  instruction?: string | undefined;
   model: ChatModel;
-  tools?: Tool[];
+  tools?: Tool[] | undefined;
   /** Tools whose result ends the run and becomes its final output. */
-  returnDirectly?: string[];
+  returnDirectly?: string[] | undefined;
   /** Tools that stop the run for a person's approval before they execute. */
-  approval?: string[];
+  approval?: string[] | undefined;
   /** Give the agent the `exit` tool (or a custom one). */
-  exit?: boolean | Tool;
+  exit?: boolean | Tool | undefined;
   /** Session value that receives the final text. */
-  outputKey?: string;
+  outputKey?: string | undefined;
   /** Model calls per run; default 20. */
-  maxIterations?: number;
-  genModelInput?: GenModelInput;
-  retry?: Partial<RetryPolicy>;
-  toolTimeoutMs?: number;
+  maxIterations?: number | undefined;
+  genModelInput?: GenModelInput | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
+  toolTimeoutMs?: number | undefined;
   /** Cap on one tool result, in characters (default 100,000). */
-  maxToolOutputChars?: number;
+  maxToolOutputChars?: number | undefined;
   /**
    * Hooks around the run, each model call and each tool call (summarisation, result reduction, your
    * own). Approval and then the output cap are added around them.
    */
-  middlewares?: AgentMiddleware[];
+  middlewares?: AgentMiddleware[] | undefined;
   /**
    * The final answer must be JSON matching this schema (zod or JSON Schema). Providers that support
    * it get `response_format: json_schema`; elsewhere the instruction asks for JSON. An answer that
    * does not match is sent back with the problem, `outputRetries` times (default 2), then the run
    * fails with StructuredOutputError. The parsed value is the run result's `structured`.
    */
-  outputSchema?: OutputSchema;
+  outputSchema?: OutputSchema | undefined;
   /** The schema's name for the provider (default `answer`). */
-  outputSchemaName?: string;
-  outputRetries?: number;
+  outputSchemaName?: string | undefined;
+  outputRetries?: number | undefined;
 }
 
 /** The agent's ReAct state. Persisted in a checkpoint when a tool batch interrupts. */
@@ -75,11 +77,11 @@ export interface ReactState {
   messages: Message[];
   remainingIterations: number;
   /** Results of the in-flight batch (the last message's tool calls) that already finished. */
-  done?: Record<string, DoneCall>;
+  done?: Record<string, DoneCall> | undefined;
   /** The middlewares' run-local values, by middleware. */
-  values?: Record<string, unknown>;
+  values?: Record<string, unknown> | undefined;
   /** Answers that did not match the output schema so far. */
-  outputMisses?: number;
+  outputMisses?: number | undefined;
 }
 
 /** One run's view of the agent: tools after the middlewares' setup, and the composed handlers. */
@@ -93,7 +95,7 @@ interface RunExec {
   callTool: ToolCallHandler;
   /** The conversation so far, for tools that read it (an agent tool with full history). */
   view: { messages: Message[] };
-  output?: StructuredOutput;
+  output?: StructuredOutput | undefined;
 }
 
 interface Exec {
@@ -101,9 +103,10 @@ interface Exec {
   tools: Map<string, Tool>;
   returnDirectly: Set<string>;
   middlewares: AgentMiddleware[];
-  output?: StructuredOutput;
+  output?: StructuredOutput | undefined;
 }
 
+/** Model calls per run when `maxIterations` is not set. */
 export const DEFAULT_MAX_ITERATIONS = 20;
 
 /** Tells the run's callbacks of each tool call the middlewares let through (approved, arguments final). */
@@ -128,6 +131,7 @@ function observedTool(execute: ToolCallHandler, callbacks: RunCallbacks, agentNa
   };
 }
 
+/** The model's input by default: the instruction as the system message, then the run's messages. */
 export const defaultGenModelInput: GenModelInput = (instruction, input) =>
   instruction ? [systemMessage(instruction), ...input.messages] : [...input.messages];
 
@@ -135,10 +139,10 @@ export const defaultGenModelInput: GenModelInput = (instruction, input) =>
 export class ChatModelAgent implements Agent, SubAgentAware {
   readonly type = 'ChatModel';
   private subAgents: Agent[] = [];
-  private parent?: Agent;
+  private parent?: Agent | undefined;
   private disallowParent = false;
   private frozen = false;
-  private exec?: Exec;
+  private exec?: Exec | undefined;
 
   constructor(readonly config: ChatModelAgentConfig) {
     if (!config.model) throw new Error("agent 'Model' is required");

@@ -15,11 +15,13 @@ import {
   type AgentInput,
 } from './types.js';
 
+/** How a FlowAgent treats its history and its parent. */
 export interface FlowOptions {
-  disallowTransferToParent?: boolean;
-  historyRewriter?: HistoryRewriter;
+  disallowTransferToParent?: boolean | undefined;
+  historyRewriter?: HistoryRewriter | undefined;
 }
 
+/** Thrown when a run passes `maxTransfers` (agents handing the question back and forth); the run ends with this error. */
 export class TooManyTransfersError extends AdkError {
   constructor(readonly max: number) {
     super('too_many_transfers', `too many transfers in one run (max ${max}); agents may be transferring in a loop`);
@@ -34,7 +36,7 @@ type Emit = (e: AgentEvent) => void;
  */
 export class FlowAgent implements Agent {
   readonly subAgents: FlowAgent[] = [];
-  parent?: FlowAgent;
+  parent?: FlowAgent | undefined;
 
   constructor(
     readonly inner: Agent,
@@ -153,6 +155,7 @@ export interface FlowAgentView extends Agent {
   toFlowAgent(): FlowAgent;
 }
 
+/** Whether `a` can show itself as a FlowAgent (takes part in transfers). */
 export const isFlowAgentView = (a: unknown): a is FlowAgentView => typeof (a as FlowAgentView)?.toFlowAgent === 'function';
 
 const wrappers = new WeakMap<Agent, FlowAgent>();

@@ -8,6 +8,7 @@ export interface HistoryEntry {
   message: Message;
 }
 
+/** Turns the recorded history of a run into the input messages of `agentName` (FlowOptions `historyRewriter`). */
 export type HistoryRewriter = (entries: HistoryEntry[], agentName: string) => Message[] | Promise<Message[]>;
 
 /**
@@ -17,6 +18,10 @@ export type HistoryRewriter = (entries: HistoryEntry[], agentName: string) => Me
 export const defaultHistoryRewriter: HistoryRewriter = (entries, agentName) =>
   entries.map((e) => (e.isUserInput || e.agentName === agentName ? e.message : rewriteMessage(e.message, e.agentName)));
 
+/**
+ * Another agent's assistant or tool message as a `For context: [agent] said: …` user message
+ * (Eino's rewriteMessage format). Other roles and empty tool results give a bare `For context:`.
+ */
 export function rewriteMessage(msg: Message, agentName: string): Message {
   let text = 'For context:';
   if (msg.role === 'assistant') {
@@ -30,6 +35,7 @@ export function rewriteMessage(msg: Message, agentName: string): Message {
   return userMessage(text);
 }
 
+/** The root input messages followed by the messages of the recorded events, in order; events without a message are skipped. */
 export async function historyEntries(rootMessages: Message[], events: RecordedEvent[]): Promise<HistoryEntry[]> {
   const entries: HistoryEntry[] = rootMessages.map((m) => ({ isUserInput: true, agentName: '', message: m }));
   for (const e of events) {

@@ -1,5 +1,6 @@
 import type { Agent } from './types.js';
 
+/** Name of the tool an agent calls to hand the conversation to another agent (Eino's `transfer_to_agent`). */
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
 /** Eino's transfer instruction, verbatim. */

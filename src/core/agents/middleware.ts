@@ -33,40 +33,47 @@ export interface AgentMiddleware {
   wrapToolCall?(next: ToolCallHandler, ctx: MiddlewareContext): ToolCallHandler;
 }
 
+/** The instruction and tools an agent run starts with; `beforeAgent` may return a changed copy. */
 export interface AgentSetup {
   instruction: string;
   tools: Tool[];
 }
 
+/** The agent's working state during a run, shared by the model and agent hooks. */
 export interface AgentState {
   /** The conversation as the agent keeps it (system prompt first). */
   messages: Message[];
   remainingIterations: number;
 }
 
+/** How the agent run ended, as `afterAgent` sees it: its final output, the error it failed with, or that it is waiting for a person. */
 export interface AgentEnd {
-  output?: string;
-  error?: Error;
-  interrupted?: boolean;
+  output?: string | undefined;
+  error?: Error | undefined;
+  interrupted?: boolean | undefined;
 }
 
+/** What one model call is sent: the messages and the tools offered. */
 export interface ModelRequest {
   messages: Message[];
   tools: ToolInfo[];
 }
 
+/** One model call as `wrapModel` sees it: messages and call options in, the whole reply out. */
 export type ModelHandler = (messages: Message[], options: ModelCallOptions) => Promise<Message>;
 
+/** One tool call as `wrapToolCall` sees it. */
 export interface ToolCallRequest {
   call: ToolCall;
   /** Parsed arguments to use instead of the call's own (a person's edit, a middleware's rewrite). */
-  arguments?: unknown;
+  arguments?: unknown | undefined;
   /** This call's interrupt point when the run resumes. */
   resume: ResumeInfo;
   /** The call's interrupt address, e.g. `agent:assistant;tool:shell:call_1`. */
   address: string;
 }
 
+/** Runs one tool call and gives its result; the handler `wrapToolCall` wraps. */
 export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
 
 /** What a middleware sees of the run. */
@@ -107,10 +114,12 @@ export async function runBeforeModel(middlewares: readonly AgentMiddleware[], ct
   return current;
 }
 
+/** Runs every `afterModel`, last middleware first. */
 export async function runAfterModel(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, reply: Message): Promise<void> {
   for (let i = middlewares.length - 1; i >= 0; i--) await middlewares[i].afterModel?.(ctx, state, reply);
 }
 
+/** Runs every `beforeAgent` in order; each sees the setup the one before returned. */
 export async function runBeforeAgent(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, setup: AgentSetup): Promise<AgentSetup> {
   let current = setup;
   for (const m of middlewares) {
@@ -120,6 +129,7 @@ export async function runBeforeAgent(middlewares: readonly AgentMiddleware[], ct
   return current;
 }
 
+/** Runs every `afterAgent`, last middleware first. */
 export async function runAfterAgent(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, end: AgentEnd): Promise<void> {
   for (let i = middlewares.length - 1; i >= 0; i--) await middlewares[i].afterAgent?.(ctx, state, end);
 }

@@ -18,8 +18,8 @@ export interface ModelStepEnv {
   /** Gives every tool call an id unique in the run, whatever the provider sent. */
   callIds: CallIds;
   /** Told of each request: start, chunks, reply, failure (the run's callbacks and tracing). */
-  callbacks?: RunCallbacks;
-  runPath?: readonly string[];
+  callbacks?: RunCallbacks | undefined;
+  runPath?: readonly string[] | undefined;
 }
 
 /**

@@ -13,24 +13,24 @@ export interface RunContext {
   runPath: string[];
   address: AddressSegment[];
   session: Session;
-  rootInput?: AgentInput;
+  rootInput?: AgentInput | undefined;
   /** Earlier turns of the conversation, replayed before the root input when inputs are rebuilt. */
-  priorHistory?: HistoryEntry[];
+  priorHistory?: HistoryEntry[] | undefined;
   signal: AbortSignal;
   enableStreaming: boolean;
   /** Observers of agent runs, model requests and tool calls (the Runner's `callbacks` and tracing). */
-  callbacks?: RunCallbacks;
-  resume?: ResumeContext;
+  callbacks?: RunCallbacks | undefined;
+  resume?: ResumeContext | undefined;
   /** Counts transfers in this run so a transfer loop is bounded. */
   transfers: { count: number; max: number };
   /** Tool-call ids handed out in this run (shared by every agent of the run). */
   callIds: CallIds;
   /** Approvals a person granted ahead of time (a session's "always allow", a project allow-list). */
-  approvalPolicy?: ApprovalPolicy;
+  approvalPolicy?: ApprovalPolicy | undefined;
   /** Records, durably, that an approved side effect is about to start (at most once across crashes). */
-  sideEffects?: SideEffectLedger;
+  sideEffects?: SideEffectLedger | undefined;
   /** Session-scoped storage for large texts a middleware keeps out of the context (whole tool results). */
-  artifacts?: ArtifactStore;
+  artifacts?: ArtifactStore | undefined;
 }
 
 /** Decides whether a call that needs approval may run without asking. */
@@ -46,8 +46,10 @@ export interface SideEffectLedger {
   markStarted(address: string): Promise<void>;
 }
 
+/** Transfers allowed in one run unless the Runner sets `maxTransfers`. */
 export const DEFAULT_MAX_TRANSFERS = 50;
 
+/** A run context with defaults (a fresh session, a signal that never aborts): for running an agent without a Runner, e.g. in tests. */
 export function createRunContext(partial: Partial<RunContext> = {}): RunContext {
   return {
     runPath: [],

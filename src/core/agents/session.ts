@@ -7,11 +7,11 @@ export interface RecordedEvent {
   agentName: string;
   runPath: string[];
   role: 'assistant' | 'tool';
-  toolName?: string;
-  message?: Message;
+  toolName?: string | undefined;
+  message?: Message | undefined;
   /** A message still streaming; materialized before a checkpoint is written. */
-  stream?: MessageStream;
-  transferTo?: string;
+  stream?: MessageStream | undefined;
+  transferTo?: string | undefined;
   /** Global creation order, used to merge parallel lanes. */
   seq: number;
 }
@@ -25,7 +25,7 @@ function continueSeqAfter(events: RecordedEvent[]): void {
 }
 
 interface Lane {
-  parent?: Lane;
+  parent?: Lane | undefined;
   events: RecordedEvent[];
 }
 

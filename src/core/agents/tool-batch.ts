@@ -9,13 +9,13 @@ import { messageEvent, type AgentAction, type AgentEvent } from './types.js';
 export interface DoneCall {
   content: string;
   isError: boolean;
-  action?: AgentAction;
+  action?: AgentAction | undefined;
 }
 
 export interface ToolBatchEnv {
   returnDirectly: ReadonlySet<string>;
   address: AddressSegment[];
-  resume?: ResumeContext;
+  resume?: ResumeContext | undefined;
   signal: AbortSignal;
   agentName: string;
   emit(event: AgentEvent): void;
@@ -27,9 +27,9 @@ export interface ToolBatchResult {
   done: Record<string, DoneCall>;
   interrupts: InterruptSignal[];
   /** The call whose result ends the agent's run (the last return-directly call in the batch). */
-  returnDirectlyId?: string;
+  returnDirectlyId?: string | undefined;
   /** The run was cancelled: some calls did not finish; `done` holds those that did. */
-  cancelled?: boolean;
+  cancelled?: boolean | undefined;
 }
 
 const NO_RESUME: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };

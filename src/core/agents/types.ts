@@ -3,39 +3,46 @@ import type { Message } from '../schema/message.js';
 import type { MessageStream } from '../schema/message-stream.js';
 import type { RunContext } from './run-context.js';
 
+/** What an agent run starts from: the conversation so far, and whether model replies should stream. */
 export interface AgentInput {
   messages: Message[];
-  enableStreaming?: boolean;
+  enableStreaming?: boolean | undefined;
 }
 
 /** A whole message or a stream of chunks, tagged with who produced it. */
 export interface MessageVariant {
   isStreaming: boolean;
-  message?: Message;
-  stream?: MessageStream;
+  message?: Message | undefined;
+  stream?: MessageStream | undefined;
   /** `assistant` for model output, `tool` for tool results. */
   role: 'assistant' | 'tool';
   /** Set when role is `tool`: lets a consumer know the tool before reading a stream. */
-  toolName?: string;
-  toolCallId?: string;
+  toolName?: string | undefined;
+  toolCallId?: string | undefined;
 }
 
+/** Hand the conversation to the agent named `destAgentName` (emitted by the transfer tool). */
 export interface TransferToAgentAction {
   destAgentName: string;
 }
 
+/**
+ * Stop the enclosing LoopAgent. `from` is the agent that asked; the loop that handles it sets
+ * `done` and the iteration it stopped in, so outer loops ignore it.
+ */
 export interface BreakLoopAction {
   from: string;
   done: boolean;
   currentIterations: number;
 }
 
+/** A control action carried by an event: exit the run, wait for a person, transfer, break a loop, or something custom. */
 export interface AgentAction {
-  exit?: boolean;
-  interrupted?: InterruptAction;
-  transferToAgent?: TransferToAgentAction;
-  breakLoop?: BreakLoopAction;
-  custom?: unknown;
+  exit?: boolean | undefined;
+  interrupted?: InterruptAction | undefined;
+  transferToAgent?: TransferToAgentAction | undefined;
+  breakLoop?: BreakLoopAction | undefined;
+  custom?: unknown | undefined;
 }
 
 /** A retry of a failed model call, visible to the UI and to `adk run --json`. */
@@ -45,21 +52,26 @@ export interface RetryNotice {
   error: string;
 }
 
+/**
+ * One item of an agent's event stream: output (a message, a stream or a custom value), an action,
+ * an error or a retry notice. `runPath` lists the agents it passed through.
+ */
 export interface AgentEvent {
   agentName: string;
   runPath: string[];
   /** `structured`: the final answer parsed and checked against the agent's output schema. */
-  output?: { message?: MessageVariant; custom?: unknown; structured?: unknown };
-  action?: AgentAction;
-  error?: Error;
-  retry?: RetryNotice;
+  output?: { message?: MessageVariant; custom?: unknown; structured?: unknown } | undefined;
+  action?: AgentAction | undefined;
+  error?: Error | undefined;
+  retry?: RetryNotice | undefined;
 }
 
+/** Anything that runs as an agent: a chat agent, a workflow, a prebuilt team. Runs yield events rather than return a value. */
 export interface Agent {
   readonly name: string;
   readonly description: string;
   /** Shown in callbacks and `adk agents`: ChatModel, Sequential, Parallel, Loop, Supervisor, … */
-  readonly type?: string;
+  readonly type?: string | undefined;
   /** Never throws: failures arrive as events with `error`. */
   run(input: AgentInput, ctx?: RunContext): AsyncIterable<AgentEvent>;
   /** Continues after an interrupt. `info` describes this agent's own interrupt point. */
@@ -73,10 +85,15 @@ export interface SubAgentAware {
   onDisallowTransferToParent(): void;
 }
 
+/** True when the agent implements SubAgentAware (checked by its `onSetSubAgents` method). */
 export function isSubAgentAware(a: unknown): a is SubAgentAware {
   return typeof (a as SubAgentAware)?.onSetSubAgents === 'function';
 }
 
+/**
+ * An event carrying a whole message; the role is `tool` for tool results, else `assistant`.
+ * `agentName` and `runPath` are left empty for the caller to fill.
+ */
 export function messageEvent(message: Message, toolName?: string): AgentEvent {
   return {
     agentName: '',
@@ -93,10 +110,12 @@ export function messageEvent(message: Message, toolName?: string): AgentEvent {
   };
 }
 
+/** An event carrying a message stream (assistant by default). `agentName` and `runPath` are left empty. */
 export function streamEvent(stream: MessageStream, role: 'assistant' | 'tool' = 'assistant', toolName?: string): AgentEvent {
   return { agentName: '', runPath: [], output: { message: { isStreaming: true, stream, role, toolName } } };
 }
 
+/** An event reporting `error`, as agents do instead of throwing. */
 export function errorEvent(error: Error, agentName = ''): AgentEvent {
   return { agentName, runPath: [], error };
 }
@@ -109,5 +128,6 @@ export async function eventMessage(e: AgentEvent): Promise<Message | undefined> 
   return v.stream?.collect();
 }
 
+/** True when both run paths list the same agents in the same order. */
 export const sameRunPath = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);

@@ -6,15 +6,17 @@ import { createRunContext, type RunContext } from './run-context.js';
 import type { RecordedEvent } from './session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './types.js';
 
+/** Settings of a SequentialAgent or ParallelAgent: its name and the children it runs. */
 export interface WorkflowConfig {
   name: string;
-  description?: string;
+  description?: string | undefined;
   subAgents: Agent[];
 }
 
+/** Settings of a LoopAgent; `maxIterations` counts passes over all the children. */
 export interface LoopConfig extends WorkflowConfig {
   /** 0 means no limit. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
 }
 
 type Emit = (e: AgentEvent) => void;

@@ -5,7 +5,7 @@ export interface TreeNode {
   name: string;
   /** The inline parts of a plan_execute agent are nodes of their own kind. */
   type: AgentType | 'planner' | 'executor' | 'replanner';
-  model?: string;
+  model?: string | undefined;
   /** Tool labels: a built-in name, `mcp:<server>`, or `<module path>#<export>`. */
   tools: string[];
   /** Tool names that need approval (may name MCP/module tools not visible in `tools`). */
@@ -81,6 +81,7 @@ function part(type: 'planner' | 'executor' | 'replanner', model: string, tools: 
   return { name: type, type, model, tools, approval, markers, children: [] };
 }
 
+/** Short label of a tool reference in the tree: `read_file`, `mcp:github`, `agent:researcher`, `./tools.js#default`. */
 export function toolLabel(t: ToolRef): string {
   if (t.kind === 'builtin') return t.name;
   if (t.kind === 'mcp') return `mcp:${t.server}`;

@@ -5,7 +5,7 @@ import { LoopAgent, ParallelAgent, SequentialAgent } from '../agents/workflow.js
 import { ConfigError } from '../errors.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { RetryPolicy } from '../models/retry.js';
-import { newExecutor, newPlanner, newReplanner, planExecute } from '../prebuilt/plan-execute/index.js';
+import { Executor, Planner, Replanner, planExecute } from '../prebuilt/plan-execute/index.js';
 import { supervisor } from '../prebuilt/supervisor.js';
 import { agentTool } from '../agents/agent-tool.js';
 import { deepAgent } from '../prebuilt/deep/deep-agent.js';
@@ -26,11 +26,11 @@ export interface TeamDeps {
   /** Resolves an agent's tool references (built-ins, MCP servers, modules). */
   tools(refs: RegistryToolRef[]): Promise<Tool[]>;
   /** Overrides of the model retry policy for every agent (e.g. from ADK_MAX_RETRIES). */
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | undefined;
   /** The workspace: its AGENTS.md reaches every chat and deep agent (unless `agents_md: false`). */
-  workspace?: string;
+  workspace?: string | undefined;
   /** Folders of skills (`<skill>/SKILL.md`), first wins a name: ADK_HOME's `skills`, then the workspace's `.adk/skills`. */
-  skillDirs?: string[];
+  skillDirs?: string[] | undefined;
   /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
   middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
 }
@@ -124,9 +124,9 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           name: a.name,
           description: a.description,
           maxIterations: a.maxIterations,
-          planner: newPlanner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review, retry: deps.retry }),
-          executor: newExecutor({ model: modelFor(a.executor.model), tools: await resolveTools(a.executor.tools), approval: a.executor.approval, retry: deps.retry }),
-          replanner: newReplanner({ model: modelFor(a.replanner.model), retry: deps.retry }),
+          planner: new Planner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review, retry: deps.retry }),
+          executor: new Executor({ model: modelFor(a.executor.model), tools: await resolveTools(a.executor.tools), approval: a.executor.approval, retry: deps.retry }),
+          replanner: new Replanner({ model: modelFor(a.replanner.model), retry: deps.retry }),
         });
     }
   }
@@ -184,6 +184,7 @@ export async function importMiddleware(ref: Extract<MiddlewareRef, { kind: 'modu
   return m;
 }
 
+/** A normalised tool reference in the form ToolRegistry.resolve takes; module paths stay as written (relative to the registry's baseDir). */
 export function toRegistryRef(ref: Exclude<ToolRef, { kind: 'agent' }>): RegistryToolRef {
   switch (ref.kind) {
     case 'builtin':

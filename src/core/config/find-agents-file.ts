@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
+/** The agents file chosen by findAgentsFile and where the choice came from (`--agents`, the working folder, or the bundled default). */
 export interface AgentsFileLocation {
   path: string;
   source: 'flag' | 'cwd' | 'bundled';

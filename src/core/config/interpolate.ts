@@ -9,7 +9,7 @@ export interface InterpolationError {
   /** The reference as written, e.g. `${API_HOST}`, used to find it in the source text. */
   reference: string;
   message: string;
-  hint?: string;
+  hint?: string | undefined;
 }
 
 export interface InterpolationResult {
@@ -21,6 +21,10 @@ export interface InterpolationResult {
 const TOKEN = /\$\$\{|\$\{([^}]*)(\}?)/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Expands the `${…}` references of one string from `env`. Never throws: bad or unset references
+ * are collected in `errors` (an unset variable becomes '', a malformed reference stays as written).
+ */
 export function interpolate(input: string, env: Record<string, string | undefined>): InterpolationResult {
   if (!input.includes('${')) return { value: input, changed: false, errors: [] };
   const errors: InterpolationError[] = [];

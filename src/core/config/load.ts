@@ -8,6 +8,7 @@ import { checkShape } from './shape-check.js';
 import type { ConfigOptions, ConfigProblem, LoadedConfig, TeamConfig, ValidationResult } from './types.js';
 import { readYaml } from './yaml-source.js';
 
+/** What validateConfig checks: a path or YAML text (told apart by shape), inline text with an optional file name, or a file. */
 export type ValidateInput = string | { text: string; file?: string } | { file: string };
 
 const DEFAULT_FILE_NAME = 'agents.yaml';

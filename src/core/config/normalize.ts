@@ -52,7 +52,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
     name: string;
     description: string;
     pos: AgentConfig['pos'];
-    parent?: string;
+    parent?: string | undefined;
   };
   const parent = refs.graph.parent.get(name);
   if (parent !== undefined) base.parent = parent;

@@ -20,17 +20,17 @@ export function formatPath(segs: readonly PathSeg[]): string {
 
 /** Where each path's key and value start in the source. */
 export interface NodePos {
-  key?: SourcePos;
+  key?: SourcePos | undefined;
   value: SourcePos;
 }
 export type PositionMap = Map<string, NodePos>;
 
 export interface ReportOptions {
-  hint?: string;
+  hint?: string | undefined;
   /** Point at the key instead of the value (unknown keys, duplicates). */
-  at?: 'key' | 'value';
+  at?: 'key' | 'value' | undefined;
   /** Explicit position, e.g. inside a string for `${VAR}`. */
-  pos?: SourcePos;
+  pos?: SourcePos | undefined;
 }
 
 /** Collects problems and resolves their positions from the path (falling back to ancestors). */
@@ -95,6 +95,7 @@ export function formatProblem(p: ConfigProblem): string {
   return p.hint ? `${head}\n  hint: ${p.hint}` : head;
 }
 
+/** Every problem formatted by formatProblem, one after another on separate lines. */
 export function formatProblems(problems: readonly ConfigProblem[]): string {
   return problems.map(formatProblem).join('\n');
 }

@@ -19,7 +19,7 @@ export interface ResolvedRefs {
   tools: Map<string, ToolRef[]>;
   /** Valid `middlewares:` per chat agent that lists them. */
   middlewares: Map<string, MiddlewareRef[]>;
-  default?: string;
+  default?: string | undefined;
 }
 
 /** Cross-reference checks: default agent, models, MCP servers, tools, approval lists, agent graph. */

@@ -136,25 +136,25 @@ const REQUIRED: Partial<Record<AgentType, readonly AgentKey[]>> = {
 
 /** A parsed agent; any key may be missing when its value was invalid (already reported). */
 export interface RawAgent {
-  type?: AgentType;
-  description?: string;
-  instruction?: string;
-  model?: string;
-  tools?: unknown[];
-  approval?: string[];
-  return_directly?: string[];
-  output_key?: string;
-  max_iterations?: number;
-  sub_agents?: string[];
-  disallow_transfer_to_parent?: boolean;
-  exit?: boolean;
-  middlewares?: unknown[];
-  agents_md?: boolean;
-  general_purpose?: boolean;
-  supervisor?: string;
-  planner?: z.infer<typeof plannerSchema>;
-  executor?: z.infer<typeof executorSchema>;
-  replanner?: z.infer<typeof replannerSchema>;
+  type?: AgentType | undefined;
+  description?: string | undefined;
+  instruction?: string | undefined;
+  model?: string | undefined;
+  tools?: unknown[] | undefined;
+  approval?: string[] | undefined;
+  return_directly?: string[] | undefined;
+  output_key?: string | undefined;
+  max_iterations?: number | undefined;
+  sub_agents?: string[] | undefined;
+  disallow_transfer_to_parent?: boolean | undefined;
+  exit?: boolean | undefined;
+  middlewares?: unknown[] | undefined;
+  agents_md?: boolean | undefined;
+  general_purpose?: boolean | undefined;
+  supervisor?: string | undefined;
+  planner?: z.infer<typeof plannerSchema> | undefined;
+  executor?: z.infer<typeof executorSchema> | undefined;
+  replanner?: z.infer<typeof replannerSchema> | undefined;
 }
 
 function buildAgentSchema(keys: readonly AgentKey[], required: readonly AgentKey[] = []) {

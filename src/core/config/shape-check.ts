@@ -22,7 +22,7 @@ import { parseAllowRule, type AllowRule } from '../agents/allow-rules.js';
 
 /** The file's data after shape checks; values that failed them are left out (already reported). */
 export interface RawTeam {
-  default?: string;
+  default?: string | undefined;
   models: Map<string, RawModel>;
   mcpServers: Map<string, Partial<RawMcpServer>>;
   /** `type` is resolved (chat by default); undefined when the written type is invalid. */

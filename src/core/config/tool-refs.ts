@@ -14,7 +14,7 @@ export interface ToolCheckContext {
   baseDir: string;
   mcpServers: ReadonlySet<string>;
   /** The file's agents, for `{ agent: … }` tools: name -> its description (if any). */
-  agents?: ReadonlyMap<string, { description?: string }>;
+  agents?: ReadonlyMap<string, { description?: string }> | undefined;
 }
 
 const TOOL_FORMS =

@@ -12,6 +12,7 @@ import type { BuiltinToolConfig } from '../tools/builtin/index.js';
  */
 
 export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute', 'deep'] as const;
+/** An agent's `type:` in agents.yaml. */
 export type AgentType = (typeof AGENT_TYPES)[number];
 
 /** 1-based position in the YAML source. */
@@ -24,17 +25,17 @@ export interface SourcePos {
 export interface ModelConfig extends SamplingOptions {
   name: string;
   provider: ProviderName;
-  model?: string;
+  model?: string | undefined;
   /** Omitted when empty (e.g. `"${OPENAI_BASE_URL:-}"` with the variable unset). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The NAME of the environment variable holding the key; never the key itself. */
-  apiKeyEnv?: string;
+  apiKeyEnv?: string | undefined;
   /** Values may come from `${VAR}` references, expanded when the file is read; never stored. */
-  headers?: Record<string, string>;
-  query?: Record<string, string>;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  contextWindow?: number;
+  headers?: Record<string, string> | undefined;
+  query?: Record<string, string> | undefined;
+  timeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
+  contextWindow?: number | undefined;
   /**
    * True for the implicit `default` model when agents.yaml defines none: its settings come from
    * OPENAI_API_KEY / OPENAI_BASE_URL / ADK_MODEL when the team is built.
@@ -49,9 +50,9 @@ export interface McpServerDef {
   args: string[];
   env: Record<string, string>;
   /** Absolute; relative `cwd` values are resolved against the folder of agents.yaml. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Per-call timeout for this server's tools. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   pos: SourcePos;
 }
 
@@ -61,6 +62,7 @@ export type MiddlewareRef =
   | { kind: 'reduce_tool_results'; options?: ReduceToolResultsOptions; pos?: SourcePos }
   | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos?: SourcePos; middleware?: AgentMiddleware };
 
+/** One entry of an agent's `tools:` list (or `executor.tools:`), resolved: a built-in, an MCP server, a module export or another agent. */
 export type ToolRef =
   | { kind: 'builtin'; name: string; options?: BuiltinToolConfig; pos: SourcePos }
   | { kind: 'mcp'; server: string; pos: SourcePos }
@@ -75,9 +77,10 @@ interface AgentConfigBase {
   /** Position of the agent's name key. */
   pos: SourcePos;
   /** The agent that lists this one as a child (sub-agent or supervisor), if any. */
-  parent?: string;
+  parent?: string | undefined;
 }
 
+/** `type: chat`: a ChatModelAgent with its model, instruction, tools and sub-agents it may transfer to. */
 export interface ChatAgentConfig extends AgentConfigBase {
   type: 'chat';
   instruction: string;
@@ -91,15 +94,15 @@ export interface ChatAgentConfig extends AgentConfigBase {
   approval: string[];
   /** Tool names whose result ends the agent's turn. */
   returnDirectly: string[];
-  outputKey?: string;
+  outputKey?: string | undefined;
   /** Unset means the ChatModelAgent default. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
   subAgents: string[];
   disallowTransferToParent: boolean;
   /** Gives the agent the `exit` tool. */
   exit: boolean;
   /** `middlewares:` as written; unset means the default (summarize). */
-  middlewares?: MiddlewareRef[];
+  middlewares?: MiddlewareRef[] | undefined;
   /** Add the workspace's AGENTS.md to the instruction (`agents_md: false` turns it off). */
   agentsMd: boolean;
 }
@@ -117,19 +120,21 @@ export interface DeepAgentConfig extends AgentConfigBase {
   subAgents: string[];
   /** A general-purpose sub-agent with the same tools (default true). */
   generalPurpose: boolean;
-  maxIterations?: number;
-  outputKey?: string;
-  middlewares?: MiddlewareRef[];
+  maxIterations?: number | undefined;
+  outputKey?: string | undefined;
+  middlewares?: MiddlewareRef[] | undefined;
   agentsMd: boolean;
 }
 
+/** `type: sequential | parallel | loop`: runs its `sub_agents` in order, at the same time, or in a loop. */
 export interface WorkflowAgentConfig extends AgentConfigBase {
   type: 'sequential' | 'parallel' | 'loop';
   subAgents: string[];
   /** Only for `loop`; unset means the LoopAgent default. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
 }
 
+/** `type: supervisor`: the `supervisor:` chat agent hands work to its `sub_agents`, which report back to it. */
 export interface SupervisorAgentConfig extends AgentConfigBase {
   type: 'supervisor';
   /** The agent that supervises; it is a child of this node like the sub-agents. */
@@ -137,25 +142,29 @@ export interface SupervisorAgentConfig extends AgentConfigBase {
   subAgents: string[];
 }
 
+/** The `planner:` block of a plan_execute agent: the model that writes the first plan. */
 export interface PlannerConfig {
   model: string;
-  instruction?: string;
+  instruction?: string | undefined;
   /** Stop for a person to review the plan before executing it. */
   review: boolean;
 }
 
+/** The `executor:` block of a plan_execute agent: the tool-using agent that carries out each step. */
 export interface ExecutorConfig {
   model: string;
-  instruction?: string;
+  instruction?: string | undefined;
   tools: ToolRef[];
   approval: string[];
 }
 
+/** The `replanner:` block of a plan_execute agent: the model that revises the plan or gives the final answer. */
 export interface ReplannerConfig {
   model: string;
-  instruction?: string;
+  instruction?: string | undefined;
 }
 
+/** `type: plan_execute`: plan once, then execute a step and replan, round after round, until the replanner answers or `max_iterations` rounds have run. */
 export interface PlanExecuteAgentConfig extends AgentConfigBase {
   type: 'plan_execute';
   /** Default model of the three inline parts. */
@@ -163,11 +172,13 @@ export interface PlanExecuteAgentConfig extends AgentConfigBase {
   planner: PlannerConfig;
   executor: ExecutorConfig;
   replanner: ReplannerConfig;
-  maxIterations?: number;
+  maxIterations?: number | undefined;
 }
 
+/** One `agents:` entry, told apart by `type`. */
 export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig | DeepAgentConfig;
 
+/** A whole validated agents.yaml: models, MCP servers, agents and the `allow:` rules. */
 export interface TeamConfig {
   version: 1;
   /** The file the configuration came from, as given (used in messages). */
@@ -189,12 +200,14 @@ export interface TeamConfig {
   envRead: string[];
 }
 
+/** What loadConfigFile returns: the configuration and the file it was read from. */
 export interface LoadedConfig {
   /** Absolute path of the file that was read. */
   file: string;
   config: TeamConfig;
 }
 
+/** One thing wrong with an agents file, located by line, column and key path (see formatProblem). */
 export interface ConfigProblem {
   file: string;
   /** 1-based; 0 when the problem has no position (e.g. the file cannot be read). */
@@ -203,20 +216,22 @@ export interface ConfigProblem {
   /** Dotted path of the offending key, e.g. `agents.coder.tools[2]`; '' for the whole file. */
   path: string;
   message: string;
-  hint?: string;
+  hint?: string | undefined;
 }
 
+/** What validateConfig returns: `config` when `ok`, else every problem found. */
 export interface ValidationResult {
   ok: boolean;
-  config?: TeamConfig;
+  config?: TeamConfig | undefined;
   problems: ConfigProblem[];
 }
 
+/** Options for loading and validating an agents file. */
 export interface ConfigOptions {
   /** Variables for `${VAR}` interpolation; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Folder module paths are checked against; defaults to the folder of `file`. */
-  baseDir?: string;
+  baseDir?: string | undefined;
   /** Nodes that aliases may expand to (alias-bomb guard); default max(10 000, length of the text). */
-  maxAliasExpansion?: number;
+  maxAliasExpansion?: number | undefined;
 }

@@ -21,7 +21,7 @@ export interface SourceDocument {
 export interface ReadOptions {
   env: Record<string, string | undefined>;
   /** Fixed budget; by default max(DEFAULT_MAX_ALIAS_EXPANSION, text length). */
-  maxAliasExpansion?: number;
+  maxAliasExpansion?: number | undefined;
   /** Called once the position map exists, so problems can be reported with positions. */
   problems: (positions: PositionMap) => ProblemCollector;
 }

@@ -2,6 +2,7 @@ import { isSummaryMessage, findStepCut, findTurnCut, keepCallsWithResults } from
 import { summarizedCount, writeSummary, type SummaryOptions } from './summary.js';
 import type { Message } from '../schema/message.js';
 
+/** How compactMessages sizes its cut: the summary model and token counter, the context window and the turns to keep. */
 export interface CompactOptions extends Omit<SummaryOptions, 'inputBudget'> {
   /** The model's context window, in tokens. */
   window: number;
@@ -14,8 +15,8 @@ export interface Compaction {
   cut: number;
   /** How many original messages the new summary (or the drop) stands for, counting those an earlier summary covered. */
   summarized: number;
-  summary?: string;
-  error?: Error;
+  summary?: string | undefined;
+  error?: Error | undefined;
 }
 
 /**

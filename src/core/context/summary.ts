@@ -19,6 +19,7 @@ export function summaryText(m: Message): string | undefined {
   return isSummaryMessage(m) ? m.content.slice(m.content.indexOf('\n') + 1) : undefined;
 }
 
+/** The system prompt of a summary request: what a compaction summary must keep and how it is laid out. */
 export const SUMMARY_PROMPT = `You are compacting a conversation between a user and an AI assistant so that it can go on in a smaller context window. Write a structured summary that lets the assistant continue as if it had the whole conversation. Use these sections:
 
 1. Goal: what the user wants, in their words where possible.
@@ -34,8 +35,8 @@ export interface SummaryOptions {
   /** Most tokens one summary request may carry: longer histories are folded in several requests. */
   inputBudget: number;
   /** What the person asked the summary to keep (`/compact keep the API design`). */
-  instructions?: string;
-  signal?: AbortSignal;
+  instructions?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Each message as a line of a plain transcript (tool results and arguments cut to a few thousand characters). */

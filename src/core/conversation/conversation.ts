@@ -39,9 +39,9 @@ export interface TurnOutcome {
   usage: { promptTokens: number; completionTokens: number };
   interrupts: InterruptContext[];
   /** The turn was cancelled and saved at a safe point: resuming continues it. */
-  cancelledAtCheckpoint?: boolean;
+  cancelledAtCheckpoint?: boolean | undefined;
   /** The last todo list written in the turn (deep agents). */
-  todos?: Todo[];
+  todos?: Todo[] | undefined;
 }
 
 /** Where a conversation lives and what it talks to (`Conversation.start` / `Conversation.load`). */
@@ -51,7 +51,7 @@ export interface ConversationOptions {
   /** Sessions, checkpoints and leases: `await openAdkStores()` (SQLite under ADK_HOME) or `openAdkStores('memory://')`. */
   stores: AdkStores;
   /** How long this process's lease on the session lasts between renewals (default 30 s). */
-  lease?: LockOptions;
+  lease?: LockOptions | undefined;
 }
 
 /**
@@ -68,9 +68,9 @@ export interface ConversationOptions {
  * ```
  */
 export class Conversation<T extends ConversationTeam = ConversationTeam> {
-  private session?: Session;
+  private session?: Session | undefined;
   /** Told about each failed save that is tried again (the headless run prints it). */
-  onSaveRetry?: (error: Error, attempt: number, delayMs: number) => void;
+  onSaveRetry?: ((error: Error, attempt: number, delayMs: number) => void) | undefined;
 
   private constructor(
     readonly stores: AdkStores,
@@ -202,7 +202,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return { summarized: result.summarized };
   }
 
-  private counter?: TokenCounter;
+  private counter?: TokenCounter | undefined;
 
   /** Starts a new turn. The user's message is saved before the model is called; the context is compacted first if it must be. */
   async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {

@@ -10,25 +10,25 @@ import type { ToolInfo } from '../tools/tool.js';
 export interface ConversationTeam {
   agent: Agent;
   /** The name saved with the session (default: the agent's). */
-  rootName?: string;
+  rootName?: string | undefined;
   /** The model name saved with the session, for listings. */
-  modelName?: string;
+  modelName?: string | undefined;
   /** The agents file the team came from and its hash (the CLI rebuilds the same team on resume). */
-  agentsFile?: string;
-  agentsHash?: string;
+  agentsFile?: string | undefined;
+  agentsHash?: string | undefined;
   /** The folder the tools work in. */
-  workspace?: string;
+  workspace?: string | undefined;
   /** Calls that run without asking (besides the session's own "always allow" grants). */
-  allowRules?: AllowRule[];
+  allowRules?: AllowRule[] | undefined;
   /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
-  compaction?: TeamCompaction;
+  compaction?: TeamCompaction | undefined;
 }
 
 /** Compaction between turns and on demand: the root agent's summarize middleware and model. */
 export interface TeamCompaction {
   model: ChatModel;
   /** Unknown: no automatic compaction between turns (the middleware has none either); `compact({ force })` still works. */
-  window?: number;
+  window?: number | undefined;
   options: SummarizeOptions;
   /** The root agent's instruction and tools: sent with every request besides the history. */
   overhead: { instruction: string; tools: ToolInfo[] };

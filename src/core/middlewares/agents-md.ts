@@ -3,6 +3,7 @@ import type { AgentMiddleware } from '../agents/middleware.js';
 import { readTextFile } from '../tools/builtin/file-io.js';
 import { locate, WorkspaceError } from '../tools/workspace.js';
 
+/** File name of the workspace instructions read from the workspace root. */
 export const AGENTS_MD = 'AGENTS.md';
 /** All of AGENTS.md with its imports: more would crowd out the conversation. */
 export const AGENTS_MD_MAX_CHARS = 64_000;

@@ -4,6 +4,10 @@ import type { ToolCallResult } from '../tools/execute.js';
 import { describeCall } from '../agents/describe-call.js';
 import type { AgentMiddleware, MiddlewareContext, ToolCallHandler, ToolCallRequest } from '../agents/middleware.js';
 
+/**
+ * The resume data that answers an approval interrupt: approve (optionally with edited arguments,
+ * an object or JSON text) or reject with a reason the model is told. Anything else asks again.
+ */
 export type ApprovalDecision = { approved: true; arguments?: unknown } | { approved: false; reason?: string };
 
 const NO_RESUME: ResumeInfo = { wasInterrupted: false, isResumeTarget: false, hasData: false };
@@ -77,7 +81,7 @@ function isWarned(state: unknown): boolean {
 /** Kept in the state of an approved call that interrupts on its own, so approval is not asked again. */
 interface ApprovedState {
   approved: { arguments?: unknown };
-  state?: unknown;
+  state?: unknown | undefined;
 }
 
 function approvedBefore(state: unknown): ApprovedState | undefined {

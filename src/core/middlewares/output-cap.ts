@@ -1,5 +1,6 @@
 import type { AgentMiddleware } from '../agents/middleware.js';
 
+/** Default cap of outputCapMiddleware, in characters of one tool result. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
 /** Keeps a huge result from flooding the context; the note tells the model what it is missing. */

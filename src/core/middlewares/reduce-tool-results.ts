@@ -6,14 +6,15 @@ import type { Tool } from '../tools/tool.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { DEFAULT_COMPACT_THRESHOLD } from './summarize.js';
 
+/** Options of reduceToolResultsMiddleware (`reduce_tool_results` in an agent's `middlewares:`). */
 export interface ReduceToolResultsOptions {
   /** Results longer than this reach the model as a head and tail excerpt (default 20,000 characters). */
-  maxChars?: number;
+  maxChars?: number | undefined;
   /** When a request would pass this share of the window, results older than `keepTurns` turns are cleared (default 0.8). */
-  threshold?: number;
+  threshold?: number | undefined;
   /** Turns whose results are never cleared (default 2). */
-  keepTurns?: number;
-  contextWindow?: number;
+  keepTurns?: number | undefined;
+  contextWindow?: number | undefined;
 }
 
 /** Where whole results are kept: the session's store (the CLI), else the run's own values. */
@@ -22,6 +23,7 @@ export interface ArtifactStore {
   get(id: string): Promise<string | undefined>;
 }
 
+/** Name of the tool the middleware adds so the model can page through a saved result by id and offset. */
 export const READ_TOOL_RESULT = 'read_tool_result';
 const PAGE_CHARS = 20_000;
 

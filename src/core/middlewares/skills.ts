@@ -7,6 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import { readTextFile } from '../tools/builtin/file-io.js';
 import { isInside, locate } from '../tools/workspace.js';
 
+/** A skill found by findSkills: the name and description from its SKILL.md front matter. */
 export interface Skill {
   name: string;
   description: string;
@@ -15,6 +16,7 @@ export interface Skill {
 }
 
 export const SKILL_FILE = 'SKILL.md';
+/** Name of the tool skillsMiddleware adds: it loads a skill's SKILL.md, or another file of the skill. */
 export const SKILL_TOOL = 'skill';
 const MAX_SKILL_CHARS = 100_000;
 

@@ -4,18 +4,21 @@ import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
 import type { Message } from '../schema/message.js';
 
+/** Options of summarizeMiddleware (`summarize` in an agent's `middlewares:`). */
 export interface SummarizeOptions {
   /** Compact when a request would pass this share of the context window (default 0.8). */
-  threshold?: number;
+  threshold?: number | undefined;
   /** User turns kept verbatim (default 3). */
-  keepTurns?: number;
+  keepTurns?: number | undefined;
   /** Overrides the model's own `context_window`. */
-  contextWindow?: number;
+  contextWindow?: number | undefined;
   /** What every summary should keep. */
-  instructions?: string;
+  instructions?: string | undefined;
 }
 
+/** Share of the context window a request may fill before compaction (or result clearing) starts. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+/** User turns a compaction keeps verbatim by default. */
 export const DEFAULT_KEEP_TURNS = 3;
 
 /** The custom event a compaction emits (`output.custom`). */
@@ -25,7 +28,7 @@ export interface CompactionEvent {
   /** Messages the summary now stands for. */
   summarized: number;
   /** Set when the summary failed and the oldest messages were dropped instead. */
-  error?: string;
+  error?: string | undefined;
 }
 
 /** `⋯ 143 earlier messages summarised`, as the REPL and `adk run` show it. */
@@ -35,6 +38,7 @@ export function compactionText(c: Pick<CompactionEvent, 'summarized' | 'error'>)
     : `⋯ ${c.summarized} earlier messages summarised`;
 }
 
+/** True when a custom event value is a CompactionEvent. */
 export function isCompactionEvent(x: unknown): x is CompactionEvent {
   return !!x && typeof x === 'object' && (x as { type?: unknown }).type === 'compaction';
 }
@@ -51,10 +55,12 @@ export interface SummarizeMiddleware extends AgentMiddleware {
   readonly options: SummarizeOptions;
 }
 
+/** True when the middleware is one summarizeMiddleware made (named `summarize`, with its options). */
 export function isSummarizeMiddleware(m: AgentMiddleware): m is SummarizeMiddleware {
   return m.name === 'summarize' && typeof (m as SummarizeMiddleware).options === 'object';
 }
 
+/** Makes the summarisation middleware described at SummarizeMiddleware. It does nothing while the context window is unknown. */
 export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMiddleware {
   const threshold = options.threshold ?? DEFAULT_COMPACT_THRESHOLD;
   const counters = new Map<string, TokenCounter>();

@@ -122,7 +122,7 @@ export function fromAnthropicMessage(body: { content?: Block[]; stop_reason?: un
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, { type: string; callIndex?: number; thinking?: string; signature?: string; data?: string }>();
   private calls = 0;
-  private inputUsage?: Record<string, unknown>;
+  private inputUsage?: Record<string, unknown> | undefined;
   finished = false;
 
   decode(ev: Record<string, unknown>): MessageChunk | undefined {

@@ -13,21 +13,25 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Anthropic requires `max_tokens`; this leaves room for thinking and long tool arguments. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
+/**
+ * Settings of AnthropicChatModel. Timeouts are in milliseconds and default as for OpenAIChatModel;
+ * without `apiKey` no `x-api-key` header is sent.
+ */
 export interface AnthropicChatModelOptions {
   model: string;
-  apiKey?: string;
-  baseURL?: string;
-  configName?: string;
-  contextWindow?: number;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  headers?: Record<string, string>;
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  stop?: string | string[];
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+  configName?: string | undefined;
+  contextWindow?: number | undefined;
+  timeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
+  headers?: Record<string, string> | undefined;
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  maxTokens?: number | undefined;
+  stop?: string | string[] | undefined;
   /** Merged into every request body, last (e.g. `thinking: {type: enabled, budget_tokens: 4096}`). */
-  extraBody?: Record<string, unknown>;
+  extraBody?: Record<string, unknown> | undefined;
 }
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
@@ -36,9 +40,9 @@ type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 export class AnthropicChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
-  readonly contextWindow?: number;
-  private client?: Promise<Anthropic>;
-  private sdk?: AnthropicSdk;
+  readonly contextWindow?: number | undefined;
+  private client?: Promise<Anthropic> | undefined;
+  private sdk?: AnthropicSdk | undefined;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: AnthropicChatModelOptions) {

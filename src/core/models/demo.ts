@@ -3,6 +3,7 @@ import type { ToolInfo } from '../tools/tool.js';
 import type { ModelCallOptions } from './chat-model.js';
 import { ScriptedChatModel, type ScriptedReply } from './scripted.js';
 
+/** The model name that selects the offline demo model (e.g. `ADK_MODEL=demo`). */
 export const DEMO_MODEL_NAME = 'demo';
 
 /**

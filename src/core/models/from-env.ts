@@ -7,7 +7,7 @@ import { profileForURL } from './providers.js';
 export const DEFAULT_MODEL_NAME = 'gpt-4o-mini';
 
 export interface ModelOverrides {
-  model?: string;
+  model?: string | undefined;
 }
 
 /** What a model from the environment would use, safe to display: never the key itself. */
@@ -23,10 +23,15 @@ type Env = Record<string, string | undefined>;
 /** Empty values count as unset, so `${OPENAI_BASE_URL:-}` in a config behaves like no setting. */
 const read = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
 
+/** True when `name` selects the offline demo model (`demo`, ignoring case and surrounding spaces). */
 export function isDemoModelName(name: string | undefined): boolean {
   return name?.trim().toLowerCase() === 'demo';
 }
 
+/**
+ * The model modelFromEnv would use: `overrides.model`, else ADK_MODEL, else gpt-4o-mini, at
+ * OPENAI_BASE_URL (trailing slashes removed). Empty variables count as unset.
+ */
 export function resolveModelSettings(env: Env = process.env, overrides: ModelOverrides = {}): ModelSettings {
   return {
     model: overrides.model?.trim() || read(env, 'ADK_MODEL') || DEFAULT_MODEL_NAME,

@@ -14,15 +14,15 @@ const latin1 = new TextDecoder('latin1');
  */
 export class CallGuard {
   private readonly controller = new AbortController();
-  private reason?: StopReason;
-  private requestTimer?: NodeJS.Timeout;
-  private idleTimer?: NodeJS.Timeout;
+  private reason?: StopReason | undefined;
+  private requestTimer?: NodeJS.Timeout | undefined;
+  private idleTimer?: NodeJS.Timeout | undefined;
   private lastActivity = Date.now();
   private paused = false;
   private tail = new Uint8Array(0);
   private sawBytes = false;
   /** The body of an HTTP error response, as text: the SDK loses bodies without an `error` key. */
-  errorBody?: string;
+  errorBody?: string | undefined;
 
   /**
    * `patient`: the idle limit starts with the first byte of the body, so a local server that loads the

@@ -6,7 +6,7 @@ export interface ErrorContext {
   baseURL: string;
   timeoutMs: number;
   /** Removed from every message, whatever the server echoes back. */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
 const MAX_DETAIL = 500;

@@ -2,17 +2,17 @@ import { ModelHttpError } from '../errors.js';
 
 /** Per-model request settings from a `models:` entry. */
 export interface SamplingOptions {
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  stop?: string | string[];
-  seed?: number;
-  reasoningEffort?: string;
-  parallelToolCalls?: boolean;
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  maxTokens?: number | undefined;
+  stop?: string | string[] | undefined;
+  seed?: number | undefined;
+  reasoningEffort?: string | undefined;
+  parallelToolCalls?: boolean | undefined;
   /** Ask for token usage in the stream (`stream_options.include_usage`). Default: the profile's. */
-  streamUsage?: boolean;
+  streamUsage?: boolean | undefined;
   /** Merged into every request body, last. */
-  extraBody?: Record<string, unknown>;
+  extraBody?: Record<string, unknown> | undefined;
 }
 
 /** Request fields and the `models:` key that sets (or, for stream_options, turns off) each. */

@@ -6,12 +6,12 @@ type ChunkCall = NonNullable<MessageChunk['toolCalls']>[number];
 
 export interface StreamDecoderOptions {
   /** Names of the tools offered: tells a complete name from a fragment, and enables text tool calls. */
-  toolNames?: readonly string[];
+  toolNames?: readonly string[] | undefined;
 }
 
 interface CallState {
   index: number;
-  id?: string;
+  id?: string | undefined;
   name: string;
   hasArgs: boolean;
 }

@@ -18,29 +18,30 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
+/** Settings of OpenAIChatModel: the endpoint, credentials, timeouts and the request defaults of SamplingOptions. */
 export interface OpenAIChatModelOptions extends SamplingOptions {
   model: string;
   /** Omitted: no Authorization header is sent (local servers such as Ollama need none). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Default: the profile's, else `https://api.openai.com/v1`. A `?query` in it is sent with every request. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** How this provider differs from OpenAI. Default: the `openai` profile. */
-  profile?: ProviderProfile;
+  profile?: ProviderProfile | undefined;
   /** Whether the endpoint takes `response_format: json_schema`. Default: the profile's. */
-  structuredOutput?: boolean;
+  structuredOutput?: boolean | undefined;
   /** The `models:` entry this model came from, named in error messages. */
-  configName?: string;
+  configName?: string | undefined;
   /** Whole request, stream included. Default 10 minutes. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Longest silence allowed while waiting for or reading a stream. Default 60 s. */
-  idleTimeoutMs?: number;
-  headers?: Record<string, string>;
+  idleTimeoutMs?: number | undefined;
+  headers?: Record<string, string> | undefined;
   /** @deprecated use `headers`. */
-  extraHeaders?: Record<string, string>;
+  extraHeaders?: Record<string, string> | undefined;
   /** Query parameters sent with every request (Azure's `api-version`). */
-  query?: Record<string, string>;
+  query?: Record<string, string> | undefined;
   /** Largest prompt the model takes, in tokens; informational for compaction. */
-  contextWindow?: number;
+  contextWindow?: number | undefined;
 }
 
 /**
@@ -53,7 +54,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
   readonly profile: ProviderProfile;
-  readonly contextWindow?: number;
+  readonly contextWindow?: number | undefined;
   readonly structuredOutput: boolean;
   private readonly client: OpenAI;
   private readonly errorContext: ErrorContext;

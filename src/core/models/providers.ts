@@ -1,3 +1,4 @@
+/** Every value `provider:` takes in a `models:` entry of agents.yaml. */
 export const PROVIDER_NAMES = [
   'openai',
   'azure',
@@ -14,15 +15,16 @@ export const PROVIDER_NAMES = [
   'anthropic',
   'demo',
 ] as const;
+/** A model provider: one of PROVIDER_NAMES. */
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** How one provider's Chat Completions endpoint differs from OpenAI's; everything quirk-related lives here. */
 export interface ProviderProfile {
   name: ProviderName;
   /** Where the API lives when `base_url` is not given. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** The environment variable read for the key when `api_key_env` is not given. */
-  keyEnv?: string;
+  keyEnv?: string | undefined;
   /** Whether a request without a key is pointless (hosted services). */
   keyRequired: boolean;
   /** Azure classic deployments: `api-key` header and an `api-version` query parameter. */
@@ -60,6 +62,7 @@ const base: Omit<ProviderProfile, 'name'> = {
 
 const local: Partial<ProviderProfile> = { keyRequired: false, patientFirstToken: true };
 
+/** The profile of each provider (all but `demo`, which is not an endpoint): defaults, key variable and quirks. */
 export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = {
   openai: { ...base, name: 'openai', baseURL: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' },
   azure: { ...base, name: 'azure', keyEnv: 'AZURE_OPENAI_API_KEY', auth: 'azure', maxTokensParam: 'max_completion_tokens' },

@@ -1,5 +1,6 @@
 import { isRetryable, ModelHttpError } from '../errors.js';
 
+/** How failed model calls are retried: how often, the backoff bounds (milliseconds) and which errors qualify. */
 export interface RetryPolicy {
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries: number;
@@ -8,6 +9,7 @@ export interface RetryPolicy {
   shouldRetry(error: unknown): boolean;
 }
 
+/** Three retries, backoff from 250 ms up to 20 s, for the errors isRetryable accepts. */
 export const defaultRetryPolicy: RetryPolicy = {
   maxRetries: 3,
   baseDelayMs: 250,

@@ -4,33 +4,37 @@ import { concatChunks } from '../schema/concat.js';
 import type { Message, MessageChunk, Usage } from '../schema/message.js';
 import type { ChatModel, ModelCallOptions } from './chat-model.js';
 
+/** A tool call in a scripted reply; without `id` it gets `call_<n>` by its position in the reply. */
 export interface ScriptedToolCall {
   name: string;
   /** An object is serialized to JSON; a string is sent as is (to test malformed arguments). */
   arguments: unknown;
-  id?: string;
+  id?: string | undefined;
 }
 
+/** One reply of a ScriptedChatModel; without `usage`, rough token counts are made up (4 characters a token). */
 export interface ScriptedReply {
-  content?: string;
+  content?: string | undefined;
   /** Explicit chunking of `content` when streaming; otherwise it is cut every `chunkSize` characters. */
-  chunks?: string[];
-  reasoning?: string;
-  toolCalls?: ScriptedToolCall[];
-  usage?: Usage;
+  chunks?: string[] | undefined;
+  reasoning?: string | undefined;
+  toolCalls?: ScriptedToolCall[] | undefined;
+  usage?: Usage | undefined;
   /** Wait before the first chunk (or before answering, when not streaming). */
-  delayMs?: number;
+  delayMs?: number | undefined;
   /** Wait between streamed chunks. */
-  chunkDelayMs?: number;
+  chunkDelayMs?: number | undefined;
   /** Fail this call with the error instead of answering. */
-  error?: Error;
+  error?: Error | undefined;
 }
 
+/** A fixed reply, or a function choosing one from the messages, options and 0-based call number. */
 export type ScriptStep = ScriptedReply | ((messages: Message[], options: ModelCallOptions | undefined, call: number) => ScriptedReply);
 
+/** What the model was called with, recorded in `calls` for tests to inspect. */
 export interface ScriptedCall {
   messages: Message[];
-  options?: ModelCallOptions;
+  options?: ModelCallOptions | undefined;
 }
 
 /** A deterministic model: replays replies in order. Used by tests, benchmarks and the offline demo. */

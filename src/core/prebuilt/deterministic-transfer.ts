@@ -20,6 +20,7 @@ export function genTransferMessages(dest: string): [Message, Message] {
   return [call, toolMessage(`successfully transferred to agent [${dest}]`, id, TRANSFER_TOOL_NAME)];
 }
 
+/** Settings of agentWithDeterministicTransferTo: the agent to wrap and where control goes after it. */
 export interface DeterministicTransferConfig {
   agent: Agent;
   /** Transferred to in order once the agent finishes (unless it was interrupted, exited or failed). */
@@ -128,6 +129,7 @@ export class DeterministicTransferAgent implements Agent {
   }
 }
 
+/** Wraps `config.agent` so that, once it finishes normally, control transfers to `toAgentNames` in order. */
 export function agentWithDeterministicTransferTo(config: DeterministicTransferConfig): DeterministicTransferAgent {
   return new DeterministicTransferAgent(config.agent, [...config.toAgentNames]);
 }

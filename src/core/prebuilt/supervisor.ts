@@ -4,6 +4,7 @@ import type { Agent, AgentEvent, AgentInput } from '../agents/types.js';
 import type { ResumeInfo } from '../interrupt.js';
 import { agentWithDeterministicTransferTo } from './deterministic-transfer.js';
 
+/** Settings of `supervisor`: the agent that hands out work and the agents it hands work to. */
 export interface SupervisorConfig {
   /** Decides who works next; gets the transfer tool listing the sub-agents. */
   supervisor: Agent;
@@ -50,6 +51,7 @@ export class SupervisorAgent implements FlowAgentView {
   }
 }
 
+/** Builds a SupervisorAgent: the supervisor transfers to sub-agents, each of which transfers back when done. */
 export function supervisor(config: SupervisorConfig): SupervisorAgent {
   return new SupervisorAgent(config);
 }

@@ -5,10 +5,10 @@ export class ChunkAccumulator {
   private content: string[] = [];
   private reasoning: string[] = [];
   private calls = new Map<number, { id: string; providerId?: string; name: string; args: string[]; extra?: Record<string, unknown> }>();
-  private details?: unknown[];
-  private thinking?: ThinkingBlock[];
-  private usage?: Usage;
-  private finishReason?: string;
+  private details?: unknown[] | undefined;
+  private thinking?: ThinkingBlock[] | undefined;
+  private usage?: Usage | undefined;
+  private finishReason?: string | undefined;
   role: Message['role'] = 'assistant';
 
   add(chunk: MessageChunk): void {
@@ -79,6 +79,7 @@ function mergeReasoningDetails(into: unknown[], pieces: unknown[]): unknown[] {
   return into;
 }
 
+/** Joins the chunks of a streamed reply into the whole message (tool-call deltas merged by `index`). */
 export function concatChunks(chunks: Iterable<MessageChunk>): Message {
   const acc = new ChunkAccumulator();
   for (const c of chunks) acc.add(c);

@@ -7,7 +7,7 @@ const DONE: IteratorResult<MessageChunk> = Object.freeze({ value: undefined, don
 interface Buffer {
   chunks: MessageChunk[];
   done: boolean;
-  failure?: Error;
+  failure?: Error | undefined;
   /** Readers that have read everything and wait for the next push or close. */
   waiting: Reader[];
 }
@@ -19,7 +19,7 @@ interface Buffer {
 export class MessageStream implements AsyncIterable<MessageChunk> {
   private readonly buf: Buffer = { chunks: [], done: false, waiting: [] };
   private acc = new ChunkAccumulator();
-  private whole?: Promise<Message>;
+  private whole?: Promise<Message> | undefined;
 
   push(chunk: MessageChunk): void {
     const b = this.buf;
@@ -85,8 +85,8 @@ function wakeAll(b: Buffer): void {
  */
 class Reader implements AsyncIterator<MessageChunk> {
   private i = 0;
-  private resolve?: (r: IteratorResult<MessageChunk>) => void;
-  private reject?: (e: Error) => void;
+  private resolve?: ((r: IteratorResult<MessageChunk>) => void) | undefined;
+  private reject?: ((e: Error) => void) | undefined;
 
   constructor(private readonly buf: Buffer) {}
 

@@ -1,70 +1,78 @@
+/** Who a message is from, as in the Chat Completions API. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/** One tool call of an assistant message; `function.arguments` is the JSON text the model wrote, unparsed. */
 export interface ToolCall {
   id: string;
   /** Position of the call in a streamed response; used only while concatenating chunks. */
-  index?: number;
+  index?: number | undefined;
   /** The id the provider sent, when adk gave the call another one (the provider's was repeated or empty). */
-  providerId?: string;
+  providerId?: string | undefined;
   function: { name: string; arguments: string };
   /** Provider fields of this call that must go back unchanged (Gemini's `extra_content` thought signature). */
-  extra?: Record<string, unknown>;
+  extra?: Record<string, unknown> | undefined;
 }
 
 /** Anthropic thinking blocks, kept whole because their signatures must be sent back in tool loops. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
+/** Token counts of one model call, as the provider reported them (or as adk estimated them). */
 export interface Usage {
   /** Every prompt token, cached or not. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
   /** Prompt tokens read from the provider's prompt cache (Anthropic). */
-  cacheReadTokens?: number;
+  cacheReadTokens?: number | undefined;
   /** Prompt tokens written to the provider's prompt cache (Anthropic). */
-  cacheWriteTokens?: number;
+  cacheWriteTokens?: number | undefined;
   /** Counted by adk because the server reported no usage. */
-  estimated?: boolean;
+  estimated?: boolean | undefined;
 }
 
+/** One message of a conversation, provider-neutral; provider-specific fields are kept so they can be sent back. */
 export interface Message {
   role: Role;
   content: string;
   /** Set on assistant messages that call tools. */
-  toolCalls?: ToolCall[];
+  toolCalls?: ToolCall[] | undefined;
   /** Set on tool messages: the call this message answers. */
-  toolCallId?: string;
+  toolCallId?: string | undefined;
   /** Set on tool messages: the tool that produced this result. */
-  toolName?: string;
+  toolName?: string | undefined;
   /** Set on tool messages whose call failed (for display; the model sees the text). */
-  isError?: boolean;
+  isError?: boolean | undefined;
   /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
-  reasoningContent?: string;
+  reasoningContent?: string | undefined;
   /** OpenRouter's `reasoning_details` (encrypted reasoning, signatures): echoed back verbatim. */
-  reasoningDetails?: unknown[];
-  thinkingBlocks?: ThinkingBlock[];
-  usage?: Usage;
-  finishReason?: string;
+  reasoningDetails?: unknown[] | undefined;
+  thinkingBlocks?: ThinkingBlock[] | undefined;
+  usage?: Usage | undefined;
+  finishReason?: string | undefined;
 }
 
 /** One piece of a streamed assistant message. Tool-call fields are deltas keyed by `index`. */
 export interface MessageChunk {
-  role?: Role;
-  content?: string;
-  reasoningContent?: string;
-  toolCalls?: Array<{ index: number; id?: string; providerId?: string; function?: { name?: string; arguments?: string }; extra?: Record<string, unknown> }>;
+  role?: Role | undefined;
+  content?: string | undefined;
+  reasoningContent?: string | undefined;
+  toolCalls?: Array<{ index: number; id?: string; providerId?: string; function?: { name?: string; arguments?: string }; extra?: Record<string, unknown> }> | undefined;
   /** Pieces of OpenRouter's `reasoning_details`; entries with the same `index` are joined. */
-  reasoningDetails?: unknown[];
+  reasoningDetails?: unknown[] | undefined;
   /** Whole thinking blocks, appended. */
-  thinkingBlocks?: ThinkingBlock[];
-  usage?: Usage;
-  finishReason?: string;
+  thinkingBlocks?: ThinkingBlock[] | undefined;
+  usage?: Usage | undefined;
+  finishReason?: string | undefined;
 }
 
+/** A system message (instructions for the model). */
 export const systemMessage = (content: string): Message => ({ role: 'system', content });
+/** A user message. */
 export const userMessage = (content: string): Message => ({ role: 'user', content });
+/** An assistant message; `toolCalls` is set only when there are any. */
 export const assistantMessage = (content: string, toolCalls?: ToolCall[]): Message =>
   toolCalls?.length ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+/** A tool result answering the call `toolCallId` of tool `toolName`. */
 export const toolMessage = (content: string, toolCallId: string, toolName: string): Message => ({
   role: 'tool',
   content,
@@ -72,6 +80,7 @@ export const toolMessage = (content: string, toolCallId: string, toolName: strin
   toolName,
 });
 
+/** A copy whose tool calls, usage, reasoning details and thinking blocks can be changed without touching the original (a tool call's `extra` is shared). */
 export function cloneMessage(m: Message): Message {
   const copy: Message = { ...m };
   if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));

@@ -11,6 +11,10 @@ export interface AdkStores {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the store at `url` (see openKeyValueStore for the default) and the session and checkpoint
+ * stores on it; both redact the secrets of `opts` before writing. Call `close()` when done.
+ */
 export async function openAdkStores(url?: string, opts: OpenStoreOptions & SecretOptions = {}): Promise<AdkStores> {
   const kv = await openKeyValueStore(url, opts);
   const secrets: SecretOptions = { secrets: opts.secrets, env: opts.env };

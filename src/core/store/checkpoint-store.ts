@@ -8,13 +8,15 @@ export interface CheckpointStore {
   delete(id: string): Promise<void>;
 }
 
+/** Key prefix of checkpoints in a shared key-value store. */
 export const CHECKPOINT_PREFIX = 'checkpoint:';
 
+/** Which values a store replaces by `[REDACTED]` before writing: secrets found in the environment (see secretsFromEnv), plus `secrets`. */
 export interface SecretOptions {
   /** Extra values never to persist (e.g. a key from `adk config`), added to those found in process.env. */
-  secrets?: readonly string[] | (() => readonly string[]);
+  secrets?: (readonly string[] | (() => readonly string[])) | undefined;
   /** Environment scanned for secrets on every save (default process.env). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export function secretsFor(opts: SecretOptions): string[] {

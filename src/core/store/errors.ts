@@ -1,5 +1,9 @@
 import { AdkError } from '../errors.js';
 
+/**
+ * `store_locked`: another process holds the SQLite file; `store_unavailable`: the backend cannot be
+ * reached; `store_failed`: an operation failed (or the store is closed).
+ */
 export type StoreErrorCode = 'store_locked' | 'store_unavailable' | 'store_failed';
 
 /** A key-value backend failed. The message names the store without credentials. */
@@ -15,6 +19,10 @@ export class StoreError extends AdkError {
   }
 }
 
+/**
+ * Why a session could not be used: unreadable (`corrupt`), written by another adk (`version`),
+ * refused on save (`invalid`), or an id that matches no session or several (`not_found`, `ambiguous`).
+ */
 export type SessionStoreErrorCode = 'session_corrupt' | 'session_version' | 'session_invalid' | 'session_not_found' | 'session_ambiguous';
 
 /** A session record could not be read or an id did not resolve. The message names the session. */

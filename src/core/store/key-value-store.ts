@@ -48,9 +48,9 @@ export interface Backend {
   wrapError(e: unknown, op: string): Error;
   /** Failures worth retrying inside one operation (SQLite lock contention). */
   isTransient?(e: unknown): boolean;
-  transientRetries?: number;
+  transientRetries?: number | undefined;
   /** Network backends: an operation that takes longer fails instead of hanging. */
-  operationTimeoutMs?: number;
+  operationTimeoutMs?: number | undefined;
   /** Leases on physical keys. */
   leases: LeaseOps;
 }

@@ -3,21 +3,22 @@ import { ConfigError } from '../errors.js';
 import { KeyvKeyValueStore, makeKeyv, type Backend, type KeyValueStore } from './key-value-store.js';
 import { defaultAdkHome, parseStoreUrl } from './store-url.js';
 
+/** Options of openKeyValueStore; times are in milliseconds and each backend reads only its own. */
 export interface OpenStoreOptions {
   /** Where the default SQLite file lives; defaults to ADK_HOME, else ~/.adk. */
-  adkHome?: string;
+  adkHome?: string | undefined;
   /** Key prefix on the backend (letters, digits, `_`, `-`); default `adk`. */
-  namespace?: string;
+  namespace?: string | undefined;
   /** SQLite: how long to wait on another process's lock before each retry (default 5000). */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
   /** SQLite: retries after a lock timeout (default 3). */
-  lockRetries?: number;
+  lockRetries?: number | undefined;
   /** Redis/Postgres: connection timeout (default 5000). */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Redis/Postgres: an operation that takes longer fails (default 10000). */
-  operationTimeoutMs?: number;
+  operationTimeoutMs?: number | undefined;
   /** Environment used for ADK_STORE and ADK_HOME (default process.env). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /**

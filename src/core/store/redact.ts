@@ -1,3 +1,4 @@
+/** What a secret is replaced with before anything is persisted. */
 export const REDACTED = '[REDACTED]';
 
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$/;

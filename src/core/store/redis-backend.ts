@@ -5,8 +5,8 @@ import { importDriver } from './optional-driver.js';
 import { scrub, type StoreLocation } from './store-url.js';
 
 export interface NetworkOptions {
-  connectTimeoutMs?: number;
-  operationTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
+  operationTimeoutMs?: number | undefined;
 }
 
 /** Redis replies with errors such as `ERR …`, `WRONGTYPE …`, `NOAUTH …`: those are not outages. */

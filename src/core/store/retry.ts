@@ -3,17 +3,18 @@ import { AdkError, ConfigError, toError } from '../errors.js';
 import { StoreError, SessionStoreError } from './errors.js';
 import { backoffMs } from './key-value-store.js';
 
+/** Options of withRetry; delays are in milliseconds (backoff from 100 up to 2000 by default). */
 export interface RetryOptions {
   /** Total attempts, the first included (default 4). */
-  attempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  signal?: AbortSignal;
+  attempts?: number | undefined;
+  baseDelayMs?: number | undefined;
+  maxDelayMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   /** Which failures are worth another attempt (default: everything but config and record errors). */
-  retryable?: (e: Error) => boolean;
-  onRetry?: (e: Error, attempt: number, delayMs: number) => void;
+  retryable?: ((e: Error) => boolean) | undefined;
+  onRetry?: ((e: Error, attempt: number, delayMs: number) => void) | undefined;
   /** Names the operation in the final error, e.g. "saving session ab12cd34". */
-  what?: string;
+  what?: string | undefined;
 }
 
 const defaultRetryable = (e: Error) => !(e instanceof ConfigError || e instanceof SessionStoreError || e instanceof TypeError);

@@ -10,7 +10,7 @@ export interface LeaseHolder {
   pid: number;
   host: string;
   /** The pid namespace (Linux): pids of two containers on one host are not comparable. */
-  pidns?: string;
+  pidns?: string | undefined;
   since: string;
 }
 
@@ -24,6 +24,7 @@ export class SessionInUseError extends AdkError {
   }
 }
 
+/** A held session lock from lockSession; `release()` it when done writing. */
 export interface SessionLease {
   readonly sessionId: string;
   /** Aborts if the lease is lost (another process took it after it expired): stop writing then. */
@@ -31,13 +32,15 @@ export interface SessionLease {
   release(): Promise<void>;
 }
 
+/** Timing of a session lease, in milliseconds. */
 export interface LockOptions {
   /** How long a lease lives without a heartbeat; another process takes it after that (default 15 s). */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /** How often the holder renews it (default a third of the ttl). */
-  heartbeatMs?: number;
+  heartbeatMs?: number | undefined;
 }
 
+/** How long a session lease lives without renewal by default, in milliseconds. */
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
 /**

@@ -6,6 +6,7 @@ import type { Message } from '../schema/message.js';
 export const SESSION_VERSION = 2;
 export const LEGACY_SESSION_VERSION = 1;
 
+/** `active` while a turn runs; afterwards how the last turn ended (a run status). */
 export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
 /** An interrupt the session waits on, as shown to a person and answered by id on resume. */
@@ -13,12 +14,12 @@ export interface PendingInterrupt {
   id: string;
   address: string;
   kind: InterruptKind;
-  tool?: string;
+  tool?: string | undefined;
   /** The call being approved (adk's id, unique in the run). */
-  callId?: string;
-  arguments?: unknown;
+  callId?: string | undefined;
+  arguments?: unknown | undefined;
   /** The approved call started before adk stopped: it may have run already. */
-  mayHaveRun?: boolean;
+  mayHaveRun?: boolean | undefined;
   message: string;
 }
 
@@ -43,31 +44,31 @@ export interface SessionRecord {
   /** The first user line, at most 60 characters. */
   title: string;
   /** The agents file the team came from (unset: the bundled one). */
-  agentsFile?: string;
+  agentsFile?: string | undefined;
   /** SHA-256 of that file when the session started: resuming with a changed file is refused. */
-  agentsHash?: string;
+  agentsHash?: string | undefined;
   /** Realpath of the folder the tools work in; resume runs there, whatever the current folder. */
-  workspace?: string;
+  workspace?: string | undefined;
   /** Tools the person allowed without asking for the rest of this session ("always allow"). */
-  grants?: string[];
+  grants?: string[] | undefined;
   rootAgent: string;
-  model?: string;
+  model?: string | undefined;
   /** Loaded messages; `messages[0]` is message number `messagesFrom` of the session. Never stored in the metadata. */
   messages: Message[];
   /** Index of the first loaded message (default 0: all were loaded). */
-  messagesFrom?: number;
+  messagesFrom?: number | undefined;
   /** Messages confirmed in the log (set by the store on load and save). */
   messageCount: number;
   /** Where the model's context begins: `/clear` and compaction move it. Earlier messages stay on disk. */
-  contextStart?: number;
+  contextStart?: number | undefined;
   /** The summary standing in for the messages before `contextStart` (unset after `/clear`). */
-  contextSummary?: ContextSummary;
+  contextSummary?: ContextSummary | undefined;
   /** The last todo list a deep agent wrote. */
-  todos?: Array<{ content: string; status: string; activeForm?: string }>;
+  todos?: Array<{ content: string; status: string; activeForm?: string }> | undefined;
   status: SessionStatus;
-  checkpointId?: string;
+  checkpointId?: string | undefined;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
-  pendingTurn?: Message[];
+  pendingTurn?: Message[] | undefined;
   pendingInterrupts: PendingInterrupt[];
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;

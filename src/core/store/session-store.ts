@@ -16,6 +16,7 @@ import {
   type SessionStatus,
 } from './session-record.js';
 
+/** Key prefix of session metadata records: `session:<id>`. */
 export const SESSION_PREFIX = 'session:';
 /** Large texts a session keeps out of the model's context (whole tool results): `artifact:<id>:<name>`. */
 export const ARTIFACT_PREFIX = 'artifact:';
@@ -25,38 +26,40 @@ export const SESSION_LOG_PREFIX = 'sessionlog:';
 
 export const logKey = (id: string, index: number): string => `${SESSION_LOG_PREFIX}${id}:${String(index).padStart(10, '0')}`;
 
+/** What SessionStore.create starts a session with; the status defaults to `active`. */
 export interface SessionInit {
   rootAgent: string;
   /** Normally generated. */
-  id?: string;
+  id?: string | undefined;
   /** Defaults to the first user line. */
-  title?: string;
-  agentsFile?: string;
-  agentsHash?: string;
-  workspace?: string;
-  model?: string;
-  messages?: Message[];
-  status?: SessionStatus;
+  title?: string | undefined;
+  agentsFile?: string | undefined;
+  agentsHash?: string | undefined;
+  workspace?: string | undefined;
+  model?: string | undefined;
+  messages?: Message[] | undefined;
+  status?: SessionStatus | undefined;
 }
 
 /** Which messages `get` loads: all of them, or from an index (what the model's context needs). */
 export interface LoadOptions {
   /** Load messages from this index on; `'context'` is the context start, or the last `tail` messages if earlier. */
-  from?: number | 'context';
+  from?: number | 'context' | undefined;
   /** With `from: 'context'`: at least this many of the last messages, for showing the conversation (default 200). */
-  tail?: number;
+  tail?: number | undefined;
 }
 
+/** A readable session as SessionStore.list shows it: its metadata without the messages. */
 export interface SessionSummary {
   corrupt: false;
   id: string;
   title: string;
   rootAgent: string;
-  model?: string;
+  model?: string | undefined;
   status: SessionStatus;
   messageCount: number;
   pendingInterrupts: number;
-  checkpointId?: string;
+  checkpointId?: string | undefined;
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;
   updatedAt: string;
@@ -70,10 +73,12 @@ export interface CorruptSessionEntry {
   error: string;
 }
 
+/** One entry of SessionStore.list: a summary, or a record that could not be read (`corrupt: true`). */
 export type SessionListEntry = SessionSummary | CorruptSessionEntry;
 
+/** Options of SessionStore: the secrets to redact, and `now`, the clock behind timestamps (for tests). */
 export interface SessionStoreOptions extends SecretOptions {
-  now?: () => Date;
+  now?: (() => Date) | undefined;
 }
 
 const ID_FIRST = 'abcdefghijklmnopqrstuvwxyz';

@@ -8,9 +8,9 @@ import { importDriver } from './optional-driver.js';
 
 export interface SqliteOptions {
   /** How long SQLite itself waits on a lock before reporting SQLITE_BUSY. */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
   /** Further attempts, with backoff, after SQLITE_BUSY. */
-  lockRetries?: number;
+  lockRetries?: number | undefined;
 }
 
 const TABLE = 'keyv';

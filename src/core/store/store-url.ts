@@ -2,8 +2,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 
+/** The backends a store URL can name. */
 export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
 
+/** A parsed store URL (parseStoreUrl): which backend, what it connects to, and how to show it safely. */
 export interface StoreLocation {
   kind: StoreKind;
   /** What the backend connects to: a file path for sqlite, the full URL (with credentials) otherwise. */
@@ -14,10 +16,12 @@ export interface StoreLocation {
   secrets: string[];
 }
 
+/** The accepted store URL forms, as listed in error messages. */
 export const SUPPORTED_STORE_SCHEMES = 'sqlite://<path>, redis://, rediss://, postgres://, postgresql://, memory:';
 
 const SECRET_PARAM = /pass|pwd|secret|token|key/i;
 
+/** adk's data folder: ADK_HOME when set and non-empty, else `~/.adk`. */
 export function defaultAdkHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.ADK_HOME || join(homedir(), '.adk');
 }

@@ -16,9 +16,9 @@ export interface ToolCallEnv {
   sessionValues: Record<string, unknown>;
   resume: ResumeInfo;
   emit(event: AgentEvent): void;
-  timeoutMs?: number;
-  runContext?: RunContext;
-  messages?: readonly Message[];
+  timeoutMs?: number | undefined;
+  runContext?: RunContext | undefined;
+  messages?: readonly Message[] | undefined;
 }
 
 export type ToolCallResult =

@@ -5,17 +5,19 @@ import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/
 import path from 'node:path';
 import { stdioTransport } from './mcp-read-buffer.js';
 
+/** How to start one stdio MCP server (an `mcp_servers:` entry of agents.yaml); times are in milliseconds. */
 export interface McpServerConfig {
   command: string;
-  args?: string[];
+  args?: string[] | undefined;
   /** Added to a minimal inherited environment (HOME, PATH, …). */
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
   /** Working folder of the server process. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Per-call timeout for this server's tools. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
+/** Life of a server connection: not started yet, starting, ready for calls, or stopped (exited, failed or closed). */
 export type McpServerState = 'idle' | 'starting' | 'ready' | 'stopped';
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -28,10 +30,10 @@ export const MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** One stdio MCP server process and its client session. Started at most once; see McpServerPool for restarts. */
 export class McpConnection {
   state: McpServerState = 'idle';
-  private stopCause?: string;
+  private stopCause?: string | undefined;
   tools: McpToolInfo[] = [];
-  private client?: Client;
-  private starting?: Promise<void>;
+  private client?: Client | undefined;
+  private starting?: Promise<void> | undefined;
   private stderrTail = '';
   private closing = false;
   private oversized = false;

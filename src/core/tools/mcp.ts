@@ -5,16 +5,19 @@ import type { Tool, ToolContext, ToolOutput } from './tool.js';
 
 export type { McpServerConfig, McpServerState } from './mcp-connection.js';
 
+/** Per-call timeout of MCP tools when neither the server nor the pool sets one, in milliseconds. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+/** How long a starting server may take to connect, and to answer each page of its tool list, in milliseconds. */
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
 
+/** Options of McpServerPool; timeouts are in milliseconds, a server's own `timeoutMs` wins over `callTimeoutMs`. */
 export interface McpPoolOptions {
   /** Working folder for servers without their own `cwd`. */
-  cwd?: string;
-  callTimeoutMs?: number;
-  startTimeoutMs?: number;
+  cwd?: string | undefined;
+  callTimeoutMs?: number | undefined;
+  startTimeoutMs?: number | undefined;
   /** Start a stopped server again when one of its tools is called. Off by default: a crash stays visible. */
-  restartOnUse?: boolean;
+  restartOnUse?: boolean | undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ export interface ModuleToolSpec {
   /** Path of a JS module, relative to the folder of agents.yaml. */
   module: string;
   /** The export holding the tool; the default export when unset. */
-  export?: string;
+  export?: string | undefined;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -38,9 +38,9 @@ export function checkModulePath(baseDir: string, modulePath: string): string | u
 
 export interface ModuleToolOptions {
   /** process.env inside the module's worker; default: the shell's allow-list of process.env. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Called with the worker's stop function, so whoever loaded the tool can end it. */
-  onClose?: (close: () => Promise<void>) => void;
+  onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
 
 /**

@@ -9,15 +9,16 @@ import type { Tool } from './tool.js';
 /** A tool as agents.yaml names it. */
 export type ToolRef = string | { mcp: string } | ModuleToolSpec | { builtin: string; options: BuiltinToolConfig };
 
+/** Settings of a ToolRegistry: where the tools work, the MCP servers they may start, and extra tools from code. */
 export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspaceRoot'> {
   /** The folder the file tools are confined to, `shell` runs in and MCP servers start in by default. */
   workspaceRoot: string;
   /** The folder of agents.yaml: module paths and MCP `cwd`s are relative to it. Default: workspaceRoot. */
-  baseDir?: string;
-  mcpServers?: Record<string, McpServerConfig>;
-  mcp?: Omit<McpPoolOptions, 'cwd'>;
+  baseDir?: string | undefined;
+  mcpServers?: Record<string, McpServerConfig> | undefined;
+  mcp?: Omit<McpPoolOptions, 'cwd'> | undefined;
   /** Extra named tools (from code), looked up by name after the built-ins. */
-  tools?: Tool[];
+  tools?: Tool[] | undefined;
 }
 
 /**
@@ -129,6 +130,7 @@ export class ToolRegistry {
   }
 }
 
+/** A tool reference as error messages name it: `'shell'`, `MCP server 'github'`, `module './tools.js' (export 'x')`. */
 export function describeRef(ref: ToolRef): string {
   if (typeof ref === 'string') return `'${ref}'`;
   if ('mcp' in ref) return `MCP server '${ref.mcp}'`;

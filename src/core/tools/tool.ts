@@ -4,6 +4,7 @@ import type { AgentAction, AgentEvent } from '../agents/types.js';
 import type { InterruptDetails, InterruptSignal, ResumeInfo } from '../interrupt.js';
 import type { Message } from '../schema/message.js';
 
+/** A JSON Schema object (the `parameters` of a tool as the model sees them). */
 export type JsonSchema = Record<string, unknown>;
 
 /** What the model is told about a tool. */
@@ -13,6 +14,7 @@ export interface ToolInfo {
   parameters: JsonSchema;
 }
 
+/** What a tool's `execute` gets besides its arguments: cancellation, the call, the run, and ways to interrupt or act. */
 export interface ToolContext {
   /** Aborts when the run is cancelled or the tool's own timeout passes. */
   signal: AbortSignal;
@@ -30,16 +32,18 @@ export interface ToolContext {
   /** Forwards an event (e.g. an inner agent's) to the caller's stream. */
   emit(event: AgentEvent): void;
   /** The calling agent's run context (address, resume data, streaming), when an agent makes the call. */
-  runContext?: RunContext;
+  runContext?: RunContext | undefined;
   /** The calling agent's conversation so far, ending with the assistant message that made this call. */
-  messages?: readonly Message[];
+  messages?: readonly Message[] | undefined;
 }
 
+/** A tool result: its text for the model, and whether it reports a failure. */
 export interface ToolOutput {
   content: string;
-  isError?: boolean;
+  isError?: boolean | undefined;
 }
 
+/** A tool an agent can call: name, description, arguments schema (zod or JSON Schema) and `execute`. Declare one with `defineTool` to get typed arguments. */
 export interface Tool<Args = any> {
   name: string;
   description: string;
@@ -47,10 +51,54 @@ export interface Tool<Args = any> {
   parameters: ZodType<Args> | JsonSchema;
   execute(args: Args, ctx: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
   /** Per-call timeout; the executor's default applies when unset. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
-/** Identity helper that infers argument types from a zod schema. */
+/** A JSON Schema for a tool's arguments: an object schema. */
+export interface JsonObjectSchema {
+  type: 'object';
+  properties?: Readonly<Record<string, unknown>>;
+  required?: readonly string[];
+  [key: string]: unknown;
+}
+
+/**
+ * The arguments a JSON Schema describes, as a type: objects (required and optional properties),
+ * arrays, strings, numbers and integers, booleans, null, `enum` and `const`. Anything else is `unknown`.
+ */
+export type JsonSchemaArgs<S> = S extends { enum: readonly (infer E)[] }
+  ? E
+  : S extends { const: infer C }
+    ? C
+    : S extends { type: 'string' }
+      ? string
+      : S extends { type: 'number' | 'integer' }
+        ? number
+        : S extends { type: 'boolean' }
+          ? boolean
+          : S extends { type: 'null' }
+            ? null
+            : S extends { type: 'array'; items: infer I }
+              ? JsonSchemaArgs<I>[]
+              : S extends { type: 'object'; properties: infer P }
+                ? ObjectArgs<P, S extends { required: readonly (infer R)[] } ? R : never>
+                : S extends { type: 'object' }
+                  ? Record<string, unknown>
+                  : unknown;
+
+type ObjectArgs<P, R> = Simplify<{ -readonly [K in keyof P as K extends R ? K : never]: JsonSchemaArgs<P[K]> } & { -readonly [K in keyof P as K extends R ? never : K]?: JsonSchemaArgs<P[K]> | undefined }>;
+type Simplify<T> = { [K in keyof T]: T[K] };
+
+/**
+ * Declares a tool with typed arguments: inferred from a zod schema, or from a JSON Schema written
+ * inline (`{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }` gives
+ * `{ city: string }`). Returns the tool as it is.
+ */
+export function defineTool<Args>(tool: Tool<Args> & { parameters: ZodType<Args> }): Tool<Args>;
+export function defineTool<const S extends JsonObjectSchema>(
+  tool: Omit<Tool<JsonSchemaArgs<S>>, 'parameters'> & { parameters: S },
+): Tool<JsonSchemaArgs<S>>;
+export function defineTool<Args>(tool: Tool<Args>): Tool<Args>;
 export function defineTool<Args>(tool: Tool<Args>): Tool<Args> {
   return tool;
 }

@@ -10,7 +10,7 @@ export class WorkspaceError extends Error {
 
 export interface ResolveOptions {
   /** The path may not exist yet (write_file): its nearest existing parent is checked instead. */
-  allowMissing?: boolean;
+  allowMissing?: boolean | undefined;
 }
 
 /** Whether `target` is `root` or lies below it (both absolute and normalized). */

@@ -3,15 +3,21 @@ import type { RunCallbacks } from '../callbacks.js';
 
 type OtelApi = typeof import('@opentelemetry/api');
 
+/** An OpenTelemetry `Tracer` (typed loosely so these declarations need no @opentelemetry/api). */
+export interface OtelTracer {
+  startSpan(name: string, options?: object, context?: object): object;
+}
+
+/** Options of the OpenTelemetry tracing callbacks. */
 export interface OtelTracingOptions {
-  /** The tracer spans come from. Default: `trace.getTracer('adk')` of the registered provider. */
-  tracer?: Tracer;
+  /** The tracer spans come from (an `@opentelemetry/api` Tracer). Default: `trace.getTracer('adk')` of the registered provider. */
+  tracer?: OtelTracer | undefined;
 }
 
 let api: Promise<OtelApi | undefined> | undefined;
 
 /** `@opentelemetry/api` if it is installed (an optional peer dependency), else undefined. */
-export function loadOtelApi(): Promise<OtelApi | undefined> {
+function loadOtelApi(): Promise<OtelApi | undefined> {
   return (api ??= import('@opentelemetry/api').then(
     // The namespace: its `default` export holds only the five API singletons.
     (m) => (m.SpanStatusCode ? m : ((m as { default?: OtelApi }).default ?? m)),
@@ -29,7 +35,7 @@ export function loadOtelApi(): Promise<OtelApi | undefined> {
 export async function otelTracing(options: OtelTracingOptions = {}): Promise<RunCallbacks | undefined> {
   const otel = await loadOtelApi();
   if (!otel) return undefined;
-  const tracer = options.tracer ?? otel.trace.getTracer('adk');
+  const tracer = (options.tracer as Tracer | undefined) ?? otel.trace.getTracer('adk');
   const { SpanKind, SpanStatusCode, context, trace } = otel;
   const agents = new Map<string, Span>();
   const calls = new WeakMap<object, Span>();

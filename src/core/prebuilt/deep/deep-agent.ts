@@ -10,29 +10,31 @@ import { DEEP_INSTRUCTION, GENERAL_PURPOSE_DESCRIPTION, GENERAL_PURPOSE_INSTRUCT
 import { taskTool } from './task-tool.js';
 import { writeTodosTool } from './todos.js';
 
+/** Settings of deepAgent (the code counterpart of `type: deep` in agents.yaml). */
 export interface DeepAgentConfig {
   name: string;
   description: string;
   model: ChatModel;
   /** Added to the default deep-agent instruction. */
-  instruction?: string;
+  instruction?: string | undefined;
   /** The working tools (files, shell, …): the agent's own and the general-purpose sub-agent's. */
-  tools?: Tool[];
+  tools?: Tool[] | undefined;
   /** Tools that ask a person first, here and inside the general-purpose sub-agent. */
-  approval?: string[];
+  approval?: string[] | undefined;
   /** Sub-agents the `task` tool can run (each in a fresh context). */
-  subAgents?: Agent[];
+  subAgents?: Agent[] | undefined;
   /** Add a general-purpose sub-agent with the same tools (default true). */
-  generalPurpose?: boolean;
+  generalPurpose?: boolean | undefined;
   /** Default 50: deep work takes more steps than a chat. */
-  maxIterations?: number;
-  middlewares?: AgentMiddleware[];
+  maxIterations?: number | undefined;
+  middlewares?: AgentMiddleware[] | undefined;
   /** Middlewares of the general-purpose sub-agent besides summarisation (AGENTS.md, skills). */
-  subAgentMiddlewares?: AgentMiddleware[];
-  outputKey?: string;
-  retry?: Partial<RetryPolicy>;
+  subAgentMiddlewares?: AgentMiddleware[] | undefined;
+  outputKey?: string | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
 }
 
+/** Model calls a deep agent may make in one run when `maxIterations` is not given. */
 export const DEFAULT_DEEP_MAX_ITERATIONS = 50;
 
 /**

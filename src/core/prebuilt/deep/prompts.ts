@@ -10,6 +10,7 @@ Use the task tool to hand self-contained pieces of work to a sub-agent: research
 # Working
 Use the file tools to look at files before answering questions about them. Commands that change things ask the person first; say why you need them. Be concise in what you tell the person.`;
 
+/** Name of the built-in general-purpose sub-agent; while it is enabled, no other sub-agent may take the name. */
 export const GENERAL_PURPOSE_NAME = 'general-purpose';
 
 export const GENERAL_PURPOSE_DESCRIPTION =

@@ -2,6 +2,7 @@ import type { Agent } from '../../agents/types.js';
 import { agentTool } from '../../agents/agent-tool.js';
 import type { Tool } from '../../tools/tool.js';
 
+/** Name of the tool a deep agent hands tasks to its sub-agents with. */
 export const TASK_TOOL = 'task';
 
 /**

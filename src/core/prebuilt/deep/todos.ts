@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import type { Tool } from '../../tools/tool.js';
 
+/** The states a todo moves through, in order. */
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+/** One of TODO_STATUSES. */
 export type TodoStatus = (typeof TODO_STATUSES)[number];
 
+/** One item of the list a deep agent keeps with `write_todos`. */
 export interface Todo {
   content: string;
   status: TodoStatus;
   /** The present-tense form shown while it is in progress ("Running the tests"). */
-  activeForm?: string;
+  activeForm?: string | undefined;
 }
 
 /** The custom event `write_todos` emits (`output.custom`); the REPL's todo panel and `adk run --json` show it. */
@@ -23,6 +26,7 @@ export function todoMark(status: TodoStatus): string {
   return status === 'completed' ? '☑' : status === 'in_progress' ? '◐' : '☐';
 }
 
+/** True when a custom event value is a TodosEvent. */
 export function isTodosEvent(x: unknown): x is TodosEvent {
   return !!x && typeof x === 'object' && (x as { type?: unknown }).type === 'todos' && Array.isArray((x as { todos?: unknown }).todos);
 }

@@ -6,16 +6,17 @@ import type { Tool } from '../../tools/tool.js';
 import { EXECUTOR_SYSTEM_PROMPT, EXECUTOR_USER_PROMPT, formatPrompt } from './prompts.js';
 import { executionContext, EXECUTED_STEP_SESSION_KEY, firstStep, formatExecutedSteps, formatInput, type ExecutionContext } from './session.js';
 
+/** Settings of the plan-execute executor (a ReAct agent that runs the first step of the plan). */
 export interface ExecutorConfig {
   model: ChatModel;
-  tools?: Tool[];
+  tools?: Tool[] | undefined;
   /** Tools that stop for a person's approval before they run. */
-  approval?: string[];
+  approval?: string[] | undefined;
   /** Model calls per step; default 20. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
   /** Replaces Eino's ExecutorPrompt. */
-  genInput?: (ec: ExecutionContext) => Message[];
-  retry?: ChatModelAgentConfig['retry'];
+  genInput?: ((ec: ExecutionContext) => Message[]) | undefined;
+  retry?: ChatModelAgentConfig['retry'] | undefined;
 }
 
 /** Eino's ExecutorPrompt, filled from the session. */
@@ -34,17 +35,24 @@ export function defaultExecutorInput(ec: ExecutionContext): Message[] {
 }
 
 /** Eino's executor: a ReAct agent that executes the plan's first step; its answer goes to `ExecutedStep`. */
-export function newExecutor(config: ExecutorConfig): ChatModelAgent {
-  const gen = config.genInput ?? defaultExecutorInput;
-  return new ChatModelAgent({
-    name: 'executor',
-    description: 'an executor agent',
-    model: config.model,
-    tools: config.tools,
-    approval: config.approval,
-    maxIterations: config.maxIterations,
-    outputKey: EXECUTED_STEP_SESSION_KEY,
-    retry: config.retry,
-    genModelInput: (_instruction: string, _input, ctx: RunContext) => gen(executionContext(ctx.session.values)),
-  });
+export class Executor extends ChatModelAgent {
+  constructor(config: ExecutorConfig) {
+    const gen = config.genInput ?? defaultExecutorInput;
+    super({
+      name: 'executor',
+      description: 'an executor agent',
+      model: config.model,
+      tools: config.tools,
+      approval: config.approval,
+      maxIterations: config.maxIterations,
+      outputKey: EXECUTED_STEP_SESSION_KEY,
+      retry: config.retry,
+      genModelInput: (_instruction: string, _input, ctx: RunContext) => gen(executionContext(ctx.session.values)),
+    });
+  }
+}
+
+/** @deprecated Use `new Executor(config)` (Eino's NewExecutor). */
+export function newExecutor(config: ExecutorConfig): Executor {
+  return new Executor(config);
 }

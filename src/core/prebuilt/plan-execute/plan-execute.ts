@@ -1,17 +1,19 @@
 import type { Agent } from '../../agents/types.js';
 import { LoopAgent, SequentialAgent } from '../../agents/workflow.js';
 
+/** The three agents of plan-execute and how many execute-replan rounds it may take. */
 export interface PlanExecuteConfig {
   planner: Agent;
   executor: Agent;
   replanner: Agent;
   /** Execute-replan rounds; default 10. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
   /** Default `plan_execute_replan` (Eino's name). */
-  name?: string;
-  description?: string;
+  name?: string | undefined;
+  description?: string | undefined;
 }
 
+/** Execute-replan rounds before the loop stops, unless `maxIterations` is set. */
 export const DEFAULT_PLAN_EXECUTE_ITERATIONS = 10;
 
 /** Eino's plan-execute-replan: Sequential `plan_execute_replan` [planner, Loop `execute_replan` [executor, replanner]]. */

@@ -10,14 +10,15 @@ import { PLAN_TOOL, PLANNER_PROMPT } from './prompts.js';
 import { parsePlan, PLAN_SESSION_KEY, USER_INPUT_SESSION_KEY, type Plan } from './session.js';
 import { callForcedTool } from './tool-call-step.js';
 
+/** Settings of the planner: the model that writes the plan (forced to call the `plan` tool). */
 export interface PlannerConfig {
   /** Called with the `plan` tool forced. */
   model: ChatModel;
   /** Replaces Eino's PlannerPrompt as the system message. */
-  instruction?: string;
+  instruction?: string | undefined;
   /** Stop after each plan so a person accepts it or sends it back with feedback. */
-  review?: boolean;
-  retry?: Partial<RetryPolicy>;
+  review?: boolean | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
 }
 
 /** The answer to a plan review: accept, or feedback from which the planner makes a revised plan. */
@@ -84,6 +85,7 @@ export class Planner implements Agent {
   }
 }
 
+/** @deprecated Use `new Planner(config)` (Eino's NewPlanner). */
 export function newPlanner(config: PlannerConfig): Planner {
   return new Planner(config);
 }

@@ -59,6 +59,7 @@ ${PLANNING_REQUIREMENTS}
 /** Eino's ExecutorPrompt. Note the space after "which is:" (kept from Eino). */
 export const EXECUTOR_SYSTEM_PROMPT =
   'You are a diligent and meticulous executor agent. Follow the given plan and execute your tasks carefully and thoroughly.';
+/** Eino's executor user prompt: the objective, the plan, the steps done and the step to do now. */
 export const EXECUTOR_USER_PROMPT =
   '## OBJECTIVE\n{input}\n## Given the following plan:\n{plan}\n## COMPLETED STEPS & RESULTS\n{executed_steps}\n## Your task is to execute the first step, which is: \n{step}';
 
@@ -93,6 +94,7 @@ ${PLANNING_REQUIREMENTS}
 - Are there any remaining requirements or sub-goals?
 - Do the results suggest a need for strategy adjustment?
 - What specific actions are still required?`;
+/** Eino's replanner user prompt: the objective, the plan and the executed steps with their results. */
 export const REPLANNER_USER_PROMPT = '## OBJECTIVE\n{input}\n\n## ORIGINAL PLAN\n{plan}\n\n## COMPLETED STEPS & RESULTS\n{executed_steps}';
 
 /** Fills `{name}` for the given names only, in one pass, so inserted text is never re-read. */

@@ -19,12 +19,13 @@ import {
 } from './session.js';
 import { callForcedTool } from './tool-call-step.js';
 
+/** Settings of the replanner: the model that answers or rewrites the rest of the plan. */
 export interface ReplannerConfig {
   /** Called with the `plan` and `respond` tools, one of them required. */
   model: ChatModel;
   /** Replaces Eino's ReplannerPrompt. */
-  genInput?: (ec: ExecutionContext) => Message[];
-  retry?: Partial<RetryPolicy>;
+  genInput?: ((ec: ExecutionContext) => Message[]) | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
 }
 
 /** Eino's ReplannerPrompt, filled from the session. */
@@ -98,6 +99,7 @@ function parseResponse(args: string): { response: string } {
   return { response };
 }
 
+/** @deprecated Use `new Replanner(config)` (Eino's NewReplanner). */
 export function newReplanner(config: ReplannerConfig): Replanner {
   return new Replanner(config);
 }

@@ -2,8 +2,11 @@ import type { Message } from '../../schema/message.js';
 
 /** Session keys, as in Eino. */
 export const USER_INPUT_SESSION_KEY = 'UserInput';
+/** Session value that holds the current plan (Eino's `Plan`). */
 export const PLAN_SESSION_KEY = 'Plan';
+/** Session value that holds the executor's answer to the current step (Eino's `ExecutedStep`). */
 export const EXECUTED_STEP_SESSION_KEY = 'ExecutedStep';
+/** Session value that holds every executed step so far (Eino's `ExecutedSteps`). */
 export const EXECUTED_STEPS_SESSION_KEY = 'ExecutedSteps';
 
 /** Eino's default plan: `{"steps": [...]}`; the first step is the one executed next. */
@@ -11,6 +14,7 @@ export interface Plan {
   steps: string[];
 }
 
+/** A step of the plan that ran, with what the executor answered. */
 export interface ExecutedStep {
   step: string;
   result: string;
@@ -23,6 +27,7 @@ export interface ExecutionContext {
   executedSteps: ExecutedStep[];
 }
 
+/** The step the executor works on next: the first of the plan. */
 export const firstStep = (plan: Plan): string => plan.steps[0] ?? '';
 
 /** Parses a plan tool call's arguments (Eino: "unmarshal plan error: …"). */

@@ -13,9 +13,9 @@ export interface ToolCallStepEnv {
   agentName: string;
   ctx: RunContext;
   emit(e: AgentEvent): void;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | undefined;
   /** Emit nothing of the reply itself: the caller shows what the call means once it is parsed. */
-  quiet?: boolean;
+  quiet?: boolean | undefined;
 }
 
 /**

@@ -9,6 +9,10 @@ const parameters = z.object({
   new: z.string().describe('The replacement text'),
 });
 
+/**
+ * The `edit_file` tool: replaces one exact, unique occurrence of `old` in a file of the workspace,
+ * keeping CRLF line ends. Refuses files inside `.git`.
+ */
 export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'edit_file',

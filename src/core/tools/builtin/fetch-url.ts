@@ -9,19 +9,23 @@ export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 export const FETCH_MAX_BYTES = 1024 * 1024;
 
 export interface FetchUrlToolOptions {
-  timeoutMs?: number;
-  maxBytes?: number;
+  timeoutMs?: number | undefined;
+  maxBytes?: number | undefined;
   /**
    * Destinations opened despite being private: `host`, `host:port`, CIDR ranges (the CLI adds
    * ADK_FETCH_ALLOW_HOSTS). Everything else must resolve to a public address.
    */
-  allowHosts?: readonly string[];
+  allowHosts?: readonly string[] | undefined;
 }
 
 const parameters = z.object({
   url: z.string().describe('The http:// or https:// URL to GET'),
 });
 
+/**
+ * The `fetch_url` tool: an HTTP(S) GET of a public address (unless `allowHosts` opens a private
+ * one), returning the status and the body as text, read up to `maxBytes`.
+ */
 export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<typeof parameters>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;

@@ -20,6 +20,10 @@ const parameters = z.object({
   path: z.string().optional().describe('File or folder to search, relative to the workspace root; default "." (the whole workspace)'),
 });
 
+/**
+ * The `grep` tool: searches the workspace's text files line by line with an RE2 pattern (linear
+ * time) and lists `file:line: text`, at most GREP_MAX_MATCHES of them.
+ */
 export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'grep',

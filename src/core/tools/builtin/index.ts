@@ -10,6 +10,7 @@ import { readFileTool } from './read-file.js';
 import { shellTool } from './shell.js';
 import { writeFileTool } from './write-file.js';
 
+/** Names of the built-in tools, as listed in an agent's `tools:`. */
 export const BUILTIN_TOOL_NAMES = [
   'read_file',
   'write_file',
@@ -22,26 +23,28 @@ export const BUILTIN_TOOL_NAMES = [
   'current_time',
 ] as const;
 
+/** One of BUILTIN_TOOL_NAMES. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** Tools that need a person's approval unless agents.yaml says otherwise. */
 export const DEFAULT_APPROVAL_TOOLS: readonly string[] = ['shell'];
 
+/** Process-wide settings of the built-in tools (builtinTools); unset limits take each tool's default. */
 export interface BuiltinToolOptions {
   /** The folder the file tools are confined to and `shell` runs in. */
   workspaceRoot: string;
-  shellTimeoutMs?: number;
-  shellMaxOutputChars?: number;
-  fetchTimeoutMs?: number;
-  fetchMaxBytes?: number;
+  shellTimeoutMs?: number | undefined;
+  shellMaxOutputChars?: number | undefined;
+  fetchTimeoutMs?: number | undefined;
+  fetchMaxBytes?: number | undefined;
   /** Environment variables shell commands may see beyond the base allow-list (PATH, HOME, LANG…). */
-  shellEnv?: readonly string[];
+  shellEnv?: readonly string[] | undefined;
   /** Private destinations fetch_url may reach anyway (host, host:port, CIDR). */
-  fetchAllowHosts?: readonly string[];
+  fetchAllowHosts?: readonly string[] | undefined;
   /** `auto` (default): shell commands run inside bwrap when it works here; `off`: never. */
-  shellSandbox?: SandboxMode;
+  shellSandbox?: SandboxMode | undefined;
   /** Whether sandboxed shell commands may use the network (default: no). */
-  shellNetwork?: boolean;
+  shellNetwork?: boolean | undefined;
 }
 
 /**
@@ -50,19 +53,21 @@ export interface BuiltinToolOptions {
  */
 export interface BuiltinToolConfig {
   /** shell: `off` runs commands outside the bwrap sandbox. */
-  sandbox?: 'auto' | 'off';
+  sandbox?: 'auto' | 'off' | undefined;
   /** shell: sandboxed commands may use the network. */
-  network?: boolean;
+  network?: boolean | undefined;
   /** shell: further environment variables commands see. */
-  env?: string[];
+  env?: string[] | undefined;
   /** fetch_url: private destinations it may reach (host, host:port, CIDR). */
-  allowHosts?: string[];
+  allowHosts?: string[] | undefined;
 }
 
+/** True when `name` is one of BUILTIN_TOOL_NAMES. */
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
 }
 
+/** Every built-in tool, by name, set up with `opts` (the file tools and `shell` confined to `workspaceRoot`). */
 export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, Tool> {
   const root = opts.workspaceRoot;
   return {

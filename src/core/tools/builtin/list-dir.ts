@@ -10,6 +10,7 @@ const parameters = z.object({
   path: z.string().default('.').describe('Folder to list, relative to the workspace root; default "." (the root)'),
 });
 
+/** The `list_dir` tool: the entries of a workspace folder, sorted, folders marked with `/`, at most LIST_DIR_MAX_ENTRIES. */
 export function listDirTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'list_dir',

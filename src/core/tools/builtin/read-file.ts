@@ -12,6 +12,7 @@ const parameters = z.object({
   limit: z.number().int().min(1).optional().describe('Maximum number of lines to read; default: the whole file'),
 });
 
+/** The `read_file` tool: a workspace text file, whole or a range of lines, cut at READ_FILE_MAX_CHARS. */
 export function readFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'read_file',

@@ -13,14 +13,14 @@ const DRAIN_MS = 200;
 
 export interface ShellToolOptions {
   workspaceRoot: string;
-  timeoutMs?: number;
-  maxOutputChars?: number;
+  timeoutMs?: number | undefined;
+  maxOutputChars?: number | undefined;
   /** Names of further environment variables commands may see (beyond SHELL_BASE_ENV). */
-  env?: readonly string[];
+  env?: readonly string[] | undefined;
   /** `auto` (default): inside bwrap when it works here; `off`: never. */
-  sandbox?: SandboxMode;
+  sandbox?: SandboxMode | undefined;
   /** Whether sandboxed commands may use the network (default: no). */
-  network?: boolean;
+  network?: boolean | undefined;
 }
 
 const parameters = z.object({
@@ -31,9 +31,9 @@ export interface ShellResult {
   output: string;
   exitCode: number;
   /** Why the process was killed, if it was. */
-  killed?: 'timeout' | 'cancelled';
+  killed?: 'timeout' | 'cancelled' | undefined;
   /** Why it ran outside the sandbox although the sandbox was wanted (`sandbox: auto` without a working bwrap). */
-  unsandboxed?: string;
+  unsandboxed?: string | undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ const parameters = z.object({
   content: z.string().describe('The complete new content of the file'),
 });
 
+/** The `write_file` tool: creates or overwrites a workspace file, creating parent folders. Refuses paths inside `.git`. */
 export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'write_file',

@@ -11,12 +11,12 @@ interface Ready {
   type: 'ready';
   isObject: boolean;
   typeOf: string;
-  name?: unknown;
-  description?: unknown;
-  parameters?: unknown;
-  schemaError?: string;
+  name?: unknown | undefined;
+  description?: unknown | undefined;
+  parameters?: unknown | undefined;
+  schemaError?: string | undefined;
   hasExecute: boolean;
-  timeoutMs?: unknown;
+  timeoutMs?: unknown | undefined;
 }
 
 interface Pending {

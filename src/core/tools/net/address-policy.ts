@@ -14,9 +14,9 @@ export interface AddressPolicy {
 }
 
 export interface AllowEntry {
-  host?: string;
-  port?: number;
-  cidr?: [ipaddr.IPv4 | ipaddr.IPv6, number];
+  host?: string | undefined;
+  port?: number | undefined;
+  cidr?: [ipaddr.IPv4 | ipaddr.IPv6, number] | undefined;
 }
 
 /** `host`, `host:port`, `[v6]:port`, `a.b.c.d/n`, `v6/n`; separated by commas or spaces. */

@@ -11,8 +11,8 @@ export interface SafeGetOptions {
   signal: AbortSignal;
   /** Decoded body bytes read at most. */
   maxBytes: number;
-  maxRedirects?: number;
-  headers?: Record<string, string>;
+  maxRedirects?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface SafeGetResult {

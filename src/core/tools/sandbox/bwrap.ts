@@ -12,9 +12,9 @@ export type SandboxMode = 'auto' | 'off';
 
 export interface SandboxStatus {
   /** Absolute path of a bwrap that works here, when there is one. */
-  bwrap?: string;
+  bwrap?: string | undefined;
   /** Why commands run unsandboxed (no bwrap, or the kernel refuses it a namespace). */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 export interface SandboxSpec {

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+
+// Issue 16: the package as a user gets it. `npm pack`, install the tarball into a fresh project with
+// the newest zod and TypeScript 5.9 at its strictest, type-check every README example, then run them
+// (ESM and require) against a local server that speaks OpenAI's wire format.
+const run = promisify(execFile);
+const root = resolve('.');
+const app = mkdtempSync(join(tmpdir(), 'adk-pack-'));
+const timings: Record<string, number> = {};
+
+let server: OpenAITestServer;
+useOpenAIServer((s) => (server = s));
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timings[label] = Math.round(performance.now() - t0);
+  }
+}
+
+/** The README's code blocks: ```ts blocks become ES modules, ```js blocks that require('adk') CommonJS. */
+function readmeExamples(): Array<{ file: string; code: string }> {
+  const md = readFileSync(join(root, 'README.md'), 'utf8');
+  const out: Array<{ file: string; code: string }> = [];
+  for (const m of md.matchAll(/```(ts|js)\n([\s\S]*?)```/g)) {
+    const [, lang, code] = m as unknown as [string, string, string];
+    if (lang === 'ts') out.push({ file: `example${out.length + 1}.ts`, code });
+    else if (code.includes("require('adk')")) out.push({ file: `example${out.length + 1}.cjs`, code });
+  }
+  return out;
+}
+
+const examples = readmeExamples();
+
+beforeAll(async () => {
+  const { stdout } = await timed('pack', () => run('npm', ['pack', '--json', '--pack-destination', app], { cwd: root, maxBuffer: 64 << 20 }));
+  const tarball = join(app, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await timed('install', () =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=optional', tarball, 'zod@latest', 'typescript@~5.9', '@types/node@20'], { cwd: app, maxBuffer: 64 << 20 }),
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: false,
+        types: ['node'],
+        outDir: 'out',
+      },
+      include: ['*.ts'],
+    }),
+  );
+  for (const e of examples) writeFileSync(join(app, e.file), e.code);
+}, 300_000);
+
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+describe('the packed package in a fresh strict TypeScript project', () => {
+  it('installs with one zod (the newest, the project’s own) and none of the CLI’s packages', () => {
+    const zod = JSON.parse(readFileSync(join(app, 'node_modules/zod/package.json'), 'utf8')) as { version: string };
+    expect(zod.version.startsWith('4.')).toBe(true);
+    expect(existsSync(join(app, 'node_modules/adk/node_modules/zod'))).toBe(false);
+    for (const pkg of ['ink', 'react', 'commander', 'sqlite3', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk']) expect(existsSync(join(app, 'node_modules', pkg)), pkg).toBe(false);
+    // Source and declaration maps point at sources the package ships.
+    const maps = ['dist/core/index.js.map', 'dist/core/index.d.ts.map', 'dist/core/agents/chat-model-agent.js.map'].map((m) => join(app, 'node_modules/adk', m));
+    for (const map of maps) {
+      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+      for (const src of sources) expect(existsSync(resolve(map, '..', src)), `${map} -> ${src}`).toBe(true);
+    }
+    // The CLI still works from the package: it carries its own bundle.
+    expect(readdirSync(join(app, 'node_modules/adk/dist/adk')).some((f) => f === 'main.js')).toBe(true);
+    console.log(`pack ${timings.pack} ms, install ${timings.install} ms (zod ${zod.version})`);
+  });
+
+  it('every README example type-checks (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off) in under 20 s', async () => {
+    expect(examples.filter((e) => e.file.endsWith('.ts')).length).toBeGreaterThanOrEqual(5);
+    const tsc = join(app, 'node_modules/typescript/bin/tsc');
+    const r = await timed('tsc', () => run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true })));
+    expect((r as { failed?: boolean }).failed ? r.stdout : '').toBe('');
+    console.log(`tsc ${timings.tsc} ms for ${examples.length} examples`);
+    expect(timings.tsc).toBeLessThan(20_000);
+  }, 60_000);
+
+  it('each example runs against the server (ESM and require); tool schemas keep .describe() and .int()', async () => {
+    server.onRequest((req) => {
+      if (req.body.response_format) return { content: '{"city":"Paris","celsius":21}' };
+      const last = req.body.messages.at(-1);
+      return { content: last?.role === 'tool' ? 'Done.' : `Echo: ${String(last?.content).slice(0, 40)}` };
+    });
+    const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' };
+    for (const e of examples) {
+      const file = e.file.endsWith('.ts') ? join('out', e.file.replace(/\.ts$/, '.js')) : e.file;
+      const r = await run(process.execPath, [file], { cwd: app, env }).catch((err: { stderr: string; code: number }) => {
+        throw new Error(`${e.file} failed (${err.code}): ${err.stderr}`);
+      });
+      expect(r.stderr, e.file).toBe('');
+    }
+    const weather = server.chatRequests.map((q) => q.body.tools?.find((t: any) => t.function.name === 'weather')).find(Boolean);
+    expect(weather.function.parameters.properties.city.description).toBe('city name');
+    expect(weather.function.parameters.properties.days).toMatchObject({ type: 'integer', minimum: 1, maximum: 7 });
+    const structured = server.chatRequests.find((q) => q.body.response_format);
+    expect(structured!.body.response_format.json_schema.schema.properties.celsius).toMatchObject({ type: 'integer', description: 'whole degrees' });
+  }, 60_000);
+});
