@@ -14,6 +14,13 @@ export function otelWanted(flag: boolean | undefined, env: NodeJS.ProcessEnv = p
   return !!flag || !!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || !!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
 }
 
+let exporting = false;
+
+/** Whether this process exports spans: teams trace only then (no tracing code loads otherwise). */
+export function otelExporting(): boolean {
+  return exporting;
+}
+
 export async function startOtelExport(): Promise<OtelExport> {
   const [{ trace }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
     import('@opentelemetry/api').then((m) => named(m, 'trace')),
@@ -26,6 +33,7 @@ export async function startOtelExport(): Promise<OtelExport> {
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   trace.setGlobalTracerProvider(provider);
+  exporting = true;
   return {
     async shutdown() {
       await provider.shutdown().catch(() => {});

@@ -8,6 +8,7 @@ import type { ConfigPower } from '../core/config/powers.js';
 import type { Agent } from '../core/index.js';
 import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { otelExporting } from './otel.js';
 import { addConfigSecret } from './secrets.js';
 import { TrustStore } from './trust.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
@@ -45,6 +46,8 @@ export class UntrustedAgentsFileError extends CliError {
 
 export interface Team {
   agent: Agent;
+  /** Trace turns with OpenTelemetry: only when this process exports spans (`--otel`). */
+  tracing: boolean;
   /** The agents.yaml name the team was built from; saved with the session (a supervisor's agent is named after its supervisor). */
   rootName: string;
   modelName: string;
@@ -176,6 +179,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       modelName: names.join(', ') || 'none',
       contextWindow,
       compaction: compactionOf(agent),
+      tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,

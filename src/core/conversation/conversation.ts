@@ -156,7 +156,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   private runner(): Runner {
-    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints });
+    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints, tracing: this.team.tracing ?? true });
   }
 
   /**

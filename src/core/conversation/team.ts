@@ -22,6 +22,8 @@ export interface ConversationTeam {
   allowRules?: AllowRule[] | undefined;
   /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
   compaction?: TeamCompaction | undefined;
+  /** OpenTelemetry spans for each turn (the Runner's `tracing`); default true. */
+  tracing?: boolean | undefined;
 }
 
 /** Compaction between turns and on demand: the root agent's summarize middleware and model. */
