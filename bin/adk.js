@@ -4,6 +4,9 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
+  // Node 22.1+ keeps compiled code between runs (ADK's bundle is parsed once, not at every start); a no-op on Node 20.
+  const { default: mod } = await import('node:module');
+  mod.enableCompileCache?.();
   // React's development build costs more than the rest of the REPL; tests may still opt in.
   process.env.NODE_ENV ??= 'production';
   await import('../dist/adk/main.js');

@@ -49,7 +49,7 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
           env.emit(named(streamEvent(stream), env.agentName));
         }
         const chunk = assignIds(raw);
-        if (info) fire(cb, 'onModelChunk', info, chunk);
+        if (info && cb!.onModelChunk) fire(cb, 'onModelChunk', info, chunk);
         stream.push(chunk);
       }
       if (!stream) {

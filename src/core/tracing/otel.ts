@@ -25,6 +25,15 @@ function loadOtelApi(): Promise<OtelApi | undefined> {
   ));
 }
 
+/** Whether a tracer provider other than the API's built-in no-op one is registered. */
+function sdkRegistered(otel: OtelApi): boolean {
+  const provider = otel.trace.getTracerProvider();
+  const delegate = provider instanceof otel.ProxyTracerProvider ? provider.getDelegate() : provider;
+  // A proxy with nothing behind it hands out the API's no-op provider.
+  const noop = new otel.ProxyTracerProvider().getDelegate();
+  return delegate.constructor !== noop.constructor;
+}
+
 /**
  * Callbacks that record a run as OpenTelemetry spans, after the GenAI semantic conventions:
  * `invoke_agent {agent}` per agent run, `chat {model}` per model request (with token usage and
@@ -35,6 +44,8 @@ function loadOtelApi(): Promise<OtelApi | undefined> {
 export async function otelTracing(options: OtelTracingOptions = {}): Promise<RunCallbacks | undefined> {
   const otel = await loadOtelApi();
   if (!otel) return undefined;
+  // No SDK registered: every span would be a no-op, so the run is not observed at all.
+  if (!options.tracer && !sdkRegistered(otel)) return undefined;
   const tracer = (options.tracer as Tracer | undefined) ?? otel.trace.getTracer('adk');
   const { SpanKind, SpanStatusCode, context, trace } = otel;
   const agents = new Map<string, Span>();
