@@ -33,6 +33,11 @@ export class Tmux {
     this.run('send-keys', '-t', target, ...keys);
   }
 
+  /** Appends everything the pane's program writes (raw bytes, escapes included) to `file`. */
+  pipe(target: string, file: string): void {
+    this.run('pipe-pane', '-o', '-t', target, `cat >> '${file}'`);
+  }
+
   display(target: string, format: string): string {
     return this.run('display-message', '-p', '-t', target, format).trim();
   }
@@ -72,10 +77,26 @@ export function useTmux(): Tmux {
   return tmux;
 }
 
-/** Starts `adk chat` in pane `name` (100×30, xterm-256color) in `cwd`, with only `env` set for adk (ADK_STORE unset), from a script in `dir`. */
-export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string> }): void {
+/**
+ * Starts `adk chat` in pane `name` (100×30 unless `size`, xterm-256color) in `cwd`, with only `env`
+ * set for adk (ADK_STORE unset), from a script in `dir`. With `raw`, the pane's output bytes are
+ * appended to that file from the start (before adk writes anything).
+ */
+export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string>; size?: [number, number]; raw?: string }): void {
   const script = join(o.dir, `${name}.sh`);
   const exports = Object.entries(o.env).map(([k, v]) => `export ${k}='${v}'`).join('\n');
-  writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\nnode '${ADK_BIN}' chat\nexec sh\n`);
-  tmux.start(name, `sh '${script}'`, 100, 30, { TERM: 'xterm-256color' });
+  // With a raw capture, adk waits for the pipe to be attached (a marker file) so no byte is missed.
+  const wait = o.raw ? `while [ ! -e '${o.raw}.ready' ]; do sleep 0.05; done\n` : '';
+  writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\n${wait}node '${ADK_BIN}' chat\nexec sh\n`);
+  const [columns, rows] = o.size ?? [100, 30];
+  tmux.start(name, `sh '${script}'`, columns, rows, { TERM: 'xterm-256color' });
+  if (o.raw) {
+    tmux.pipe(name, o.raw);
+    writeFileSync(`${o.raw}.ready`, '');
+  }
+}
+
+/** Terminal clears in raw output: erase display (ESC[2J) and erase scrollback (ESC[3J). */
+export function clearsIn(raw: string): number {
+  return (raw.match(/\x1b\[[23]J/g) ?? []).length;
 }

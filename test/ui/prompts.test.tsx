@@ -14,12 +14,12 @@ function approval() {
 }
 
 describe('ApprovalPrompt', () => {
-  it('shows who asks, the tool, its arguments as JSON, and the keys', async () => {
+  it('shows who asks, the tool, its arguments as a person reads them (key: value), and the keys', async () => {
     const { r } = approval();
     await tick();
     const frame = plain(r.lastFrame());
     expect(frame).toContain('coder wants to run shell');
-    expect(frame).toContain('"command": "rm -rf build"');
+    expect(frame).toContain('command: rm -rf build');
     expect(frame).toContain('[y] approve once');
     expect(frame).toContain('[a] always allow shell');
     expect(frame).toContain('[n] reject');
@@ -155,5 +155,15 @@ describe('PlanReviewPrompt', () => {
     expect(plain(r.lastFrame())).toContain('feedback ›');
     await type(r.stdin, 'skip step 2', KEY.enter);
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ accept: false, feedback: 'skip step 2' });
+  });
+});
+
+describe('readable, scrollable approval arguments (issue 15)', () => {
+  it('a file body is shown as its lines, not one escaped JSON string, and ↓ scrolls to the end', async () => {
+    const { readableArgs } = await import('../../src/ui/text/readable-args.js');
+    const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+    expect(readableArgs({ path: 'a.txt', content })).toBe(`path: a.txt\ncontent:\n${content.split('\n').map((l) => `  ${l}`).join('\n')}`);
+    expect(readableArgs('{"n":3,"deep":{"x":[1]}}')).toBe('n: 3\ndeep: {\n  "x": [\n    1\n  ]\n}');
+    expect(readableArgs({ cmd: 'a\u001b]0;pwned\u0007b' })).not.toMatch(/\u001b|\u0007/);
   });
 });

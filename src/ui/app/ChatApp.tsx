@@ -7,7 +7,7 @@ import { useBracketedPaste } from '../hooks/use-bracketed-paste.js';
 import { useElapsed } from '../hooks/use-elapsed.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
-import { TodoPanel } from '../components/TodoPanel.js';
+import { TodoPanel, todoPanelRows } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
 import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
@@ -87,6 +87,9 @@ export function ChatApp(props: ChatAppProps) {
   const promptRows = c.prompt ? estimatePromptRows(c.prompt.interrupt, width, rows) + 1 : 0;
   const maxLiveRows = Math.max(0, rows - Math.max(bottomRows, promptRows) - 2);
   const elapsed = useElapsed(c.startedAt, !!c.prompt);
+  // The input box gets what the status line, the activity line and the todo panel leave, with a row to spare.
+  const todoRows = c.busy && c.state.todos?.length ? todoPanelRows(c.state.todos.length) : 0;
+  const inputMaxRows = Math.max(3, rows - 4 - (c.busy ? 1 : 0) - todoRows);
 
   return (
     <Box flexDirection="column">
@@ -116,6 +119,8 @@ export function ChatApp(props: ChatAppProps) {
             commands={c.choices.length ? [...(props.commands ?? DEFAULT_SLASH_COMMANDS), ...c.choices] : (props.commands ?? DEFAULT_SLASH_COMMANDS)}
             busy={c.busy}
             placeholder={c.busy ? undefined : 'Message, or / for commands'}
+            width={width}
+            maxRows={inputMaxRows}
           />
         ) : null}
         <StatusLine

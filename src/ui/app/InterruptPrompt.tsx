@@ -51,6 +51,7 @@ function PromptFor({ interrupt: p, counter, width, maxArgLines, onAnswer }: Inte
           plan={info.plan ?? []}
           width={width}
           counter={counter}
+          maxRows={maxArgLines}
           onDecision={(decision) => onAnswer({ kind: 'plan_review', decision })}
         />
       );

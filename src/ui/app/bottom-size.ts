@@ -1,4 +1,5 @@
-import { prettyArgs } from '../components/ApprovalPrompt.js';
+import { argRows } from '../components/ApprovalPrompt.js';
+import { planRows } from '../components/PlanReviewPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 import { wrappedRows } from '../text/width.js';
 
@@ -17,9 +18,9 @@ export function estimatePromptRows(p: PendingInterrupt, width: number, rows: num
   const frame = 2 + 1; // border and title
   switch (p.info.kind) {
     case 'approval':
-      return frame + text(p.info.message) + 2 + Math.min(prettyArgs(p.info.arguments).split('\n').length + 1, argLinesFor(rows)) + 2;
+      return frame + text(p.info.message) + 2 + Math.min(argRows(p.info.arguments, width).length + 1, argLinesFor(rows) + 1) + 2;
     case 'plan_review':
-      return frame + text(p.info.message) + 2 + (p.info.plan ?? []).reduce((n, s) => n + text(s), 0) + 2;
+      return frame + text(p.info.message) + 2 + Math.min(planRows(p.info.plan ?? [], width).length, argLinesFor(rows) + 1) + 2;
     default:
       return frame + text(p.info.message) + 1 + (p.info.data === undefined ? 0 : text(JSON.stringify(p.info.data, null, 2)));
   }

@@ -7,6 +7,8 @@ import { useKeyGuard } from '../hooks/key-guard.js';
 import { useMode } from '../hooks/use-mode.js';
 import { useTextField } from '../hooks/use-text-field.js';
 import { EditorView } from './EditorView.js';
+import { editorRows } from '../input/editor-rows.js';
+import { readableArgs } from '../text/readable-args.js';
 
 export type ApprovalChoice =
   | { approved: true }
@@ -29,7 +31,12 @@ export interface ApprovalPromptProps {
   onDecision: (choice: ApprovalChoice) => void;
 }
 
-/** Arguments as indented JSON. Parsing can bring back control characters the text escaped: sanitised again. */
+/** The approval box's argument rows: readable arguments hard-wrapped to the box's inner width. */
+export function argRows(args: unknown, width: number): string[] {
+  return editorRows(readableArgs(args), 0, Math.max(10, width - 4)).rows.map((r) => r.text);
+}
+
+/** Arguments as indented JSON (what `e` edits). Parsing can bring back control characters the text escaped: sanitised again. */
 export function prettyArgs(args: unknown): string {
   return sanitizeText(prettyJson(args));
 }
@@ -54,8 +61,12 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
   const guard = useKeyGuard();
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
-  const lines = pretty.split('\n');
-  const shown = lines.slice(0, maxArgLines);
+  // What the call will do, wrapped to the box and scrolled with ↑/↓: every row can be read before `y`.
+  const rows = argRows(args, width);
+  const [scroll, setScroll] = useState(0);
+  const page = Math.max(1, maxArgLines);
+  const top = Math.min(scroll, Math.max(0, rows.length - page));
+  const shown = rows.slice(top, top + page);
 
   const reason = useTextField({
     onSubmit: (text) => onDecision(text.trim() ? { approved: false, reason: text.trim() } : { approved: false }),
@@ -82,6 +93,12 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
     if (currentMode() === 'reason') return reason.onKey(input, key);
     if (currentMode() === 'edit') return edit.onKey(input, key);
     if (key.ctrl || key.meta) return;
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      const step = key.pageUp || key.pageDown ? page : 1;
+      const last = Math.max(0, rows.length - page);
+      setScroll(Math.max(0, Math.min(last, top + (key.upArrow || key.pageUp ? -step : step))));
+      return;
+    }
     const k = input.toLowerCase();
     // "Always" is a second, deliberate step: one stray `a` must not open a tool for the whole session.
     if (currentMode() === 'always') {
@@ -104,8 +121,12 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       {mayHaveRun && message ? <Text color="red">{`⚠ ${message}`}</Text> : null}
       {mode !== 'edit' ? (
         <Box flexDirection="column" marginY={1}>
-          <Text dimColor>{shown.join('\n')}</Text>
-          {lines.length > shown.length ? <Text dimColor>{`… +${lines.length - shown.length} lines`}</Text> : null}
+          {shown.map((row, i) => (
+            <Text key={top + i} dimColor wrap="truncate-end">
+              {row || ' '}
+            </Text>
+          ))}
+          {rows.length > shown.length ? <Text color="yellow">{`rows ${top + 1}–${top + shown.length} of ${rows.length} · ↑/↓ to read the rest`}</Text> : null}
         </Box>
       ) : null}
       {mode === 'menu' ? (
@@ -122,13 +143,13 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       {mode === 'reason' ? (
         <Box flexDirection="column">
           <Text dimColor>Why not? (optional; Enter rejects, Esc goes back)</Text>
-          <EditorView state={reason.state} prompt="reason › " promptColor="yellow" />
+          <EditorView state={reason.state} prompt="reason › " promptColor="yellow" width={width - 4} maxRows={3} />
         </Box>
       ) : null}
       {mode === 'edit' ? (
         <Box flexDirection="column" marginTop={1}>
           <Text dimColor>Edit the arguments (JSON). Enter approves, Ctrl-J adds a line, Esc goes back.</Text>
-          <EditorView state={edit.state} />
+          <EditorView state={edit.state} width={width - 4} maxRows={page + 2} />
           {error ? <Text color="red">{error}</Text> : null}
         </Box>
       ) : null}

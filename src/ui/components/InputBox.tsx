@@ -25,7 +25,13 @@ export interface InputBoxProps {
   pasteLineThreshold?: number;
   /** Text already typed (kept while a prompt had the keyboard). */
   initialText?: string;
+  /** Columns the box may use; long lines wrap inside them. */
+  width?: number;
+  /** Rows the box may take (text and suggestions): a taller text shows a window around the cursor. */
+  maxRows?: number;
 }
+
+const SUGGESTIONS_MAX = 8;
 
 interface TabCycle {
   base: string;
@@ -36,7 +42,7 @@ interface TabCycle {
  * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
  * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
  */
-export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText }: InputBoxProps) {
+export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows }: InputBoxProps) {
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
   const [hideSuggestions, setHideSuggestions] = useState(false);
@@ -133,10 +139,14 @@ export function InputBox({ history = [], onSubmit, onChange, commands = [], isAc
 
   useKeys(onKey, { isActive });
 
+  // Suggestions get up to half of the rows; the text keeps at least three.
+  const suggestionRows = maxRows === undefined ? SUGGESTIONS_MAX : Math.max(0, Math.min(SUGGESTIONS_MAX, Math.floor(maxRows / 2) - 1));
+  const shownSuggestions = suggestions.length ? Math.min(suggestions.length, suggestionRows) + (suggestions.length > suggestionRows ? 1 : 0) : 0;
+  const editorRows = maxRows === undefined ? undefined : Math.max(3, maxRows - shownSuggestions);
   return (
     <Box flexDirection="column">
-      <EditorView state={state} prompt="› " promptColor={busy ? 'gray' : 'cyan'} placeholder={placeholder} focus={isActive} />
-      <Suggestions items={suggestions} selected={cycle?.index} />
+      <EditorView state={state} prompt="› " promptColor={busy ? 'gray' : 'cyan'} placeholder={placeholder} focus={isActive} width={width} maxRows={editorRows} />
+      {suggestionRows > 0 ? <Suggestions items={suggestions} selected={cycle?.index} max={suggestionRows} /> : null}
     </Box>
   );
 }

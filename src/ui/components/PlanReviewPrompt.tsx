@@ -1,4 +1,7 @@
 import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { editorRows } from '../input/editor-rows.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useMode } from '../hooks/use-mode.js';
@@ -13,13 +16,27 @@ export interface PlanReviewPromptProps {
   plan: readonly string[];
   width: number;
   counter?: string;
+  /** Rows the steps may take; a longer plan scrolls with ↑/↓. */
+  maxRows?: number;
   onDecision: (decision: PlanDecision) => void;
 }
 
-/** A proposed plan: Enter or `y` accepts it; `f` asks for changes in words. */
-export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecision }: PlanReviewPromptProps) {
-  const [mode, setMode, currentMode] = useMode<'menu' | 'feedback'>('menu');
+/** The plan as rows: `n. ` before each step's first row, its wrapped rest indented to match. */
+export function planRows(plan: readonly string[], width: number): string[] {
   const numberWidth = String(plan.length).length;
+  const indent = ' '.repeat(numberWidth + 2);
+  return plan.flatMap((step, i) =>
+    editorRows(sanitizeText(step).replace(/\s*\n\s*/g, ' '), 0, Math.max(10, width - 4 - indent.length)).rows.map((r, j) => (j === 0 ? `${String(i + 1).padStart(numberWidth)}. ` : indent) + r.text),
+  );
+}
+
+/** A proposed plan: Enter or `y` accepts it; `f` asks for changes in words. */
+export function PlanReviewPrompt({ agent, message, plan, width, counter, maxRows = 12, onDecision }: PlanReviewPromptProps) {
+  const [mode, setMode, currentMode] = useMode<'menu' | 'feedback'>('menu');
+  const rows = planRows(plan, width);
+  const page = Math.max(1, maxRows);
+  const [scroll, setScroll] = useState(0);
+  const top = Math.min(scroll, Math.max(0, rows.length - page));
   const feedback = useTextField({
     onSubmit: (text) => {
       if (text.trim()) return onDecision({ accept: false, feedback: text.trim() });
@@ -30,6 +47,11 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecis
   useKeys((input, key) => {
     if (currentMode() === 'feedback') return feedback.onKey(input, key);
     if (key.ctrl || key.meta) return;
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      const step = key.pageUp || key.pageDown ? page : 1;
+      setScroll(Math.max(0, Math.min(Math.max(0, rows.length - page), top + (key.upArrow || key.pageUp ? -step : step))));
+      return;
+    }
     if (key.return || input.toLowerCase() === 'y') onDecision({ accept: true });
     else if (input.toLowerCase() === 'f') setMode('feedback');
   });
@@ -37,20 +59,18 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, onDecis
     <PromptFrame agent={agent} title="proposes a plan" color="magenta" width={width} counter={counter}>
       {message ? <Text>{message}</Text> : null}
       <Box flexDirection="column" marginY={1}>
-        {plan.map((step, i) => (
-          <Box key={i} flexDirection="row">
-            <Box width={numberWidth + 2} flexShrink={0}>
-              <Text dimColor>{`${String(i + 1).padStart(numberWidth)}.`}</Text>
-            </Box>
-            <Text>{step}</Text>
-          </Box>
+        {rows.slice(top, top + page).map((row, i) => (
+          <Text key={top + i} wrap="truncate-end">
+            {row}
+          </Text>
         ))}
+        {rows.length > page ? <Text color="magenta">{`rows ${top + 1}–${Math.min(rows.length, top + page)} of ${rows.length} · ↑/↓ to read the rest`}</Text> : null}
       </Box>
       {mode === 'menu' ? <KeyHints hints={[['y/Enter', 'accept'], ['f', 'give feedback']]} /> : null}
       {mode === 'feedback' ? (
         <Box flexDirection="column">
           <Text dimColor>What should change? (Enter sends, Esc goes back)</Text>
-          <EditorView state={feedback.state} prompt="feedback › " promptColor="magenta" />
+          <EditorView state={feedback.state} prompt="feedback › " promptColor="magenta" width={width - 4} maxRows={3} />
         </Box>
       ) : null}
     </PromptFrame>

@@ -4,6 +4,11 @@ import { todoMark, type Todo } from '../../core/prebuilt/deep/todos.js';
 /** Rows the panel takes at most: the screen belongs to the conversation. */
 export const TODO_PANEL_MAX_ITEMS = 8;
 
+/** Rows the panel takes for `count` todos: the title, the items shown and the `…` marks. */
+export function todoPanelRows(count: number): number {
+  return 1 + Math.min(count, TODO_PANEL_MAX_ITEMS) + (count > TODO_PANEL_MAX_ITEMS ? 2 : 0);
+}
+
 /**
  * A deep agent's todo list above the input while it works: ☐ pending, ◐ in progress (its active
  * form, bold), ☑ completed (dim). Long lists show the items around the one in progress.

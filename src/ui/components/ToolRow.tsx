@@ -60,8 +60,9 @@ function argsLine(args: string): string {
     return args.replace(/\s+/g, ' ').trim();
   }
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    // Strings as they read (line breaks as ⏎, not `\n` escapes); other values as JSON.
     return Object.entries(parsed)
-      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .map(([k, v]) => `${k}: ${typeof v === 'string' ? `"${v.replace(/\r?\n/g, ' ⏎ ')}"` : JSON.stringify(v)}`)
       .join(', ');
   }
   return JSON.stringify(parsed);
