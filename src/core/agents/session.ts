@@ -93,6 +93,23 @@ async function materializeEvents(events: RecordedEvent[]): Promise<RecordedEvent
 }
 
 /** The message of a recorded event, or undefined when its stream failed (a retried attempt). */
+/**
+ * The text a cancelled model call had streamed when it was stopped (the last such call of the run),
+ * or undefined. A resume makes the call again; a new message after the cancel keeps this text as
+ * the assistant's turn, so the model sees what the person saw.
+ */
+export function cancelledText(session: Session): { agentName: string; text: string } | undefined {
+  const events = session.events();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (!e.stream) continue;
+    if (!(e.stream.error instanceof CancelledError)) return undefined;
+    const text = e.stream.snapshot().content;
+    return text.trim() ? { agentName: e.agentName, text } : undefined;
+  }
+  return undefined;
+}
+
 export async function recordedMessage(e: RecordedEvent): Promise<Message | undefined> {
   if (e.message) return e.message;
   if (!e.stream) return undefined;

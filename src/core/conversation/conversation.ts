@@ -17,7 +17,7 @@ import { systemMessage, userMessage, type Message } from '../schema/message.js';
 import type { AgentEvent } from '../agents/types.js';
 import type { HistoryEntry } from '../agents/history.js';
 import type { InterruptContext } from '../interrupt.js';
-import type { Session } from '../agents/session.js';
+import { cancelledText, type Session } from '../agents/session.js';
 import type { Todo } from '../prebuilt/deep/todos.js';
 import type { RunStatus, RunResult } from '../run-result.js';
 import { isTodosEvent } from '../prebuilt/deep/todos.js';
@@ -318,7 +318,8 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     r.pendingInterrupts = resumable ? summary.interrupts.map(toPending) : [];
     if (resumable) {
       r.checkpointId = this.id;
-      r.pendingTurn = await this.turnMessages();
+      // A resume makes the stopped call again; a new message instead keeps what was shown of it.
+      r.pendingTurn = [...(await this.turnMessages()), ...this.cancelledAnswer(summary)];
       await this.save();
       return;
     }
@@ -345,6 +346,13 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     r.checkpointId = undefined;
     r.pendingInterrupts = [];
     if (checkpoint) await this.stores.checkpoints.delete(checkpoint);
+  }
+
+  /** The partial answer of a turn cancelled mid-stream, as an assistant message of its agent. */
+  private cancelledAnswer(summary: TurnOutcome): HistoryMessage[] {
+    if (summary.status !== 'cancelled' || !this.session) return [];
+    const partial = cancelledText(this.session);
+    return partial ? [{ role: 'assistant', content: partial.text, agentName: partial.agentName }] : [];
   }
 
   private async turnMessages(): Promise<HistoryMessage[]> {
