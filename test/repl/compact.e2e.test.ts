@@ -27,7 +27,7 @@ describe('/compact and /clear (tmux)', () => {
     for (const [i, line] of ['my favourite colour is blue', 'the project is called Apollo'].entries()) {
       tmux.type('compact', line);
       tmux.keys('compact', 'Enter');
-      // The next line is typed once the turn has ended: Enter during a turn is not taken (issue 15 asks for queueing).
+      // The next line is typed once the turn has ended, so each answer pairs with its question.
       await tmux.waitForScreen('compact', (s) => s.includes(`ok: ${line}`) && s.includes(PROMPT), `answer ${i + 1}`);
     }
 

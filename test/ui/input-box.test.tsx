@@ -117,7 +117,16 @@ describe('InputBox', () => {
     expect(frame().split('\n')[0]).toBe('› /sessions');
   });
 
-  it('does not submit while busy, but keeps the text', async () => {
+  it('while busy, Enter queues the text (issue 15) and clears the box', async () => {
+    const onQueue = vi.fn<(t: string) => void>();
+    const { r, onSubmit, frame } = await box({ busy: true, onQueue });
+    await type(r.stdin, 'later', KEY.enter);
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(onQueue).toHaveBeenCalledExactlyOnceWith('later');
+    expect(frame()).toBe('›');
+  });
+
+  it('without a queue, does not submit while busy, but keeps the text', async () => {
     const { r, onSubmit, frame } = await box({ busy: true });
     await type(r.stdin, 'later', KEY.enter);
     expect(onSubmit).not.toHaveBeenCalled();

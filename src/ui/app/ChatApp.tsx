@@ -1,5 +1,5 @@
 import { Box, measureElement, type DOMElement } from 'ink';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { InputBox } from '../components/InputBox.js';
 import { StatusLine } from '../components/StatusLine.js';
 import { Transcript } from '../components/Transcript.js';
@@ -9,6 +9,7 @@ import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
 import { TodoPanel, todoPanelRows } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
+import { QueuedMessages, queuedRows } from '../components/QueuedMessages.js';
 import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
@@ -47,13 +48,22 @@ export function ChatApp(props: ChatAppProps) {
   const [inputKey, setInputKey] = useState(0);
   const inputText = useRef('');
   const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
+  // Messages entered while a run works, sent together when the turn ends (Esc takes them back to edit).
+  const [queued, setQueued] = useState<readonly string[]>([]);
 
   const hint = useExitKeys({
     expand: () => c.ui.expandLast(),
     busy: c.busy,
     hasPrompt: !!c.prompt,
     inputEmpty: () => inputText.current === '',
-    cancel: c.cancel,
+    cancel: () => {
+      // The first Esc takes the queued messages back into the box; the next one stops the run.
+      if (!queued.length) return c.cancel();
+      const back = [...queued, inputText.current].filter(Boolean).join('\n\n');
+      setQueued([]);
+      inputText.current = back;
+      setInputKey((k) => k + 1);
+    },
     dismiss: c.dismiss,
     clearInput: () => {
       if (!inputText.current) return;
@@ -74,6 +84,14 @@ export function ChatApp(props: ChatAppProps) {
     [c.submit, props.onHistoryAdd],
   );
 
+  // The turn is over and nothing waits for an answer: the queued messages go, as one message.
+  useEffect(() => {
+    if (c.busy || c.prompt || c.state.interrupts.length || !queued.length) return;
+    const text = queued.join('\n\n');
+    setQueued([]);
+    onSubmit(text);
+  }, [c.busy, c.prompt, c.state.interrupts.length, queued, onSubmit]);
+
   // The live tail gets the rows the bottom area leaves free (measured after each frame).
   const bottom = useRef<DOMElement>(null);
   const [bottomRows, setBottomRows] = useState(4);
@@ -89,7 +107,7 @@ export function ChatApp(props: ChatAppProps) {
   const elapsed = useElapsed(c.startedAt, !!c.prompt);
   // The input box gets what the status line, the activity line and the todo panel leave, with a row to spare.
   const todoRows = c.busy && c.state.todos?.length ? todoPanelRows(c.state.todos.length) : 0;
-  const inputMaxRows = Math.max(3, rows - 4 - (c.busy ? 1 : 0) - todoRows);
+  const inputMaxRows = Math.max(3, rows - 4 - (c.busy ? 1 : 0) - todoRows - queuedRows(queued.length));
 
   return (
     <Box flexDirection="column">
@@ -109,12 +127,14 @@ export function ChatApp(props: ChatAppProps) {
         ) : null}
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
         {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
+        {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
         {!c.prompt ? (
           <InputBox
             key={inputKey}
             initialText={inputText.current}
             history={history}
             onSubmit={onSubmit}
+            onQueue={(text) => setQueued((q) => [...q, text])}
             onChange={(t) => (inputText.current = t)}
             commands={c.choices.length ? [...(props.commands ?? DEFAULT_SLASH_COMMANDS), ...c.choices] : (props.commands ?? DEFAULT_SLASH_COMMANDS)}
             busy={c.busy}

@@ -18,8 +18,10 @@ export interface InputBoxProps {
   onChange?: (text: string) => void;
   commands?: readonly SlashCommandInfo[];
   isActive?: boolean;
-  /** While a run is going, Enter does nothing (typing ahead still works). */
+  /** While a run is going, Enter queues the text (`onQueue`) instead of sending it; without `onQueue` it keeps it. */
   busy?: boolean;
+  /** A message typed and entered while a run works: it is sent when the turn ends. */
+  onQueue?: (text: string) => void;
   placeholder?: string;
   /** Pastes with at least this many lines show as `[Pasted N lines]`. */
   pasteLineThreshold?: number;
@@ -42,7 +44,7 @@ interface TabCycle {
  * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
  * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
  */
-export function InputBox({ history = [], onSubmit, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows }: InputBoxProps) {
+export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows }: InputBoxProps) {
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
   const [hideSuggestions, setHideSuggestions] = useState(false);
@@ -70,11 +72,12 @@ export function InputBox({ history = [], onSubmit, onChange, commands = [], isAc
 
   const submit = () => {
     const text = pastes.current.expand(current.current.text);
-    if (!text.trim() || busy) return;
+    if (!text.trim() || (busy && !onQueue)) return;
     pastes.current.clear();
     historyAt.current = atDraft;
     set(ed.emptyEditor);
-    onSubmit(text);
+    if (busy) onQueue!(text);
+    else onSubmit(text);
   };
 
   const suggestionBase = cycle?.base ?? state.text;
