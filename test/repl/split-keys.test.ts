@@ -13,6 +13,12 @@ describe('splitControlKeys', () => {
     expect(summary('ab\u007f')).toEqual(['ab', 'del']);
   });
 
+  it('after a control key, the text and Enter that follow in the same chunk are still text and Enter (issue 15, defect 2)', () => {
+    expect(summary('helo\u007flo world\r')).toEqual(['helo', 'del', 'lo world', 'enter']);
+    expect(summary('\u0015hello there\r')).toEqual(['ctrl+u', 'hello there', 'enter']);
+    expect(summary('abc\u0004')).toEqual(['abc', 'ctrl+d']);
+  });
+
   it('splits typed text followed by Enter, so Enter still submits', () => {
     expect(summary('hello\r')).toEqual(['hello', 'enter']);
     expect(summary('two\rlines\r')).toEqual(['two\rlines\r']);

@@ -26,7 +26,13 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
     const t = setTimeout(() => setHint(undefined), EXIT_WINDOW_MS);
     return () => clearTimeout(t);
   }, [hint]);
+  // Text that came in the same chunk as a Ctrl-D is in the box even if the box has not said so yet.
+  const typedInChunk = useRef(false);
   useKeys((input, key) => {
+    if (input && !key.ctrl && !key.meta && !typedInChunk.current) {
+      typedInChunk.current = true;
+      queueMicrotask(() => (typedInChunk.current = false));
+    }
     if (key.ctrl && input === 'c') {
       if (o.busy) o.cancel();
       else if (o.hasPrompt) o.dismiss();
@@ -37,7 +43,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
     }
     if (key.ctrl && input === 'o') return o.expand();
     if (key.ctrl && input === 'd') {
-      if (!o.busy && !o.hasPrompt && o.inputEmpty()) o.onExit('ctrl-d');
+      if (!o.busy && !o.hasPrompt && o.inputEmpty() && !typedInChunk.current) o.onExit('ctrl-d');
       return;
     }
     if (key.escape && o.busy) o.cancel();

@@ -44,9 +44,8 @@ function keyOf(piece: string): [string, Key] {
  * bytes. This splits such a chunk into the keys it holds; text runs stay whole (a paste).
  */
 export function splitControlKeys(input: string, key: Key): Array<[string, Key]> {
-  // Typed text and Enter in one chunk: the Enter still submits (a multi-line chunk stays a paste).
-  if (/^[^\r\n\x00-\x1f\x7f]+\r$/.test(input) && !key.ctrl && !key.meta) return [keyOf(input.slice(0, -1)), keyOf('\r')];
-  if (input.length < 2 || key.ctrl || key.meta || !CONTROL.test(input)) return [[input, key]];
+  if (key.ctrl || key.meta) return [[input, key]];
+  if (input.length < 2 || !CONTROL.test(input)) return textThenEnter(input) ?? [[input, key]];
   const keys: Array<[string, Key]> = [];
   let text = '';
   for (const ch of input) {
@@ -58,6 +57,11 @@ export function splitControlKeys(input: string, key: Key): Array<[string, Key]> 
     text = '';
     keys.push(keyOf(ch));
   }
-  if (text) keys.push(keyOf(text));
+  if (text) keys.push(...(textThenEnter(text) ?? [keyOf(text)]));
   return keys;
+}
+
+/** Typed text and Enter in one chunk: the Enter still submits (a multi-line chunk stays a paste). */
+function textThenEnter(text: string): Array<[string, Key]> | undefined {
+  return /^[^\r\n\x00-\x1f\x7f]+\r$/.test(text) ? [keyOf(text.slice(0, -1)), keyOf('\r')] : undefined;
 }
