@@ -113,6 +113,10 @@ describe('answers', () => {
   it('recognises known commands; an unknown /word alone is a command, a sentence is not', () => {
     expect(parseCommand('/help', DEFAULT_SLASH_COMMANDS)).toEqual({ name: '/help', args: '' });
     expect(parseCommand('/nope', DEFAULT_SLASH_COMMANDS)).toEqual({ name: '/nope', args: '' });
+    // Issue 15: a unique prefix alone is the command; a lone `/` is help; a prefix with words stays a message.
+    expect(parseCommand('/he', DEFAULT_SLASH_COMMANDS)).toEqual({ name: '/help', args: '' });
+    expect(parseCommand('/', DEFAULT_SLASH_COMMANDS)).toEqual({ name: '/help', args: '' });
+    expect(parseCommand('/ex is my ex', DEFAULT_SLASH_COMMANDS)).toBeUndefined();
     expect(parseCommand('/nope is not a command', DEFAULT_SLASH_COMMANDS)).toBeUndefined();
   });
 });

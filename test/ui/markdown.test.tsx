@@ -162,3 +162,12 @@ describe('highlighting helpers', () => {
     expect(fitColumns([30, 5], 20)).toEqual([12, 5]);
   });
 });
+
+describe('entities (issue 15)', () => {
+  it('text decodes &amp; &lt; &gt; and numeric references; code spans keep them; a decoded escape byte is removed', () => {
+    const out = plain(md('Tom &amp; Jerry &lt;3 &#x263A; `a &amp; b` x&#27;[31my'));
+    expect(out).toContain('Tom & Jerry <3 ☺');
+    expect(out).toContain('a &amp; b');
+    expect(out).not.toContain('\u001b');
+  });
+});

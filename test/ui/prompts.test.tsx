@@ -49,6 +49,18 @@ describe('ApprovalPrompt', () => {
     expect(plain(r.lastFrame())).toContain('approve once');
   });
 
+  it('Esc at the menu rejects (issue 15); Esc in the reason field goes back to the menu', async () => {
+    const { r, onDecision } = approval();
+    await tick();
+    await type(r.stdin, 'n');
+    await type(r.stdin, KEY.esc);
+    await tick(50);
+    expect(onDecision).not.toHaveBeenCalled();
+    await type(r.stdin, KEY.esc);
+    await tick(50);
+    expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: false });
+  });
+
   it('n asks for an optional reason, then rejects with it', async () => {
     const { r, onDecision } = approval();
     await type(r.stdin, 'n');

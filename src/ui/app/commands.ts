@@ -25,11 +25,17 @@ export interface ChatUi {
 
 /** A command from the input, when the text is one (`/path/to/file` is not). */
 export function parseCommand(text: string, commands: readonly SlashCommandInfo[]): { name: string; args: string } | undefined {
+  // A lone `/` asks what there is: never a message to the model.
+  if (text.trim() === '/') return { name: '/help', args: '' };
   const c = parse(text);
   if (!c) return undefined;
   // `/etc is full` reads as a message; an unknown `/word` alone reads as a mistyped command.
   const known = commands.some((k) => k.name === c.name);
-  return known || !c.args ? c : undefined;
+  if (known) return c;
+  if (c.args) return undefined;
+  // `/he` alone is `/help` when no other command starts so (what Tab would complete).
+  const starts = commands.filter((k) => !k.name.includes(' ') && k.name.startsWith(c.name));
+  return starts.length === 1 ? { name: starts[0]!.name, args: '' } : c;
 }
 
 /** What the app does for a command the caller did not take. */

@@ -92,6 +92,8 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
   useKeys((input, key) => {
     if (currentMode() === 'reason') return reason.onKey(input, key);
     if (currentMode() === 'edit') return edit.onKey(input, key);
+    // Esc at the menu says no (as in Claude Code); in the other modes it goes back to the menu. (Ink marks Esc as meta.)
+    if (key.escape) return currentMode() === 'menu' ? onDecision({ approved: false }) : setMode('menu');
     if (key.ctrl || key.meta) return;
     if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
       const step = key.pageUp || key.pageDown ? page : 1;
@@ -131,7 +133,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       ) : null}
       {mode === 'menu' ? (
         <KeyHints
-          hints={mayHaveRun ? [['y', 'run it again'], ['n', 'reject'], ['e', 'edit args']] : [['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args']]}
+          hints={mayHaveRun ? [['y', 'run it again'], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']] : [['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]}
         />
       ) : null}
       {mode === 'always' ? (

@@ -1,6 +1,8 @@
 import { Text } from 'ink';
 import type { Token, Tokens } from 'marked';
 import type { ReactNode } from 'react';
+import { decodeHTML } from 'entities';
+import { sanitizeText } from '../text/sanitize.js';
 import { breakParts, lineBreaks } from '../text/wrap.js';
 
 /** Maps each piece of text, in reading order. */
@@ -39,7 +41,8 @@ function inlineToken(token: Token, key: number, leaf: Leaf): ReactNode {
   const children = () => renderInline(t.tokens as Token[] | undefined, typeof t.text === 'string' ? t.text : '', leaf);
   switch (t.type) {
     case 'text':
-      return t.tokens?.length ? <Text key={key}>{children()}</Text> : leaf(t.text as string);
+      // Markdown text decodes entity references (`&amp;` is &); code spans keep them as written.
+      return t.tokens?.length ? <Text key={key}>{children()}</Text> : leaf(sanitizeText(decodeHTML(t.text as string)));
     case 'escape':
       return leaf(t.text as string);
     case 'strong':
