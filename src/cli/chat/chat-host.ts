@@ -1,4 +1,5 @@
-import type { AgentEvent } from '../../core/index.js';
+import { messageEvent, type AgentEvent } from '../../core/index.js';
+import { runShellCommand, shellContext } from './shell-command.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
@@ -29,6 +30,19 @@ export class ChatHost {
   }
 
   runTurn = (text: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.track(() => this.conv.startTurn(text, signal), signal);
+
+  /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
+  runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, signal);
+
+  private async *shellEvents(command: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    const id = `bang_${Date.now().toString(36)}`;
+    const call = { id, type: 'function' as const, function: { name: 'shell', arguments: JSON.stringify({ command }) } };
+    yield { ...messageEvent({ role: 'assistant', content: '', toolCalls: [call] }), agentName: 'you' };
+    const r = await runShellCommand(command, this.team.workspace, signal);
+    const result = messageEvent({ role: 'tool', content: r.output || '(no output)', toolCallId: id, toolName: 'shell', ...(r.exitCode ? { isError: true } : {}) });
+    yield { ...result, agentName: 'you' };
+    await this.conv.addContext(shellContext(command, r));
+  }
 
   answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal): AsyncIterable<AgentEvent> =>
     this.track(() => this.conv.resumeTurn(answers, signal), signal);

@@ -80,6 +80,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
     <ChatApp
       runTurn={host.runTurn}
       answerInterrupts={host.answerInterrupts}
+      runShell={host.runShell}
       onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
       history={savedHistory}
       onHistoryAdd={(text) => history.add(text)}

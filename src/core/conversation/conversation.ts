@@ -273,6 +273,17 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     await this.save();
   }
 
+  /**
+   * Adds something the person did outside a turn (a `!command` and its output) to the conversation
+   * as a user message: the next turn's model sees it. A stopped turn is closed first.
+   */
+  async addContext(text: string): Promise<void> {
+    await this.abandonStoppedTurn();
+    this.record.messages.push(userMessage(text));
+    this.record.pendingInterrupts = [];
+    await this.save();
+  }
+
   /** The model's context as prior history: the summary of what came before, then the messages since. */
   private contextHistory(): HistoryEntry[] {
     const r = this.record;

@@ -19,6 +19,8 @@ export interface ChatControllerOptions {
   runTurn: (text: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
   /** Continues the stopped run: one answer per interrupt id (approval decisions, answers, plan reviews). */
   answerInterrupts: (answers: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  /** `!command`: the host runs it (no approval: the person typed it) and adds it to the context. */
+  runShell?: (command: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
   /** Slash commands; return true when handled, anything else falls back to the built-in behaviour. */
   onCommand?: (name: string, args: string, ui: ChatUi) => boolean | void | Promise<boolean | void>;
   commands?: readonly SlashCommandInfo[];
@@ -122,6 +124,11 @@ export function useChatController(o: ChatControllerOptions) {
         } catch (e) {
           ui.error(`${command.name} failed: ${toError(e).message}`);
         }
+        return;
+      }
+      const shell = opts.current.runShell;
+      if (shell && text.startsWith('!') && text.slice(1).trim()) {
+        await run((signal) => shell(text.slice(1).trim(), signal));
         return;
       }
       await run((signal) => opts.current.runTurn(text, signal));

@@ -1,0 +1,35 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../cli/helpers.js';
+import { tempDir } from './helpers.js';
+import { startChat, useTmux } from './tmux.js';
+
+// Issue 15: `!command` runs a shell command directly (the person typed it: no approval), shows its
+// output, and adds it to the context; the model is not called for it.
+const server = useServer();
+const tmux = useTmux();
+const PROMPT = '› Message, or / for commands';
+
+describe('!command (tmux)', () => {
+  it('runs in the workspace without asking, shows the output, and the next turn sees it; no key reaches it', async () => {
+    server().onRequest(() => ({ content: 'I see the listing.' }));
+    const dir = tempDir('adk-bang-');
+    const work = join(dir, 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'notes-4711.txt'), 'x');
+    startChat(tmux, 'bang', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    await tmux.waitForScreen('bang', (s) => s.includes(PROMPT), 'the prompt');
+    tmux.type('bang', '!ls; echo "key=[$OPENAI_API_KEY]"');
+    tmux.keys('bang', 'Enter');
+    const screen = await tmux.waitForScreen('bang', (s) => s.includes('notes-4711.txt') && s.includes('key=[]') && s.includes(PROMPT), 'the command output');
+    expect(screen).not.toMatch(/approve once/);
+    expect(server().chatRequests).toHaveLength(0);
+    tmux.type('bang', 'what did you see?');
+    tmux.keys('bang', 'Enter');
+    await tmux.waitForScreen('bang', (s) => s.includes('I see the listing.'), 'the answer');
+    const users = server().chatRequests[0]!.body.messages.filter((m: any) => m.role === 'user').map((m: any) => String(m.content));
+    expect(users.join('\n')).toMatch(/I ran this shell command myself \(exit code 0\):\n\$ ls; echo .*\nnotes-4711\.txt/);
+    expect(users.at(-1)).toContain('what did you see?');
+  }, 60_000);
+});
