@@ -1,5 +1,6 @@
 import { messageEvent, type AgentEvent } from '../../core/index.js';
 import { runShellCommand, shellContext } from './shell-command.js';
+import { completePaths, withMentions } from './mentions.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
@@ -29,7 +30,12 @@ export class ChatHost {
     return this.conv.team;
   }
 
-  runTurn = (text: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.track(() => this.conv.startTurn(text, signal), signal);
+  /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
+  runTurn = (text: string, signal: AbortSignal): AsyncIterable<AgentEvent> =>
+    this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), signal), signal);
+
+  /** Tab after `@`: workspace paths that complete what was typed. */
+  completePath = (prefix: string): string[] => completePaths(this.team.workspace, prefix);
 
   /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, signal);

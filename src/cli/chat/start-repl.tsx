@@ -81,6 +81,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       runTurn={host.runTurn}
       answerInterrupts={host.answerInterrupts}
       runShell={host.runShell}
+      completePath={host.completePath}
       onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
       history={savedHistory}
       onHistoryAdd={(text) => history.add(text)}

@@ -29,6 +29,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   bracketedPaste?: boolean;
   /** Keys are not answers until a prompt has been visible this long (default 400 ms; tests may set 0). */
   promptArmMs?: number;
+  /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
+  completePath?: (prefix: string) => string[];
   /** Fixed size (tests); by default the terminal's, following resizes. */
   columns?: number;
   rows?: number;
@@ -141,6 +143,7 @@ export function ChatApp(props: ChatAppProps) {
             placeholder={c.busy ? undefined : 'Message, or / for commands'}
             width={width}
             maxRows={inputMaxRows}
+            completePath={props.completePath}
           />
         ) : null}
         <StatusLine

@@ -31,6 +31,8 @@ export interface InputBoxProps {
   width?: number;
   /** Rows the box may take (text and suggestions): a taller text shows a window around the cursor. */
   maxRows?: number;
+  /** Tab after `@`: paths that complete the prefix. */
+  completePath?: (prefix: string) => string[];
 }
 
 const SUGGESTIONS_MAX = 8;
@@ -44,9 +46,10 @@ interface TabCycle {
  * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
  * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
  */
-export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows }: InputBoxProps) {
+export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows, completePath }: InputBoxProps) {
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
+  const [pathChoices, setPathChoices] = useState<string[]>([]);
   const [hideSuggestions, setHideSuggestions] = useState(false);
   // Keys of one stdin chunk arrive before React re-renders: keep the latest values in refs.
   const current = useRef(state);
@@ -81,9 +84,26 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   };
 
   const suggestionBase = cycle?.base ?? state.text;
-  const suggestions = hideSuggestions ? [] : slashSuggestions(suggestionBase, commands);
+  const pathItems = /(?:^|\s)@[^\s@]*$/.test(state.text.slice(0, state.cursor)) ? pathChoices.map((p) => ({ name: `@${p}` })) : [];
+  const suggestions = hideSuggestions ? [] : pathItems.length ? pathItems : slashSuggestions(suggestionBase, commands);
+
+  /** Tab on an `@path` word: the one match, or the matches' common prefix (and the list under the box). */
+  const completeMention = (): boolean => {
+    const s = current.current;
+    const m = /(?:^|\s)@([^\s@]*)$/.exec(s.text.slice(0, s.cursor));
+    if (!m || !completePath) return false;
+    const prefix = m[1]!;
+    const matches = completePath(prefix);
+    if (!matches.length) return true;
+    const pick = matches.length === 1 ? matches[0]! : commonPrefix(matches);
+    setPathChoices(matches.length > 1 ? matches : []);
+    const done = matches.length === 1 && !pick.endsWith('/') ? ' ' : '';
+    if (pick.length > prefix.length || done) set(ed.insert(s, pick.slice(prefix.length) + done));
+    return true;
+  };
 
   const complete = () => {
+    if (completeMention()) return;
     const s = current.current;
     const base = cycle?.base ?? s.text;
     const matches = slashSuggestions(base, commands).map((c) => c.name);
