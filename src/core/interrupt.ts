@@ -25,6 +25,8 @@ export interface InterruptDetails {
   callId?: string | undefined;
   /** For approval: the call started before adk stopped, so it may have done its work already. */
   mayHaveRun?: true | undefined;
+  /** For approval: what the call would change, as a unified diff (tools with a `preview`). */
+  diff?: string | undefined;
   /** For plan_review: the proposed steps. */
   plan?: string[] | undefined;
   data?: unknown | undefined;

@@ -31,8 +31,11 @@ describe('a new prompt after a cancelled turn', () => {
     expect(next.code).toBe(0);
     const messages = server.chatRequests.at(-1)!.body.messages as Array<{ role: string; content: string; tool_call_id?: string; tool_calls?: unknown[] }>;
     const roles = messages.map((m) => m.role);
-    // user, the call, its result, the new question: no user message follows another.
-    expect(roles.slice(-4)).toEqual(['user', 'assistant', 'tool', 'user']);
+    // user, the call, its result, the part of the answer shown, the new question: no user message follows another.
+    expect(roles.slice(-5)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    // What was shown of the cut-off answer stays in the context (issue 15, defect 6).
+    expect('a long, slow answer that will be cut off before it ends'.startsWith(messages.at(-2)!.content)).toBe(true);
+    expect(messages.at(-2)!.content.length).toBeGreaterThan(0);
     expect(messages.find((m) => m.role === 'tool')?.tool_call_id).toBe('c_list');
     expect(messages.at(-1)?.content).toBe('are you there?');
 

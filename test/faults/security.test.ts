@@ -7,6 +7,7 @@ import { loadModuleTool } from '../../src/core/tools/module-tool.js';
 import { useOpenAIServer, type OpenAITestServer, type ServerReply } from '../support/openai-server.js';
 import { freePort } from '../support/redis-server.js';
 import { cli, expectCleanStderr, FAULT_KEY, modelEnv, ofType, showSession, tempDir, workspace } from './helpers.js';
+import { allowInProject } from '../support/cli.js';
 
 /* What must never get through: paths out of the workspace, unapproved shell, foreign modules, keys. */
 
@@ -23,6 +24,8 @@ const toolMessages = (i: number) => server.chatRequests[i].body.messages.filter(
 describe('file tools', () => {
   it('refuse traversal, absolute paths, symlink escapes, /dev/zero and FIFOs, without leaking or hanging', async () => {
     const { cwd, home } = workspace();
+    // The bundled assistant asks before writing (issue 15); this test is about where writes may go.
+    allowInProject(home, cwd, ['write_file', 'edit_file']);
     const outside = join(cwd, '..', 'outside');
     mkdirSync(outside);
     writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET CONTENT\n');

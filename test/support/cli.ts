@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,4 +76,13 @@ export function jsonLines(stdout: string): any[] {
         return l;
       }
     });
+}
+
+/**
+ * Allows tools without asking in one project folder, as `adk config set allow …` run there would
+ * (the settings file under `home`). For tests whose subject is not the approval of file writes.
+ */
+export function allowInProject(home: string, workspace: string, rules: string[]): void {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ projects: { [realpathSync(workspace)]: { allow: rules } } }), { mode: 0o600 });
 }

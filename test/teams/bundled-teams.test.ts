@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectExit, ofType, serverEnv, sessionIdOf, systemOf, tempDir, tempHome, textOf, toolMessagesOf, toolsOf, useServer } from '../cli/helpers.js';
 import { scriptTeam, speakers } from './team-script.js';
+import { allowInProject } from '../support/cli.js';
 
 // Issue 5, Must show 3: each bundled team through `adk run --agent <team> --json`, over the openai
 // SDK against the local server, checking agents, run paths, transfers and tool calls.
@@ -30,11 +31,18 @@ describe('bundled teams against an OpenAI-compatible server', () => {
             ? { toolCalls: [{ id: 'c_wr', name: 'write_file', arguments: { path: 'out/summary.txt', content: 'summary of notes\n' } }] }
             : { content: 'I read notes.txt and wrote out/summary.txt.' },
     });
-    const r = await runTeam('assistant', 'summarise my notes into out/summary.txt', 0);
-    expect(r.lines[0]).toMatchObject({ type: 'session', agent: 'assistant' });
+    // The assistant asks before writing a file (issue 15): the approval shows the diff of what it would write.
+    const asked = await runTeam('assistant', 'summarise my notes into out/summary.txt', 3);
+    const [stop] = ofType(asked.lines, 'interrupt');
+    expect(stop.interrupts).toMatchObject([{ kind: 'approval', tool: 'write_file' }]);
+    expect(stop.interrupts[0].diff).toContain('+++ b/out/summary.txt');
+    expect(stop.interrupts[0].diff).toContain('+summary of notes');
+    expect(existsSync(join(cwd, 'out/summary.txt'))).toBe(false);
+    const r = await expectExit(['resume', sessionIdOf(asked), '--approve', '--json'], 0, opts());
+    expect(asked.lines[0]).toMatchObject({ type: 'session', agent: 'assistant' });
     expect(calls).toEqual(['assistant', 'assistant', 'assistant']);
-    expect(ofType(r.lines, 'tool_call').map((c) => c.name)).toEqual(['list_dir', 'read_file', 'write_file']);
-    const results = ofType(r.lines, 'tool_result');
+    expect(ofType(asked.lines, 'tool_call').map((c) => c.name)).toEqual(['list_dir', 'read_file', 'write_file']);
+    const results = [...ofType(asked.lines, 'tool_result'), ...ofType(r.lines, 'tool_result')];
     // The two parallel calls report in completion order, whichever finishes first; the write comes after both.
     expect(results.slice(0, 2).map((x) => [x.id, x.isError]).sort()).toEqual([
       ['c_ls', false],
@@ -44,7 +52,7 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     const byId = (id: string) => results.find((x) => x.id === id)!;
     expect(byId('c_ls').content).toContain('notes.txt');
     expect(byId('c_rd').content).toContain('adk notes: the team reads this file.');
-    for (const l of [...ofType(r.lines, 'message'), ...results]) expect(l).toMatchObject({ agent: 'assistant', runPath: ['assistant'] });
+    for (const l of [...ofType(asked.lines, 'message'), ...ofType(r.lines, 'message'), ...results]) expect(l).toMatchObject({ agent: 'assistant', runPath: ['assistant'] });
     expect(ofType(r.lines, 'transfer')).toEqual([]);
     expect(readFileSync(join(cwd, 'out/summary.txt'), 'utf8')).toBe('summary of notes\n');
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'I read notes.txt and wrote out/summary.txt.' });
@@ -133,6 +141,8 @@ describe('bundled teams against an OpenAI-compatible server', () => {
       code_reviewer: ({ ownToolResults }) => (ownToolResults === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: 'hello.txt' } }] } : { content: 'LGTM' }),
     });
 
+    // The person allowed file writes here: this test follows the routing and the shell approval.
+    allowInProject(home, cwd, ['write_file', 'edit_file']);
     const r = await runTeam('coder', 'add a hello.txt', 3);
     const id = sessionIdOf(r);
     expect(calls).toEqual(['tech_lead', 'code_planner', 'code_planner', 'tech_lead', 'code_writer', 'code_writer']);

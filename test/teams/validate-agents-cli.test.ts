@@ -64,7 +64,7 @@ describe('adk agents', () => {
   it('prints the bundled tree with types, tools and models', async () => {
     const r = await expectExit(['agents', '--agents', BUNDLED_AGENTS], 0, opts());
     const lines = r.stdout.split('\n');
-    expect(lines).toContain('assistant [default] (chat, model: default) tools: read_file, write_file, edit_file, list_dir, grep, shell[approval], current_time, ask_user');
+    expect(lines).toContain('assistant [default] (chat, model: default) tools: read_file, write_file[approval], edit_file[approval], list_dir, grep, shell[approval], current_time, ask_user');
     expect(lines).toContain('└── research_team (sequential)');
     expect(lines).toContain('    ├── researchers (parallel)');
     expect(lines).toContain('coder (supervisor)');

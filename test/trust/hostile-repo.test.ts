@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync, mkdirSync } fr
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../support/openai-server.js';
+import { allowInProject } from '../support/cli.js';
 import { expectExit, ofType, runCli, serverEnv, sessionIdOf, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
 
 // Issue 11, items 1 and 2: a model or a cloned repository must not make adk run code the person never approved.
@@ -35,6 +36,8 @@ const opts = () => ({ env: serverEnv(server(), 'sk-secret-test-key-0001', home),
 
 describe('a session cannot be rebuilt from an agents file the model wrote (item 1)', () => {
   it('bundled team: the model writes ./agents.yaml + pwn.js, then asks for shell; resume --reject keeps the bundled team and runs nothing', async () => {
+    // The person allowed file writes here (the bundled assistant asks by default, issue 15).
+    allowInProject(home, work, ['write_file', 'edit_file']);
     server().enqueue(
       {
         toolCalls: [

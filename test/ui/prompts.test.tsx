@@ -1,5 +1,6 @@
 import { cleanup, render } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import chalk from 'chalk';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ApprovalPrompt, type ApprovalChoice } from '../../src/ui/components/ApprovalPrompt.js';
 import { AskUserPrompt } from '../../src/ui/components/AskUserPrompt.js';
 import { PlanReviewPrompt, type PlanDecision } from '../../src/ui/components/PlanReviewPrompt.js';
@@ -177,5 +178,22 @@ describe('readable, scrollable approval arguments (issue 15)', () => {
     expect(readableArgs({ path: 'a.txt', content })).toBe(`path: a.txt\ncontent:\n${content.split('\n').map((l) => `  ${l}`).join('\n')}`);
     expect(readableArgs('{"n":3,"deep":{"x":[1]}}')).toBe('n: 3\ndeep: {\n  "x": [\n    1\n  ]\n}');
     expect(readableArgs({ cmd: 'a\u001b]0;pwned\u0007b' })).not.toMatch(/\u001b|\u0007/);
+  });
+});
+
+describe('diffs in the approval box (issue 15)', () => {
+  it('shows the unified diff coloured: added green, removed red', async () => {
+    const level = chalk.level;
+    chalk.level = 1;
+    onTestFinished(() => void (chalk.level = level));
+    const onDecision = vi.fn();
+    const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line';
+    const r = render(<ApprovalPrompt tool="edit_file" arguments={{ path: 'a.txt' }} diff={diff} width={70} onDecision={onDecision} />);
+    await tick();
+    const frame = r.lastFrame()!;
+    expect(plain(frame)).toContain('-old line');
+    expect(plain(frame)).toContain('+new line');
+    expect(frame).toMatch(/\u001b\[32m\+new line/);
+    expect(frame).toMatch(/\u001b\[31m-old line/);
   });
 });

@@ -12,6 +12,7 @@ export function describeInterrupt(c: InterruptContext) {
     ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
     ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
     ...(info.plan ? { plan: info.plan } : {}),
+    ...(info.diff ? { diff: info.diff } : {}),
     message: info.message ?? '',
   };
 }

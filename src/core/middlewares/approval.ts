@@ -37,7 +37,11 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   const mayHaveRun = warned || (resume.wasInterrupted && !!ctx.run.sideEffects?.started(address));
   // Approval fails closed: anything but a well-formed decision for this very call asks again.
   const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
-  const ask = (): ToolCallResult => ({ kind: 'interrupt', info: approvalInfo(call, args, mayHaveRun), state: mayHaveRun ? WARNED : undefined });
+  const ask = async (): Promise<ToolCallResult> => ({
+    kind: 'interrupt',
+    info: await withPreview(approvalInfo(call, args, mayHaveRun), ctx, args),
+    state: mayHaveRun ? WARNED : undefined,
+  });
   if (decision && !decision.approved) {
     const reason = decision.reason?.trim();
     return { kind: 'done', content: `The user rejected this ${name} call${reason ? `: ${reason}` : '.'}`, isError: true };
@@ -69,6 +73,18 @@ function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean): Inter
   const info: InterruptDetails = { kind: 'approval', message, tool: name, arguments: args, callId: call.id };
   if (mayHaveRun) info.mayHaveRun = true;
   return info;
+}
+
+/** Adds the tool's preview of the call (a diff of what it would write), when it has one. */
+async function withPreview(info: InterruptDetails, ctx: MiddlewareContext, args: unknown): Promise<InterruptDetails> {
+  const tool = ctx.tools.get(info.tool ?? '');
+  if (!tool?.preview || !args || typeof args !== 'object') return info;
+  try {
+    const diff = await tool.preview(args, { signal: ctx.signal });
+    return diff ? { ...info, diff } : info;
+  } catch {
+    return info;
+  }
 }
 
 /** State of an approval asked again after a crash: the next approval is given knowingly and runs. */

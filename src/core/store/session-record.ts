@@ -20,6 +20,8 @@ export interface PendingInterrupt {
   arguments?: unknown | undefined;
   /** The approved call started before adk stopped: it may have run already. */
   mayHaveRun?: boolean | undefined;
+  /** What the call would change (a unified diff), for tools that preview their writes. */
+  diff?: string | undefined;
   message: string;
 }
 

@@ -52,6 +52,11 @@ export interface Tool<Args = any> {
   execute(args: Args, ctx: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
   /** Per-call timeout; the executor's default applies when unset. */
   timeoutMs?: number | undefined;
+  /**
+   * What the call would change, for the person asked to approve it: a unified diff (edit_file,
+   * write_file). Read-only; a failure just leaves the preview out.
+   */
+  preview?(args: Args, ctx: { signal: AbortSignal }): Promise<string | undefined>;
 }
 
 /** A JSON Schema for a tool's arguments: an object schema. */

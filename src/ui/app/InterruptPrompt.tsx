@@ -40,6 +40,7 @@ function PromptFor({ interrupt: p, counter, width, maxArgLines, onAnswer }: Inte
           width={width}
           counter={counter}
           maxArgLines={maxArgLines}
+          diff={info.diff}
           onDecision={(choice) => onAnswer({ kind: 'approval', choice })}
         />
       );

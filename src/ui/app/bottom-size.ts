@@ -1,4 +1,4 @@
-import { argRows } from '../components/ApprovalPrompt.js';
+import { argRows, diffRows } from '../components/ApprovalPrompt.js';
 import { planRows } from '../components/PlanReviewPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 import { wrappedRows } from '../text/width.js';
@@ -18,7 +18,7 @@ export function estimatePromptRows(p: PendingInterrupt, width: number, rows: num
   const frame = 2 + 1; // border and title
   switch (p.info.kind) {
     case 'approval':
-      return frame + text(p.info.message) + 2 + Math.min(argRows(p.info.arguments, width).length + 1, argLinesFor(rows) + 1) + 2;
+      return frame + text(p.info.message) + 2 + Math.min((p.info.diff ? diffRows(p.info.diff, width) : argRows(p.info.arguments, width)).length + 1, argLinesFor(rows) + 1) + 2;
     case 'plan_review':
       return frame + text(p.info.message) + 2 + Math.min(planRows(p.info.plan ?? [], width).length, argLinesFor(rows) + 1) + 2;
     default:

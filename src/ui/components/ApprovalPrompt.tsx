@@ -28,7 +28,20 @@ export interface ApprovalPromptProps {
   counter?: string;
   /** Argument lines shown before the rest is folded. */
   maxArgLines?: number;
+  /** What the call would change (a unified diff): shown coloured instead of the arguments. */
+  diff?: string;
   onDecision: (choice: ApprovalChoice) => void;
+}
+
+/** A unified diff as the approval box shows it: wrapped to the box, added lines green, removed red, hunks cyan. */
+export function diffRows(diff: string, width: number): Array<{ text: string; color?: string }> {
+  const inner = Math.max(10, width - 4);
+  return sanitizeText(diff)
+    .split('\n')
+    .flatMap((line) => {
+      const color = line.startsWith('+++') || line.startsWith('---') ? undefined : line.startsWith('+') ? 'green' : line.startsWith('-') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined;
+      return editorRows(line, 0, inner).rows.map((r) => ({ text: r.text, ...(color ? { color } : {}) }));
+    });
 }
 
 /** The approval box's argument rows: readable arguments hard-wrapped to the box's inner width. */
@@ -56,13 +69,13 @@ function prettyJson(args: unknown): string {
  * A tool call waiting for approval: `y` once, `a` then `y` for the rest of the session, `n` reject
  * (then an optional reason), `e` edit the arguments as JSON.
  */
-export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, onDecision }: ApprovalPromptProps) {
+export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, diff, onDecision }: ApprovalPromptProps) {
   const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit' | 'always'>('menu');
   const guard = useKeyGuard();
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
   // What the call will do, wrapped to the box and scrolled with ↑/↓: every row can be read before `y`.
-  const rows = argRows(args, width);
+  const rows: Array<{ text: string; color?: string }> = diff ? diffRows(diff, width) : argRows(args, width).map((text) => ({ text }));
   const [scroll, setScroll] = useState(0);
   const page = Math.max(1, maxArgLines);
   const top = Math.min(scroll, Math.max(0, rows.length - page));
@@ -124,8 +137,8 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       {mode !== 'edit' ? (
         <Box flexDirection="column" marginY={1}>
           {shown.map((row, i) => (
-            <Text key={top + i} dimColor wrap="truncate-end">
-              {row || ' '}
+            <Text key={top + i} dimColor={!row.color} color={row.color} wrap="truncate-end">
+              {row.text || ' '}
             </Text>
           ))}
           {rows.length > shown.length ? <Text color="yellow">{`rows ${top + 1}–${top + shown.length} of ${rows.length} · ↑/↓ to read the rest`}</Text> : null}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
 import { readEditableText, writeEditableText } from './text-file.js';
+import { unifiedDiff } from './unified-diff.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root'),
@@ -19,6 +20,16 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
     description:
       'Replace one exact occurrence of `old` with `new` in a workspace file. `old` must match exactly once; include surrounding lines to make it unique.',
     parameters,
+    async preview(args) {
+      const loc = await locate(workspaceRoot, args.path);
+      const file = await readEditableText(loc);
+      if (!file || !args.old) return undefined;
+      const old = file.crlf ? args.old.replace(/\r\n/g, '\n') : args.old;
+      const at = file.text.indexOf(old);
+      if (at < 0 || occurrences(file.text, old) > 1) return undefined;
+      const replacement = file.crlf ? args.new.replace(/\r\n/g, '\n') : args.new;
+      return unifiedDiff(loc.shown, file.text, file.text.slice(0, at) + replacement + file.text.slice(at + old.length));
+    },
     async execute(args) {
       const loc = await locate(workspaceRoot, args.path);
       const { shown } = loc;

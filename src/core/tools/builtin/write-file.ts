@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { writeInside } from '../fs/write-inside.js';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
-import { replaceableMode } from './text-file.js';
+import { readEditableText, replaceableMode } from './text-file.js';
+import { unifiedDiff } from './unified-diff.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root; missing parent folders are created'),
@@ -15,6 +16,11 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
     name: 'write_file',
     description: 'Create a file in the workspace, or replace its whole content. Parent folders are created as needed.',
     parameters,
+    async preview({ path, content }) {
+      const loc = await locate(workspaceRoot, path, { allowMissing: true });
+      const before = (await replaceableMode(loc)) === undefined ? '' : ((await readEditableText(loc).catch(() => undefined))?.text ?? '');
+      return unifiedDiff(loc.shown, before, content);
+    },
     async execute({ path, content }) {
       const loc = await locate(workspaceRoot, path, { allowMissing: true });
       const { shown } = loc;
