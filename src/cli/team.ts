@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
 import type { Agent } from '../core/index.js';
 import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
+import type { ModelPrice } from '../core/models/pricing.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { otelExporting } from './otel.js';
 import { addConfigSecret } from './secrets.js';
@@ -53,6 +54,8 @@ export interface Team {
   modelName: string;
   /** The context window of the team's first model, when known: the REPL's and JSONL's context meter. */
   contextWindow?: number;
+  /** The first model's price per million tokens, when known: `/cost` and the status line. */
+  price?: ModelPrice | undefined;
   /** How the conversation compacts between turns and on `/compact`: the root agent's summarize middleware. */
   compaction?: TeamCompaction;
   isDemo: boolean;
@@ -148,6 +151,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   });
   const modelNames = new Set<string>();
   let contextWindow: number | undefined;
+  let price: ModelPrice | undefined;
   const toolNames = new Set<string>();
   try {
     const agent = await createTeam(
@@ -158,6 +162,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
           const m = modelFromConfig(mc, env, opts.model);
           modelNames.add(m.modelName);
           contextWindow ??= m.contextWindow;
+          price ??= m.price;
           return m;
         },
         tools: async (refs) => {
@@ -178,6 +183,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
       modelName: names.join(', ') || 'none',
       contextWindow,
+      price,
       compaction: compactionOf(agent),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),

@@ -22,6 +22,7 @@ export { compactMessages, type Compaction, type CompactOptions } from './context
 export * from './models/chat-model.js';
 export * from './models/scripted.js';
 export * from './models/retry.js';
+export * from './models/pricing.js';
 export * from './tools/tool.js';
 export { parametersJsonSchema, validateArguments } from './tools/parameters.js';
 export { exitTool, transferTool } from './tools/control-tools.js';

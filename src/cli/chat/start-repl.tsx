@@ -87,6 +87,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       onHistoryAdd={(text) => history.add(text)}
       model={host.team.modelName}
       contextWindow={host.team.contextWindow}
+      price={host.team.price}
       sessionId={host.conv.id}
       saved={host.saved}
       initialItems={initialItems}

@@ -29,6 +29,7 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     if (m.timeout_ms !== undefined) model.timeoutMs = m.timeout_ms;
     if (m.idle_timeout_ms !== undefined) model.idleTimeoutMs = m.idle_timeout_ms;
     if (m.context_window !== undefined) model.contextWindow = m.context_window;
+    if (m.price !== undefined) model.price = { input: m.price.input, output: m.price.output };
     models.set(name, model);
   }
 

@@ -44,6 +44,8 @@ export const modelSchema = z.strictObject({
   timeout_ms: z.number().int().positive().optional(),
   idle_timeout_ms: z.number().int().positive().optional(),
   context_window: z.number().int().positive().optional(),
+  /** US dollars per million tokens, for `/cost` and the status line. */
+  price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
 });
 export type RawModel = z.infer<typeof modelSchema>;
 

@@ -36,6 +36,8 @@ export interface ModelConfig extends SamplingOptions {
   timeoutMs?: number | undefined;
   idleTimeoutMs?: number | undefined;
   contextWindow?: number | undefined;
+  /** `price: { input, output }`: US dollars per million tokens (default: the list price for the model's name). */
+  price?: { input: number; output: number } | undefined;
   /**
    * True for the implicit `default` model when agents.yaml defines none: its settings come from
    * OPENAI_API_KEY / OPENAI_BASE_URL / ADK_MODEL when the team is built.

@@ -4,6 +4,7 @@ import type { Message, MessageChunk } from '../schema/message.js';
 import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
 import type { ChatModel, ModelCallOptions } from './chat-model.js';
 import { knownContextWindow } from './context-window.js';
+import { knownPrice, type ModelPrice } from './pricing.js';
 import { importOptional, notInstalled } from '../optional-peer.js';
 import { CallGuard, probingFetch } from './openai-call.js';
 import { bodyMessage, conciseDetail, describeCause, endpointHint, parseRetryAfter, redact } from './openai-errors.js';
@@ -23,6 +24,8 @@ export interface AnthropicChatModelOptions {
   baseURL?: string | undefined;
   configName?: string | undefined;
   contextWindow?: number | undefined;
+  /** US dollars per million tokens. Default: the list price for the model's name, when known. */
+  price?: ModelPrice | undefined;
   timeoutMs?: number | undefined;
   idleTimeoutMs?: number | undefined;
   headers?: Record<string, string> | undefined;
@@ -41,6 +44,7 @@ export class AnthropicChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
   readonly contextWindow?: number | undefined;
+  readonly price?: ModelPrice | undefined;
   private client?: Promise<Anthropic> | undefined;
   private sdk?: AnthropicSdk | undefined;
   private readonly timeoutMs: number;
@@ -48,6 +52,7 @@ export class AnthropicChatModel implements ChatModel {
   constructor(private readonly options: AnthropicChatModelOptions) {
     this.modelName = options.model;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
+    this.price = options.price ?? knownPrice(options.model);
     this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   }

@@ -1,5 +1,6 @@
 import type { Message, MessageChunk } from '../schema/message.js';
 import type { ToolInfo } from '../tools/tool.js';
+import type { ModelPrice } from './pricing.js';
 
 /** Whether the model may (`auto`), must (`required`), must not (`none`) call a tool, or must call the named one. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
@@ -30,6 +31,8 @@ export interface ChatModel {
   readonly modelName: string;
   /** Largest prompt plus reply the model takes, in tokens, when known (`context_window`, or known for the name). */
   readonly contextWindow?: number | undefined;
+  /** US dollars per million tokens, when known (`price:` in agents.yaml, or the list price for the name). */
+  readonly price?: ModelPrice | undefined;
   generate(messages: Message[], options?: ModelCallOptions): Promise<Message>;
   stream(messages: Message[], options?: ModelCallOptions): AsyncIterable<MessageChunk>;
   /**

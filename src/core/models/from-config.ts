@@ -57,6 +57,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
       baseURL,
       configName: mc.name,
       contextWindow: mc.contextWindow,
+      price: mc.price,
       timeoutMs,
       idleTimeoutMs,
       headers: mc.headers,
@@ -80,6 +81,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     timeoutMs,
     idleTimeoutMs,
     contextWindow: mc.contextWindow,
+    price: mc.price,
   });
 }
 

@@ -10,6 +10,7 @@ import { htmlResponseError, redact, streamReportedError, toModelError, type Erro
 import { OpenAIStreamDecoder } from './openai-stream.js';
 import { explainRejectedParameter, rejectedAdaptation, type SamplingOptions } from './openai-params.js';
 import { knownContextWindow } from './context-window.js';
+import { knownPrice, type ModelPrice } from './pricing.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
 import { estimateUsage } from './token-estimate.js';
 
@@ -29,6 +30,8 @@ export interface OpenAIChatModelOptions extends SamplingOptions {
   profile?: ProviderProfile | undefined;
   /** Whether the endpoint takes `response_format: json_schema`. Default: the profile's. */
   structuredOutput?: boolean | undefined;
+  /** US dollars per million tokens. Default: the list price for the model's name, when known. */
+  price?: ModelPrice | undefined;
   /** The `models:` entry this model came from, named in error messages. */
   configName?: string | undefined;
   /** Whole request, stream included. Default 10 minutes. */
@@ -56,6 +59,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly profile: ProviderProfile;
   readonly contextWindow?: number | undefined;
   readonly structuredOutput: boolean;
+  readonly price?: ModelPrice | undefined;
   private readonly client: OpenAI;
   private readonly errorContext: ErrorContext;
   /** Learned from a server that rejected them: not sent again by this model. */
@@ -67,6 +71,7 @@ export class OpenAIChatModel implements ChatModel {
     this.profile = options.profile ?? PROFILES.openai;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
     this.structuredOutput = options.structuredOutput ?? this.profile.jsonSchema;
+    this.price = options.price ?? knownPrice(options.model);
     const { url, query } = splitQuery(options.baseURL || this.profile.baseURL || OPENAI_DEFAULT_BASE_URL);
     this.baseURL = url;
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));

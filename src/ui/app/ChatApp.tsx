@@ -14,6 +14,7 @@ import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
 import { useExitKeys } from './use-exit-keys.js';
+import { costUsd } from '../../core/models/pricing.js';
 
 export interface ChatAppProps extends ChatControllerOptions {
   /** Earlier inputs, oldest first; `onHistoryAdd` is called with each new one (persist it there). */
@@ -153,6 +154,7 @@ export function ChatApp(props: ChatAppProps) {
           tokensOut={c.state.usage.completionTokens}
           contextTokens={c.state.contextTokens}
           contextWindow={props.contextWindow}
+          costUsd={props.price ? costUsd(c.state.usage, props.price) : undefined}
           elapsedMs={c.busy ? elapsed : undefined}
           saved={props.saved}
           hint={hint}

@@ -3,6 +3,7 @@ import { DEFAULT_SLASH_COMMANDS, parseSlashCommand as parse, type SlashCommandIn
 import type { RunOutcome } from '../state/consume-run.js';
 import type { NewTranscriptItem } from '../state/transcript.js';
 import { formatTokens } from '../components/StatusLine.js';
+import { costUsd, formatUsd, type ModelPrice } from '../../core/models/pricing.js';
 
 /** What a slash command can do to the screen. */
 export interface ChatUi {
@@ -17,6 +18,10 @@ export interface ChatUi {
   /** Shows a run (e.g. the rest of a resumed session); prompts open if it stops for a person. */
   run(events: AsyncIterable<AgentEvent>): Promise<RunOutcome>;
   usage(): { promptTokens: number; completionTokens: number };
+  /** What the last run used, when one ran in this view. */
+  lastTurnUsage?(): { promptTokens: number; completionTokens: number } | undefined;
+  /** The model's price per million tokens, when known. */
+  price?(): ModelPrice | undefined;
   expandLast(): void;
   /** Offers these values after `command ` in the input's suggestions (Tab picks one); replaces earlier ones. */
   choices(command: string, values: ReadonlyArray<{ value: string; description?: string }>): void;
@@ -47,16 +52,25 @@ export function defaultCommand(name: string, ui: ChatUi, commands: readonly Slas
       return ui.expandLast();
     case '/clear':
       return ui.clear();
-    case '/cost': {
-      const u = ui.usage();
-      return ui.info(`Tokens this session: ${formatTokens(u.promptTokens)} in, ${formatTokens(u.completionTokens)} out.`);
-    }
+    case '/cost':
+      return ui.info(costText(ui.usage(), ui.lastTurnUsage?.(), ui.price?.()));
     case '/help':
       return ui.markdown(helpText(commands), 'help');
     default:
       return ui.error(`Unknown command ${name}. Type /help for the list.`);
   }
 }
+
+/** `/cost`: tokens and, with a known price, dollars; for the session and for the last turn. */
+export function costText(session: Usage, lastTurn: Usage | undefined, price: ModelPrice | undefined): string {
+  const line = (u: Usage) => `${formatTokens(u.promptTokens)} in, ${formatTokens(u.completionTokens)} out${price ? ` = ${formatUsd(costUsd(u, price))}` : ''}`;
+  const parts = [`This session: ${line(session)}.`];
+  if (lastTurn) parts.push(`Last turn: ${line(lastTurn)}.`);
+  parts.push(price ? `Priced at $${price.input} / $${price.output} per million tokens in / out (set \`price:\` on the model in agents.yaml to change it).` : 'No price is known for this model: set `price: { input, output }` (USD per million tokens) on it in agents.yaml.');
+  return parts.join(' ');
+}
+
+type Usage = { promptTokens: number; completionTokens: number };
 
 export function helpText(commands: readonly SlashCommandInfo[]): string {
   const rows = commands.map((c) => `- \`${c.name}\` ${c.description ?? ''}`).join('\n');

@@ -12,6 +12,7 @@ import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type ViewState } from '../state/transcript.js';
 import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
 import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
+import type { ModelPrice } from '../../core/models/pricing.js';
 
 /** Everything the app needs from its host; the runtime itself is built by the caller. */
 export interface ChatControllerOptions {
@@ -40,6 +41,8 @@ export interface ChatControllerOptions {
   /** The session shown; grants made here never outlive it (`/new`, `/resume` start over). */
   sessionId?: string;
   onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
+  /** The model's price per million tokens: the status line and `/cost` show what the session cost. */
+  price?: ModelPrice | undefined;
   /** Render at most once per this many ms while streaming (default FRAME_MS, 25 fps). */
   frameMs?: number;
 }
@@ -69,11 +72,14 @@ export function useChatController(o: ChatControllerOptions) {
   opts.current = o;
   const latest = useRef(state);
   latest.current = state;
+  // Usage when the last run started: `/cost` tells that run's share.
+  const turnStart = useRef<{ promptTokens: number; completionTokens: number } | undefined>(undefined);
 
   const run = useCallback(
     async (start: (signal: AbortSignal) => AsyncIterable<AgentEvent>): Promise<RunOutcome> => {
       const ac = new AbortController();
       abort.current = ac;
+      turnStart.current = { ...latest.current.usage };
       setBusy(true);
       setStartedAt(Date.now());
       let outcome: RunOutcome;
@@ -103,6 +109,12 @@ export function useChatController(o: ChatControllerOptions) {
       clear: (usage) => dispatch({ type: 'clear', usage }),
       run: (events) => run(() => events),
       usage: () => latest.current.usage,
+      lastTurnUsage: () => {
+        const start = turnStart.current;
+        const now = latest.current.usage;
+        return start ? { promptTokens: now.promptTokens - start.promptTokens, completionTokens: now.completionTokens - start.completionTokens } : undefined;
+      },
+      price: () => opts.current.price,
       expandLast: () => dispatch({ type: 'expandLast' }),
       choices: (command, values) =>
         setChoices((prev) => [...prev.filter((c) => !c.name.startsWith(`${command} `)), ...values.map((v) => ({ name: `${command} ${v.value}`, description: v.description }))]),

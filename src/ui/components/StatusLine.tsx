@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { formatUsd } from '../../core/models/pricing.js';
 
 export interface StatusLineProps {
   model?: string;
@@ -8,6 +9,8 @@ export interface StatusLineProps {
   /** Tokens in the model's context now, and the most it takes: shown as `ctx 62%`. */
   contextTokens?: number;
   contextWindow?: number;
+  /** What the session has cost so far, when the model's price is known. */
+  costUsd?: number | undefined;
   elapsedMs?: number;
   /** The session is saved: an interrupted or closed session loses nothing. */
   saved?: boolean;
@@ -37,11 +40,11 @@ export function formatContext(tokens: number | undefined, window: number | undef
   return `ctx ${Math.min(999, Math.round((tokens / window) * 100))}%`;
 }
 
-export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, contextTokens, contextWindow, elapsedMs, saved, hint, width }: StatusLineProps) {
+export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, contextTokens, contextWindow, costUsd, elapsedMs, saved, hint, width }: StatusLineProps) {
   const parts: string[] = [];
   if (model) parts.push(model);
   if (sessionId) parts.push(`session ${sessionId.slice(0, 8)}`);
-  parts.push(`↑${formatTokens(tokensIn)} ↓${formatTokens(tokensOut)}`);
+  parts.push(`↑${formatTokens(tokensIn)} ↓${formatTokens(tokensOut)}${costUsd !== undefined ? ` ${formatUsd(costUsd)}` : ''}`);
   const ctx = formatContext(contextTokens, contextWindow);
   if (ctx) parts.push(ctx);
   if (elapsedMs !== undefined && elapsedMs > 0) parts.push(formatElapsed(elapsedMs));
