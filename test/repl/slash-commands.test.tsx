@@ -68,7 +68,7 @@ describe('slash commands in the real app', () => {
     for (const t of ['list_dir', 'shell', 'current_time']) expect(after(app, '› /tools')).toContain(t);
 
     await send(app, '/cost');
-    await app.until((s) => after(app, '› /cost').includes('Tokens this session: 2.4k in, 30 out.'));
+    await app.until((s) => after(app, '› /cost').includes('This session: 2.4k in, 30 out'));
 
     await send(app, '/model');
     await app.until((s) => after(app, '› /model').includes('Model: gpt-test.'));

@@ -183,9 +183,10 @@ describe('viewReducer: tool calls', () => {
       result('c3', 'grep', 'bad pattern', true),
     );
     expect(s.live).toEqual([]);
+    // In call order, whatever order the results came in (issue 15, defect 5).
     expect(s.committed.map((x) => x.kind === 'tool' && [x.call.callId, x.call.status, x.call.result])).toEqual([
-      ['c2', 'rejected', 'The user rejected this shell call: too dangerous'],
       ['c1', 'done', 'hello'],
+      ['c2', 'rejected', 'The user rejected this shell call: too dangerous'],
       ['c3', 'error', 'bad pattern'],
     ]);
   });

@@ -39,8 +39,9 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
   const status = toolResultStatus(message);
   const row = callId ? findTool(state, agent, callId) : undefined;
   if (row) {
-    const s = replaceLive(state, row.id, undefined);
-    return commit(s, { kind: 'tool', agent: row.agent, call: { ...row.call, status, result: message.content } });
+    // The row gets its result where it is; it moves into the transcript once the calls made before it have.
+    const done: LiveTool = { ...row, call: { ...row.call, status, result: message.content } };
+    return commitFinishedInCallOrder(replaceLive(state, row.id, done), agent);
   }
   // No row yet: the call was made before this process started (a resumed session).
   return commit(state, {
@@ -48,6 +49,21 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
     agent,
     call: { callId, name: message.toolName ?? 'tool', args: '', status, result: message.content },
   });
+}
+
+/**
+ * Moves the agent's finished rows into the transcript in the order the calls were made, up to its
+ * first call still running (or waiting for a person): parallel calls finish in any order, but the
+ * transcript reads in call order.
+ */
+function commitFinishedInCallOrder(state: ViewState, agent: string): ViewState {
+  let s = state;
+  for (const row of state.live) {
+    if (row.kind !== 'tool' || row.agent !== agent) continue;
+    if (row.call.status === 'running' || row.call.status === 'pending') break;
+    s = commit(replaceLive(s, row.id, undefined), { kind: 'tool', agent: row.agent, call: row.call });
+  }
+  return s;
 }
 
 export function interrupted(state: ViewState, agent: string, contexts: InterruptContext[]): ViewState {
@@ -70,8 +86,9 @@ export function interrupted(state: ViewState, agent: string, contexts: Interrupt
 /** Rows still waiting for a person go into the transcript as they are. */
 export function commitWaitingRows(state: ViewState): ViewState {
   let s = state;
+  // The waiting rows and the finished rows kept behind them, in call order.
   for (const row of state.live) {
-    if (row.kind !== 'tool' || row.call.status !== 'pending') continue;
+    if (row.kind !== 'tool' || row.call.status === 'running') continue;
     s = commit(replaceLive(s, row.id, undefined), { kind: 'tool', agent: row.agent, call: row.call });
   }
   return s;
@@ -85,9 +102,15 @@ export function resumeWaitingRows(state: ViewState): ViewState {
 /** At the end of a run: rows that never got a result are closed (waiting rows stay if asked). */
 export function closeOpenRows(state: ViewState, opts: { keepWaiting: boolean; cancelled: boolean }): ViewState {
   let s = state;
+  // Behind a call that waits for a person, its agent's later rows wait too: the transcript keeps call order.
+  const waiting = new Set<string>();
   for (const row of state.live) {
     if (row.kind !== 'tool') continue;
-    if (opts.keepWaiting && row.call.status === 'pending') continue;
+    const finished = row.call.status !== 'running' && row.call.status !== 'pending';
+    if (opts.keepWaiting && (row.call.status === 'pending' || (finished && waiting.has(row.agent)))) {
+      waiting.add(row.agent);
+      continue;
+    }
     const call =
       row.call.status === 'running'
         ? { ...row.call, status: 'error' as const, result: opts.cancelled ? 'cancelled' : '(no result)' }
