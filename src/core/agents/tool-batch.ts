@@ -10,6 +10,8 @@ export interface DoneCall {
   content: string;
   isError: boolean;
   action?: AgentAction | undefined;
+  /** The arguments it ran with (JSON), when a person edited them before approving. */
+  editedArguments?: string | undefined;
 }
 
 export interface ToolBatchEnv {
@@ -64,6 +66,7 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         }
         const entry: DoneCall = { content: r.content, isError: r.isError };
         if (r.action) entry.action = r.action;
+        if (r.edited) entry.editedArguments = JSON.stringify(r.arguments ?? null);
         result.done[call.id] = entry;
         if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
       }),
@@ -72,17 +75,27 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
 }
 
 export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): AgentEvent {
-  const e = messageEvent(toolMessage(entry.content, call.id, call.function.name));
+  const e = messageEvent(resultMessage(call, entry));
   e.agentName = agentName;
   if (entry.isError && e.output?.message?.message) e.output.message.message.isError = true;
   if (entry.action) e.action = entry.action;
   return e;
 }
 
+/**
+ * A call's result message. When a person edited the arguments before approving, the result says
+ * what ran (the assistant's message still shows what the model asked for).
+ */
+function resultMessage(call: ToolCall, entry: DoneCall): Message {
+  if (!entry.editedArguments) return toolMessage(entry.content, call.id, call.function.name);
+  const note = `[The user edited this call before approving it; it ran with ${entry.editedArguments}]`;
+  return { ...toolMessage(`${note}\n${entry.content}`, call.id, call.function.name), editedArguments: entry.editedArguments };
+}
+
 /** Tool messages for the model, in call order. */
 export function toolMessages(calls: ToolCall[], done: Record<string, DoneCall>): Message[] {
   return calls.map((c) => {
-    const m = toolMessage(done[c.id].content, c.id, c.function.name);
+    const m = resultMessage(c, done[c.id]);
     if (done[c.id].isError) m.isError = true;
     return m;
   });

@@ -116,7 +116,8 @@ async function runApproved(
 ): Promise<ToolCallResult> {
   if (ledgerAddress) await ctx.run.sideEffects?.markStarted(ledgerAddress);
   const r = await next({ ...req, resume, arguments: args ?? req.arguments });
-  if (r.kind !== 'interrupt') return r;
+  // A person's edit is part of what ran: the history says so next to the result.
+  if (r.kind === 'done') return args === undefined ? r : { ...r, arguments: r.arguments ?? args, edited: true };
   const approved: ApprovedState = { approved: args === undefined ? {} : { arguments: args }, state: r.state };
   return { ...r, state: approved };
 }

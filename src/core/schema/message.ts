@@ -42,6 +42,8 @@ export interface Message {
   toolName?: string | undefined;
   /** Set on tool messages whose call failed (for display; the model sees the text). */
   isError?: boolean | undefined;
+  /** For a tool result: the arguments the call ran with (JSON), when a person edited them before approving it. */
+  editedArguments?: string | undefined;
   /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
   reasoningContent?: string | undefined;
   /** OpenRouter's `reasoning_details` (encrypted reasoning, signatures): echoed back verbatim. */

@@ -78,7 +78,7 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
   const note = call.status === 'pending' ? ' · waiting for you' : '';
   const name = truncate(call.name, width - 2 - note.length);
   const argsRoom = width - 2 - displayWidth(name) - 1 - note.length;
-  const args = argsRoom >= 4 ? truncate(formatArgs(call.args, call.name), argsRoom) : '';
+  const args = argsRoom >= 4 ? truncate(`${call.edited ? '(edited) ' : ''}${formatArgs(call.args, call.name)}`, argsRoom) : '';
   const todos = call.status === 'done' ? todoRows(call.name, call.args) : undefined;
   const result = (todos ?? call.result ?? '').replace(/\s+$/, '');
   const lines = result ? result.split('\n') : [];

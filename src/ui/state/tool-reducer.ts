@@ -40,7 +40,7 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
   const row = callId ? findTool(state, agent, callId) : undefined;
   if (row) {
     // The row gets its result where it is; it moves into the transcript once the calls made before it have.
-    const done: LiveTool = { ...row, call: { ...row.call, status, result: message.content } };
+    const done: LiveTool = { ...row, call: { ...row.call, ...ranWith(message), status, result: resultText(message) } };
     return commitFinishedInCallOrder(replaceLive(state, row.id, done), agent);
   }
   // No row yet: the call was made before this process started (a resumed session).
@@ -56,6 +56,16 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
  * first call still running (or waiting for a person): parallel calls finish in any order, but the
  * transcript reads in call order.
  */
+/** The arguments a call ran with, when a person edited them (the row shows those). */
+function ranWith(message: Message): { args?: string; edited?: boolean } {
+  return message.editedArguments ? { args: message.editedArguments, edited: true } : {};
+}
+
+/** The result as shown: the note for the model about edited arguments is the row's `edited` mark instead. */
+function resultText(message: Message): string {
+  return message.editedArguments ? message.content.replace(/^\[The user edited this call[^\n]*\]\n/, '') : message.content;
+}
+
 function commitFinishedInCallOrder(state: ViewState, agent: string): ViewState {
   let s = state;
   for (const row of state.live) {

@@ -7,8 +7,10 @@ export interface ToolCallView {
   /** The tool call id (`call_1`). */
   callId: string;
   name: string;
-  /** The arguments as the model sent them (a JSON string, usually). */
+  /** The arguments as the model sent them (a JSON string, usually), or as a person edited them. */
   args: string;
+  /** A person edited the arguments before approving: `args` are what ran. */
+  edited?: boolean;
   status: ToolStatus;
   result?: string;
 }
