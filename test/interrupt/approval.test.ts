@@ -70,7 +70,8 @@ describe('approval', () => {
     const { events, model } = await resumed(store, { [action.contexts[0].id]: { approved: true, arguments: { command: 'rm -rf build/tmp' } } }, ran);
     expect(errorsOf(events)).toEqual([]);
     expect(ran).toEqual([{ command: 'rm -rf build/tmp' }]);
-    expect(toolMessagesSent(model, 0)[0].content).toBe('ran: rm -rf build/tmp');
+    // The model is told the person changed the call (issue 15, defect 3).
+    expect(toolMessagesSent(model, 0)[0].content).toBe('[The user edited this call before approving it; it ran with {"command":"rm -rf build/tmp"}]\nran: rm -rf build/tmp');
   });
 
   it('edited arguments that break the schema become an error result, and the tool does not run', async () => {
@@ -206,6 +207,6 @@ describe('approval of a tool that interrupts on its own', () => {
     expect(errorsOf(events3)).toEqual([]);
     expect(events3.some((e) => e.action?.interrupted)).toBe(false);
     expect(log[1]).toEqual({ args: { app: 'api' }, state: { asked: 'env' }, data: 'prod' });
-    expect(toolMessagesSent(p3.model, 0).map((m) => m.content)).toEqual(['deployed api to prod']);
+    expect(toolMessagesSent(p3.model, 0).map((m) => m.content)).toEqual(['[The user edited this call before approving it; it ran with {"app":"api"}]\ndeployed api to prod']);
   });
 });

@@ -117,9 +117,13 @@ async function runApproved(
   if (ledgerAddress) await ctx.run.sideEffects?.markStarted(ledgerAddress);
   const r = await next({ ...req, resume, arguments: args ?? req.arguments });
   // A person's edit is part of what ran: the history says so next to the result.
-  if (r.kind === 'done') return args === undefined ? r : { ...r, arguments: r.arguments ?? args, edited: true };
+  if (r.kind === 'done') return args === undefined || sameJson(args, parsedArguments(req.call)) ? r : { ...r, arguments: r.arguments ?? args, edited: true };
   const approved: ApprovedState = { approved: args === undefined ? {} : { arguments: args }, state: r.state };
   return { ...r, state: approved };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function asDecision(data: unknown): ApprovalDecision | undefined {
