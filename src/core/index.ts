@@ -15,6 +15,7 @@ export * from './agents/agent-tool.js';
 export { transferInstruction, fillPlaceholders, TRANSFER_TOOL_NAME } from './agents/instruction.js';
 export type { ApprovalDecision } from './middlewares/approval.js';
 export * from './agents/middleware.js';
+export * from './agents/interrupt-pending.js';
 export * from './middlewares/index.js';
 export { TokenCounter } from './context/token-counter.js';
 export { summaryMessage, writeSummary, SUMMARY_PROMPT } from './context/summary.js';

@@ -17,6 +17,7 @@ describe('splitControlKeys', () => {
     expect(summary('helo\u007flo world\r')).toEqual(['helo', 'del', 'lo world', 'enter']);
     expect(summary('\u0015hello there\r')).toEqual(['ctrl+u', 'hello there', 'enter']);
     expect(summary('abc\u0004')).toEqual(['abc', 'ctrl+d']);
+    expect(splitControlKeys('see @sr\t', none).map(([i, k]) => (k.tab ? 'tab' : i))).toEqual(['see @sr', 'tab']);
   });
 
   it('splits typed text followed by Enter, so Enter still submits', () => {

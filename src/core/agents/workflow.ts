@@ -1,3 +1,4 @@
+import type { InterruptPendingEvent } from './interrupt-pending.js';
 import { generate } from '../async-queue.js';
 import { toError } from '../errors.js';
 import { interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
@@ -170,8 +171,15 @@ export class ParallelAgent extends WorkflowAgent {
         if (saved && !resuming) return; // finished before the interrupt; not run again
         const events = resuming ? child.resume(undefined, { ...ctx, session: lanes[i] }) : child.run({ messages: [] }, { ...ctx, session: lanes[i] });
         for await (const e of events) {
-          if (e.action?.interrupted) interrupts.push({ index: i, signal: e.action.interrupted.signal });
-          else emit(e);
+          const stopped = e.action?.interrupted;
+          if (!stopped) {
+            emit(e);
+            continue;
+          }
+          interrupts.push({ index: i, signal: stopped.signal });
+          // The siblings still run; whoever shows the questions can ask them now.
+          const contexts = stopped.contexts.filter((c) => !c.cancelled);
+          if (contexts.length) emit({ agentName: e.agentName, runPath: e.runPath, output: { custom: { type: 'interrupt_pending', contexts } satisfies InterruptPendingEvent } });
         }
       }),
     );

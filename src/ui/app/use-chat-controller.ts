@@ -190,7 +190,9 @@ export function useChatController(o: ChatControllerOptions) {
     return () => clearTimeout(t);
   }, [cutWaiting, state.live, dispatch]);
 
-  const pending = busy ? [] : state.interrupts.filter((p) => !answers[p.id]);
+  // Questions known while a run still works (a parallel branch waits) can be answered at once; the run
+  // resumes with the answers when it stops.
+  const pending = state.interrupts.filter((p) => !answers[p.id]);
   const prompt = pending.length
     ? { interrupt: pending[0], counter: state.interrupts.length > 1 ? `${state.interrupts.length - pending.length + 1}/${state.interrupts.length}` : undefined }
     : undefined;

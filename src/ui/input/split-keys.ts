@@ -61,7 +61,7 @@ export function splitControlKeys(input: string, key: Key): Array<[string, Key]> 
   return keys;
 }
 
-/** Typed text and Enter in one chunk: the Enter still submits (a multi-line chunk stays a paste). */
+/** Typed text and Enter (or Tab) in one chunk: the key still submits (or completes); a multi-line chunk stays a paste. */
 function textThenEnter(text: string): Array<[string, Key]> | undefined {
-  return /^[^\r\n\x00-\x1f\x7f]+\r$/.test(text) ? [keyOf(text.slice(0, -1)), keyOf('\r')] : undefined;
+  return /^[^\r\n\t\x00-\x1f\x7f]+[\r\t]$/.test(text) ? [keyOf(text.slice(0, -1)), keyOf(text.slice(-1))] : undefined;
 }

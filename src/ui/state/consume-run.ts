@@ -1,3 +1,4 @@
+import { isInterruptPendingEvent } from '../../core/agents/interrupt-pending.js';
 import type { AgentEvent, MessageVariant } from '../../core/agents/types.js';
 import { WillRetryError, isAbortError, toError } from '../../core/errors.js';
 import type { InterruptContext } from '../../core/interrupt.js';
@@ -102,6 +103,8 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   const custom = e.output?.custom;
   if (isCompactionEvent(custom)) dispatch({ type: 'info', tone: custom.error ? 'warning' : 'muted', text: compactionText(custom) });
   if (isTodosEvent(custom)) dispatch({ type: 'todos', todos: custom.todos });
+  // A parallel branch waits for a person while its siblings run: its prompt can show already.
+  if (isInterruptPendingEvent(custom)) dispatch({ type: 'interrupted', agent: e.agentName, contexts: custom.contexts });
   if (e.error) {
     if (isAbortError(e.error)) outcome.cancelled = true;
     else {
