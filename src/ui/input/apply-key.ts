@@ -9,8 +9,13 @@ export const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
  * Returns undefined for keys the field decides itself (Enter, Tab, Esc, ↑/↓, Ctrl combinations).
  */
 export function applyEditKey(s: ed.EditorState, input: string, key: Key): ed.EditorState | undefined {
-  if (key.leftArrow) return ed.left(s);
-  if (key.rightArrow) return ed.right(s);
+  // Word motion: Ctrl-/Alt-arrows, and Alt-B / Alt-F as readline has them (Ink marks Alt as meta).
+  if (key.leftArrow) return key.ctrl || key.meta ? ed.wordLeft(s) : ed.left(s);
+  if (key.rightArrow) return key.ctrl || key.meta ? ed.wordRight(s) : ed.right(s);
+  if (key.meta && input === 'b') return ed.wordLeft(s);
+  if (key.meta && input === 'f') return ed.wordRight(s);
+  if (key.meta && input === 'd') return ed.deleteWordAfter(s);
+  if (key.meta && (key.backspace || key.delete)) return ed.deleteWordBefore(s);
   if (key.home || (key.ctrl && input === 'a')) return ed.home(s);
   if (key.end || (key.ctrl && input === 'e')) return ed.end(s);
   // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.

@@ -67,6 +67,27 @@ export function deleteWordBefore(s: EditorState): EditorState {
   return { text: s.text.slice(0, start) + s.text.slice(s.cursor), cursor: start };
 }
 
+/** The start of the word before the cursor (skipping the spaces before it), as Alt-←/Ctrl-← move. */
+function wordStartBefore(s: EditorState): number {
+  const before = s.text.slice(0, s.cursor);
+  const m = /[^\s]+\s*$/.exec(before);
+  return m ? m.index : 0;
+}
+
+/** The end of the word after the cursor (skipping the spaces before it), as Alt-→/Ctrl-→ move. */
+function wordEndAfter(s: EditorState): number {
+  const m = /^\s*[^\s]+/.exec(s.text.slice(s.cursor));
+  return m ? s.cursor + m[0].length : s.text.length;
+}
+
+export const wordLeft = (s: EditorState): EditorState => ({ ...s, cursor: wordStartBefore(s) });
+export const wordRight = (s: EditorState): EditorState => ({ ...s, cursor: wordEndAfter(s) });
+
+/** Alt-D: deletes from the cursor to the end of the next word. */
+export function deleteWordAfter(s: EditorState): EditorState {
+  return { text: s.text.slice(0, s.cursor) + s.text.slice(wordEndAfter(s)), cursor: s.cursor };
+}
+
 export const isOnFirstLine = (s: EditorState) => !s.text.slice(0, s.cursor).includes('\n');
 export const isOnLastLine = (s: EditorState) => !s.text.slice(s.cursor).includes('\n');
 
