@@ -72,6 +72,10 @@ describe('slash commands in the real app', () => {
 
     await send(app, '/model');
     await app.until((s) => after(app, '› /model').includes('Model: gpt-test.'));
+    // The models the endpoint lists open as a list to pick from (issue 15); Esc keeps the model.
+    await app.until((s) => s.includes('Switch to which model?'));
+    await app.press(KEY.esc);
+    await app.until((s) => !s.includes('Switch to which model?'));
     await send(app, '/model gpt-other');
     await app.until((s) => after(app, '› /model gpt-other').includes('Model: gpt-other.'));
     await app.until((s) => app.bottom(2).includes(`gpt-other · session ${first.slice(0, 8)}`));

@@ -1,5 +1,5 @@
 import type { ChatUi } from '../../ui/index.js';
-import type { AdkStores } from '../../core/store/index.js';
+import type { AdkStores, SessionSummary } from '../../core/store/index.js';
 import type { ChatHost } from './chat-host.js';
 import { formatRule } from '../../core/agents/allow-rules.js';
 
@@ -17,14 +17,16 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
       ui.markdown(`${tools}\n\n**Runs without asking:**\n${allowed.join('\n') || '- nothing: every call that needs approval asks'}`, 'tools');
       return true;
     }
-    case '/model':
-      if (!args.trim()) {
-        ui.info(`Model: ${host.team.modelName}. Switch with /model <name>.`);
-        await showModels(host, ui);
+    case '/model': {
+      if (args.trim()) {
+        await host.switchModel(args.trim(), ui);
         return true;
       }
-      await host.switchModel(args.trim(), ui);
+      ui.info(`Model: ${host.team.modelName}. Switch with /model <name>, or pick one from the list.`);
+      const picked = await showModels(host, ui);
+      if (picked && picked !== host.team.modelName) await host.switchModel(picked, ui);
       return true;
+    }
     case '/sessions': {
       const list = await stores.sessions.list();
       const rows = list.slice(0, 20).map((s) => (s.corrupt ? `- \`${s.id}\` corrupt: ${s.error}` : `- \`${s.id}\` ${s.status} · ${s.updatedAt.slice(0, 16).replace('T', ' ')} · ${s.title || '(untitled)'}`));
@@ -48,20 +50,45 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/new':
       await host.newSession(ui);
       return true;
-    case '/resume':
-      if (!args.trim()) {
-        ui.error('Usage: /resume <session id>. /sessions lists them.');
-        return true;
-      }
-      await host.openSession(args.trim(), ui);
+    case '/resume': {
+      const id = args.trim() || (await pickSession(stores, host.conv.id, ui));
+      if (id) await host.openSession(id, ui);
       return true;
+    }
     default:
       return false;
   }
 }
 
-/** What the team's endpoints offer, as a list to pick from with `/model <name>`. */
-async function showModels(host: ChatHost, ui: ChatUi): Promise<void> {
+/** `/resume` alone: the saved sessions, newest first, to pick one with ↑/↓ (title, age, status, first prompt). */
+async function pickSession(stores: AdkStores, current: string, ui: ChatUi): Promise<string | undefined> {
+  const list = (await stores.sessions.list()).filter((s): s is SessionSummary => !s.corrupt && s.id !== current)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+    .slice(0, 50);
+  if (!list.length) {
+    ui.info('No other saved sessions.', 'muted');
+    return undefined;
+  }
+  if (!ui.pick) {
+    ui.error('Usage: /resume <session id>. /sessions lists them.');
+    return undefined;
+  }
+  return ui.pick(
+    'Resume which session?',
+    list.map((s) => ({ value: s.id, label: s.title || '(untitled)', detail: `${age(s.updatedAt)} · ${s.status} · ${s.id.slice(0, 8)}` })),
+  );
+}
+
+function age(iso: string): string {
+  const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** What the team's endpoints offer: a list to pick from with ↑/↓ (or `/model <name>` and Tab); returns the pick. */
+async function showModels(host: ChatHost, ui: ChatUi): Promise<string | undefined> {
   const { listTeamModels } = await import('../commands/models.js');
   const listings = await listTeamModels(host.team.modelConfigs, process.env, AbortSignal.timeout(15_000));
   const rows = listings.map((l) =>
@@ -71,6 +98,12 @@ async function showModels(host: ChatHost, ui: ChatUi): Promise<void> {
   );
   ui.markdown(rows.join('\n\n') || 'No model endpoints in this team.', 'models');
   const offered = listings.flatMap((l) => (l.models ?? []).map((m) => ({ value: m, description: `${l.entry} (${l.provider})` })));
-  ui.choices('/model', [...new Map(offered.map((o) => [o.value, o])).values()]);
-  if (offered.length) ui.info('Type /model and a space, then Tab through the list to pick one.', 'muted');
+  const unique = [...new Map(offered.map((o) => [o.value, o])).values()];
+  ui.choices('/model', unique);
+  if (!unique.length) return undefined;
+  if (!ui.pick) {
+    ui.info('Type /model and a space, then Tab through the list to pick one.', 'muted');
+    return undefined;
+  }
+  return ui.pick('Switch to which model?', unique.map((o) => ({ value: o.value, label: o.value, detail: `${o.description}${o.value === host.team.modelName ? ' · current' : ''}` })));
 }

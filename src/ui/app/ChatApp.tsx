@@ -10,6 +10,7 @@ import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
 import { TodoPanel, todoPanelRows } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
 import { QueuedMessages, queuedRows } from '../components/QueuedMessages.js';
+import { Picker } from '../components/Picker.js';
 import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
@@ -131,7 +132,8 @@ export function ChatApp(props: ChatAppProps) {
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
         {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
-        {!c.prompt ? (
+        {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
+        {!c.prompt && !c.picker ? (
           <InputBox
             key={inputKey}
             initialText={inputText.current}

@@ -3,6 +3,7 @@ import { DEFAULT_SLASH_COMMANDS, parseSlashCommand as parse, type SlashCommandIn
 import type { RunOutcome } from '../state/consume-run.js';
 import type { NewTranscriptItem } from '../state/transcript.js';
 import { formatTokens } from '../components/StatusLine.js';
+import type { PickerItem } from '../components/Picker.js';
 import { costUsd, formatUsd, type ModelPrice } from '../../core/models/pricing.js';
 
 /** What a slash command can do to the screen. */
@@ -26,6 +27,8 @@ export interface ChatUi {
   /** Offers these values after `command ` in the input's suggestions (Tab picks one); replaces earlier ones. */
   choices(command: string, values: ReadonlyArray<{ value: string; description?: string }>): void;
   exit(): void;
+  /** A list to choose from with ↑/↓ and Enter, in place of the input box; undefined when Esc. */
+  pick?(title: string, items: readonly PickerItem[]): Promise<string | undefined>;
 }
 
 /** A command from the input, when the text is one (`/path/to/file` is not). */

@@ -13,6 +13,7 @@ import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type V
 import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
 import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
 import type { ModelPrice } from '../../core/models/pricing.js';
+import type { PickerItem } from '../components/Picker.js';
 
 /** Everything the app needs from its host; the runtime itself is built by the caller. */
 export interface ChatControllerOptions {
@@ -63,6 +64,7 @@ export function useChatController(o: ChatControllerOptions) {
   const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
   /** Argument choices offered after a command (`/model <id>`), set by command handlers. */
   const [choices, setChoices] = useState<SlashCommandInfo[]>([]);
+  const [picker, setPicker] = useState<{ title: string; items: readonly PickerItem[]; done: (value: string | undefined) => void }>();
   // Grants made in this view, for the session they were made in only.
   const granted = useRef({ sessionId: o.sessionId, tools: new Set<string>() });
   if (granted.current.sessionId !== o.sessionId) granted.current = { sessionId: o.sessionId, tools: new Set() };
@@ -119,6 +121,19 @@ export function useChatController(o: ChatControllerOptions) {
       choices: (command, values) =>
         setChoices((prev) => [...prev.filter((c) => !c.name.startsWith(`${command} `)), ...values.map((v) => ({ name: `${command} ${v.value}`, description: v.description }))]),
       exit: () => opts.current.onExit('command'),
+      pick: (title, items) =>
+        items.length
+          ? new Promise<string | undefined>((resolve) =>
+              setPicker({
+                title,
+                items,
+                done: (value) => {
+                  setPicker(undefined);
+                  resolve(value);
+                },
+              }),
+            )
+          : Promise.resolve(undefined),
     }),
     [dispatch, run],
   );
@@ -206,5 +221,5 @@ export function useChatController(o: ChatControllerOptions) {
     setAnswers({});
   }, [dispatch]);
 
-  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui, choices };
+  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui, choices, picker };
 }
