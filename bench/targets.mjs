@@ -68,6 +68,8 @@ export function evaluateTargets(rows) {
     out.push({ id: 'W6', target: 'W6: `adk run --json` first delta ≤ 2.5× `node -e 0`', status: ratio <= 2.5 ? 'pass' : 'FAIL', detail: `${ratio.toFixed(2)}× (${fmtV(d)} vs ${fmtV(node)})` });
   }
 
+  const tall = find(rows, 'W7t', 'adk');
+  if (tall) out.push({ id: 'W7', target: 'W7: no full-screen clear while typing under a tall input (100×20)', status: tall.fullClears === 0 ? 'pass' : 'FAIL', detail: `${tall.fullClears} clears; ${fmtV(tall)} per keystroke` });
   const w7 = rows.filter((r) => r.id === 'W7' && r.impl === 'adk');
   const tui = w7.find((r) => r.fps !== undefined);
   if (!tui) out.push({ id: 'W7', target: 'W7: ≤ 30 fps, no full-screen clears, CPU ≤ 25% of the stream', status: 'pending', detail: w7[0]?.note ?? 'no W7 figures' });

@@ -137,6 +137,38 @@ async function keystrokes() {
   return { latency: med(latency), min: Math.min(...latency), max: Math.max(...latency), cpu: med(cpuMs) };
 }
 
+/**
+ * Issue 15: the tall-input case at 100×20. A 3.3 KB single line pasted into the box, then keys typed
+ * one frame apart: the live area must stay under the screen height, so Ink never clears the terminal.
+ */
+async function tallInput() {
+  const stdout = new FakeStdout(100, 20);
+  const stdin = new FakeStdin();
+  const app = render(createElement(ChatApp, { runTurn: async function* () {}, answerInterrupts: async function* () {}, onExit: () => {}, columns: 100, rows: 20 }), {
+    ...REPL_RENDER_OPTIONS,
+    stdout,
+    stdin,
+    stderr: new FakeStdout(100, 20),
+    debug: false,
+    patchConsole: false,
+  });
+  await sleep(200);
+  stdin.write(Array.from({ length: 330 }, (_, i) => `w${String(i).padStart(3, '0')}xxxxx`).join(' ').slice(0, 3300));
+  await sleep(100);
+  const latency = [];
+  for (let i = 0; i < 20; i++) {
+    await sleep(40);
+    const frame = stdout.nextFrame();
+    const t0 = performance.now();
+    stdin.write(String.fromCharCode(97 + (i % 26)));
+    await Promise.race([frame, sleep(1000)]);
+    latency.push(performance.now() - t0);
+  }
+  app.unmount();
+  const sorted = [...latency].sort((x, y) => x - y);
+  return { latency: sorted[sorted.length >> 1], min: sorted[0], max: sorted[sorted.length - 1], fullClears: stdout.fullClears, frames: stdout.frames };
+}
+
 export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await streamRun());
@@ -145,6 +177,8 @@ export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
   log('W7 keystrokes …');
   const keys = await keystrokes();
   const noUiShare = await streamWithoutUi();
+  log('W7 tall input …');
+  const tall = await tallInput();
   return [
     {
       id: 'W7',
@@ -169,6 +203,18 @@ export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
       unit: 'ms to frame',
       runs: KEYSTROKES,
       note: `CPU ${keys.cpu.toFixed(2)} ms per keystroke`,
+    },
+    {
+      id: 'W7t',
+      workload: 'W7 TUI: keystroke under a 3.3 KB line at 100×20',
+      impl: 'adk',
+      value: tall.latency,
+      min: tall.min,
+      max: tall.max,
+      unit: 'ms to frame',
+      runs: 20,
+      fullClears: tall.fullClears,
+      note: `${tall.fullClears} full clears in ${tall.frames} frames (issue 15: the input box shows a window; Ink never redraws the screen)`,
     },
   ];
 }
