@@ -86,8 +86,13 @@ describe('slash commands in the real app', () => {
     await send(app, '/sessions');
     await app.until((s) => after(app, '› /sessions').includes(first));
 
+    // /new twice without a word in between: the empty session is not kept (issue 15).
     await send(app, '/new');
     await app.until('New session ');
+    const empty = app.start.host.conv.id;
+    await send(app, '/new');
+    await app.until((s) => s.split('New session ').length > 2);
+    expect(await f.stores.sessions.get(empty)).toBeUndefined();
     const second = app.start.host.conv.id;
     expect(second).not.toBe(first);
     await app.until((s) => app.bottom(2).includes(`session ${second.slice(0, 8)}`));

@@ -100,6 +100,14 @@ describe('ApprovalPrompt', () => {
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true, arguments: { command: 'rm -rf build/tmp' } });
   });
 
+  it('↑/↓ move between the lines of the JSON being edited (issue 15)', async () => {
+    const { r, onDecision } = approval();
+    await type(r.stdin, 'e');
+    // The cursor starts after the closing brace; ↑ is on the command's line, Ctrl-E at its end, ← before the quote.
+    await type(r.stdin, '\u001b[A', '\u0005', '\u001b[D', '/tmp', KEY.enter);
+    expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true, arguments: { command: 'rm -rf build/tmp' } });
+  });
+
   it('invalid JSON shows an error and stays in the editor', async () => {
     const { r, onDecision } = approval();
     await type(r.stdin, 'e', KEY.backspace, KEY.enter);

@@ -48,13 +48,18 @@ describe('viewReducer: streamed text', () => {
       delta('s1', 'The answer is'),
       { type: 'streamEnd', streamId: 's1', outcome: 'retry' },
       { type: 'retry', agent: 'lead', attempt: 1, delayMs: 500, error: 'HTTP 503' },
+    );
+    expect(s.retry).toMatchObject({ attempt: 1, error: 'HTTP 503' });
+    const after = [
       start('s2'),
       delta('s2', 'The answer is 42.'),
-      { type: 'streamEnd', streamId: 's2', outcome: 'done', message: { role: 'assistant', content: 'The answer is 42.' } },
-    );
-    expect(texts(s)).toEqual(['The answer is 42.']);
-    expect(s.committed.map((x) => x.kind)).toEqual(['retry', 'assistant']);
-    expect(s.live).toEqual([]);
+      { type: 'streamEnd', streamId: 's2', outcome: 'done', message: { role: 'assistant', content: 'The answer is 42.' } } as ViewAction,
+    ].reduce(viewReducer, s);
+    expect(texts(after)).toEqual(['The answer is 42.']);
+    // The retry was transient: a call that recovered leaves no line behind (issue 15).
+    expect(after.committed.map((x) => x.kind)).toEqual(['assistant']);
+    expect(after.retry).toBeUndefined();
+    expect(after.live).toEqual([]);
   });
 
   it('says so when a failed attempt had already committed paragraphs', () => {

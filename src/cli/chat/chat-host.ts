@@ -3,7 +3,7 @@ import { runShellCommand, shellContext } from './shell-command.js';
 import { completePaths, withMentions } from './mentions.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
-import { Conversation } from '../../core/conversation/conversation.js';
+import { Conversation, messageTotal } from '../../core/conversation/conversation.js';
 import { withSummary } from '../event-sink.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
@@ -149,7 +149,7 @@ export class ChatHost {
       await lease.release();
       throw e;
     }
-    await previous.close();
+    await this.leave(previous);
     ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`New session ${this.conv.id}.`, 'success');
     this.onChange?.();
@@ -176,7 +176,7 @@ export class ChatHost {
       }
       const previous = this.conv;
       this.conv = Conversation.open(this.stores, team, record, lease);
-      await previous.close();
+      await this.leave(previous);
       if (previous.team !== team) await previous.team.close();
       ui.clear(record.usage);
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
@@ -188,6 +188,13 @@ export class ChatHost {
     }
   }
 
+  /** Gives a conversation up; one nothing was ever said in is not kept (no empty "untitled" sessions). */
+  private async leave(conv: Conversation<Team>): Promise<void> {
+    const r = conv.record;
+    if (messageTotal(r) === 0 && !r.pendingTurn?.length && !r.checkpointId) await this.stores.sessions.delete(r.id).catch(() => false);
+    await conv.close();
+  }
+
   /** A saved session's own team (its file, hash and workspace), with this REPL's environment and trust. */
   private sessionTeam(record: SessionRecord, model: string | undefined): TeamOptions {
     return { ...this.teamOptions, ...sessionTeamOptions(record, { model }) };
@@ -196,7 +203,7 @@ export class ChatHost {
   /** Saves what is still being saved, then gives the session up. */
   async close(): Promise<void> {
     await this.settle();
-    await this.conv.close();
+    await this.leave(this.conv);
     await this.conv.team.close();
   }
 }

@@ -130,7 +130,7 @@ export function ChatApp(props: ChatAppProps) {
           />
         ) : null}
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
-        {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} /> : null}
+        {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
         {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
         {!c.prompt && !c.picker ? (

@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import { useCallback, useRef, useState } from 'react';
 import { applyEditKey } from '../input/apply-key.js';
-import { backspace, editorAt, insert, type EditorState } from '../input/editor.js';
+import { backspace, editorAt, insert, verticalMove, type EditorState } from '../input/editor.js';
 
 export interface TextFieldOptions {
   initialValue?: string;
@@ -47,6 +47,8 @@ export function useTextField(o: TextFieldOptions): TextField {
         return opts.current.onSubmit(s.text);
       }
       if (input === '\n' && !key.ctrl) return update(insert(s, '\n'));
+      // ↑/↓ move between the lines of a multi-line text (the JSON of edited arguments).
+      if (key.upArrow || key.downArrow) return update(verticalMove(s, key.upArrow ? -1 : 1));
       const next = applyEditKey(s, input, key);
       if (next) update(next);
     },

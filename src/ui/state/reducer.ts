@@ -28,25 +28,26 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
     case 'runStart':
       return { ...state, running: true };
     case 'runEnd':
-      return endRun(state, !!action.cancelled);
+      return endRun({ ...state, retry: undefined }, !!action.cancelled);
     case 'path':
       return samePath(state.path, action.runPath) ? state : { ...state, path: action.runPath };
     case 'streamStart':
-      return streamStart(state, action);
+      return streamStart(state.retry ? { ...state, retry: undefined } : state, action);
     case 'streamDelta':
       return streamDelta(state, action);
     case 'streamEnd':
       return streamEnd(state, action);
     case 'commitLive':
       return commitLive(state, action.at);
-    case 'message':
-      return action.message.role === 'tool'
-        ? toolResult(state, action.agent, action.message)
-        : wholeAssistantMessage(state, action.agent, action.message);
+    case 'message': {
+      const s = state.retry ? { ...state, retry: undefined } : state;
+      return action.message.role === 'tool' ? toolResult(s, action.agent, action.message) : wholeAssistantMessage(s, action.agent, action.message);
+    }
     case 'transfer':
       return commit(state, { kind: 'transfer', from: action.from, to: action.to });
     case 'retry':
-      return commit(state, { kind: 'retry', agent: action.agent, attempt: action.attempt, delayMs: action.delayMs, error: action.error });
+      // Transient: a call that recovers leaves no trace; one that gives up ends in an error line.
+      return { ...state, retry: { agent: action.agent, attempt: action.attempt, delayMs: action.delayMs, error: action.error } };
     case 'error':
       return commit(state, { kind: 'error', agent: action.agent, text: action.text });
     case 'cancelled':

@@ -85,6 +85,8 @@ export interface ViewState {
   running: boolean;
   /** The latest todo list a deep agent wrote (shown above the input while it works). */
   todos?: Todo[];
+  /** A model call being tried again: shown on the activity line until the call answers (then gone). */
+  retry?: { agent: string; attempt: number; delayMs: number; error: string } | undefined;
   nextId: number;
   /** Calls whose rows are not shown (transfer_to_agent: its transfer line says it all). */
   hiddenCalls: string[];
