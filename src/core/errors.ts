@@ -97,6 +97,13 @@ export class ModelTimeoutError extends AdkError {
   get retryable(): boolean {
     return true;
   }
+  /**
+   * A stream that went silent is tried once more; a request that ran out its whole time is not
+   * (three retries of a hung stream kept a person waiting four idle timeouts).
+   */
+  get retryLimit(): number {
+    return this.phase === 'idle' ? 1 : 0;
+  }
 }
 
 /** A streamed attempt failed and will be retried: consumers drop what that attempt streamed. */

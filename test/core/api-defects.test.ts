@@ -79,3 +79,17 @@ describe('optional store drivers (issue 16)', () => {
     expect(await importDriver(async () => 42, '@keyv/redis', 'redis://', 'x')).toBe(42);
   });
 });
+
+describe('timeouts are not retried without end (issue 15)', () => {
+  it('a stream that goes silent is tried once more, a request that timed out is not retried', async () => {
+    const { ChatModelAgent, Runner, ScriptedChatModel, ModelTimeoutError } = await import('../../src/core/index.js');
+    const idle = new ScriptedChatModel([{ error: new ModelTimeoutError(50, 'idle') }, { error: new ModelTimeoutError(50, 'idle') }, { error: new ModelTimeoutError(50, 'idle') }]);
+    const r1 = await new Runner({ agent: new ChatModelAgent({ name: 'a', description: 'a', model: idle, retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } }) }).query('x').result;
+    expect(r1.status).toBe('error');
+    expect(idle.calls).toHaveLength(2);
+    const whole = new ScriptedChatModel([{ error: new ModelTimeoutError(50, 'request') }, { content: 'never' }]);
+    const r2 = await new Runner({ agent: new ChatModelAgent({ name: 'a', description: 'a', model: whole, retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } }) }).query('x').result;
+    expect(r2.status).toBe('error');
+    expect(whole.calls).toHaveLength(1);
+  });
+});
