@@ -105,3 +105,14 @@ describe('the demo team, offline', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('the demo model follows its own tips (issue 15)', () => {
+  it('"run ls -la" runs the command (shell), "list the files" lists them', async () => {
+    const { demoReply } = await import('../../src/core/models/demo.js');
+    const tools = ['shell', 'list_dir'].map((name) => ({ name, description: name, parameters: {} }));
+    const call = (text: string) => demoReply([{ role: 'user', content: text }], { tools }).toolCalls?.[0];
+    expect(call('run ls -la')).toMatchObject({ name: 'shell', arguments: { command: 'ls -la' } });
+    expect(call('run `echo hi`')).toMatchObject({ name: 'shell', arguments: { command: 'echo hi' } });
+    expect(call('list the files here')).toMatchObject({ name: 'list_dir' });
+  });
+});

@@ -17,12 +17,21 @@ export function createDemoModel(): ScriptedChatModel {
 
 const TOOL_RULES: Array<{ test: RegExp; tool: string; args: (text: string) => Record<string, unknown> }> = [
   { test: /\b(time|date|today|clock)\b/i, tool: 'current_time', args: () => ({}) },
+  // Before list_dir: "run ls -la" is a command to run, not a listing.
+  { test: /\b(run|shell|command|execute)\b/i, tool: 'shell', args: (t) => ({ command: demoCommand(t) }) },
   { test: /\b(list|files|folder|directory|ls)\b/i, tool: 'list_dir', args: () => ({ path: '.' }) },
   { test: /\bread\s+(\S+)/i, tool: 'read_file', args: (t) => ({ path: /\bread\s+(\S+)/i.exec(t)![1].replace(/[`'".,]+$/, '') }) },
-  { test: /\b(run|shell|command|execute)\b/i, tool: 'shell', args: (t) => ({ command: /`([^`]+)`/.exec(t)?.[1] ?? 'echo "hello from the demo shell" && uname -s' }) },
   { test: /\b(ask me|question|quiz|ask_user)\b/i, tool: 'ask_user', args: () => ({ question: 'What should the demo call you?' }) },
   { test: /\b(search|fetch|url|http)\b/i, tool: 'fetch_url', args: (t) => ({ url: /(https?:\/\/\S+)/.exec(t)?.[1] ?? 'http://127.0.0.1:9/' }) },
 ];
+
+/** The command in `run \`ls -la\`` or `run ls -la`; a harmless one otherwise. */
+function demoCommand(text: string): string {
+  const quoted = /`([^`]+)`/.exec(text)?.[1];
+  if (quoted) return quoted;
+  const after = /\brun\s+(?:the\s+command\s+)?(.+)$/i.exec(text.trim())?.[1]?.trim();
+  return after && !/^(a|the|some)\s/i.test(after) ? after.replace(/[.!?]+$/, '') : 'echo "hello from the demo shell" && uname -s';
+}
 
 export function demoReply(messages: Message[], options?: ModelCallOptions): ScriptedReply {
   const tools = options?.tools ?? [];
