@@ -16,6 +16,7 @@ export { transferInstruction, fillPlaceholders, TRANSFER_TOOL_NAME } from './age
 export type { ApprovalDecision } from './middlewares/approval.js';
 export * from './agents/middleware.js';
 export * from './agents/interrupt-pending.js';
+export * from './tools/builtin/tool-output.js';
 export * from './middlewares/index.js';
 export { TokenCounter } from './context/token-counter.js';
 export { summaryMessage, writeSummary, SUMMARY_PROMPT } from './context/summary.js';

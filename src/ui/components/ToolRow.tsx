@@ -99,6 +99,16 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
           {expanded ? line : truncate(line, lineRoom)}
         </Text>
       ))}
+      {call.status === 'running' && call.progress
+        ? sanitizeText(call.progress)
+            .split('\n')
+            .map((line, i) => (
+              <Text key={`p${i}`} dimColor>
+                {i === 0 ? RESULT_INDENT : CONTINUATION}
+                {truncate(line, lineRoom)}
+              </Text>
+            ))
+        : null}
       {call.status === 'done' && !lines.length ? <Text dimColor>{`${RESULT_INDENT}(no output)`}</Text> : null}
       {hidden > 0 ? <Text dimColor>{`${CONTINUATION}… +${hidden} lines (/expand)`}</Text> : null}
     </Box>

@@ -2,7 +2,7 @@ import { sanitizeDeep } from '../text/sanitize.js';
 import type { ViewAction } from './actions.js';
 import { commit } from './commit.js';
 import { commitLive, streamDelta, streamEnd, streamStart, wholeAssistantMessage } from './stream-reducer.js';
-import { closeOpenRows, commitWaitingRows, interrupted, resumeWaitingRows, toolResult } from './tool-reducer.js';
+import { closeOpenRows, commitWaitingRows, interrupted, resumeWaitingRows, toolOutput, toolResult } from './tool-reducer.js';
 import { initialViewState, type LiveMessage, type TranscriptItem, type ViewState } from './transcript.js';
 
 /** Lines a tool result shows before it is collapsed. */
@@ -62,6 +62,8 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
       return commit(state, { kind: 'info', text: action.text, tone: action.tone });
     case 'todos':
       return { ...state, todos: action.todos };
+    case 'toolOutput':
+      return toolOutput(state, action.agent, action.callId, action.tail);
     case 'append':
       return commit(state, action.item);
     case 'expandLast':

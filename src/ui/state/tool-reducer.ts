@@ -32,6 +32,13 @@ export function addToolRows(state: ViewState, agent: string, calls: ToolCall[]):
   return s;
 }
 
+/** The last lines a running call printed: shown under its row (the result replaces them). */
+export function toolOutput(state: ViewState, agent: string, callId: string, tail: string): ViewState {
+  const row = findTool(state, agent, callId);
+  if (!row || row.call.status !== 'running') return state;
+  return replaceLive(state, row.id, { ...row, call: { ...row.call, progress: tail } });
+}
+
 /** A tool result: its row gets the final status and moves into the transcript. */
 export function toolResult(state: ViewState, agent: string, message: Message): ViewState {
   const callId = message.toolCallId ?? '';
@@ -40,7 +47,8 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
   const row = callId ? findTool(state, agent, callId) : undefined;
   if (row) {
     // The row gets its result where it is; it moves into the transcript once the calls made before it have.
-    const done: LiveTool = { ...row, call: { ...row.call, ...ranWith(message), status, result: resultText(message) } };
+    const { progress: _progress, ...call } = row.call;
+    const done: LiveTool = { ...row, call: { ...call, ...ranWith(message), status, result: resultText(message) } };
     return commitFinishedInCallOrder(replaceLive(state, row.id, done), agent);
   }
   // No row yet: the call was made before this process started (a resumed session).

@@ -11,6 +11,8 @@ export interface ToolCallView {
   args: string;
   /** A person edited the arguments before approving: `args` are what ran. */
   edited?: boolean;
+  /** While it runs: the last lines it has printed so far. */
+  progress?: string;
   status: ToolStatus;
   result?: string;
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { outputTail, type ToolOutputEvent } from './tool-output.js';
 import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { z } from 'zod';
@@ -50,7 +51,10 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
     // Leave room for our own timeout to kill the process group and report it.
     timeoutMs: timeoutMs + 5_000,
     async execute({ command }, ctx) {
-      const r = await runShell(command, { ...options, timeoutMs }, ctx.signal);
+      // The last lines so far, for whoever shows the running call (the REPL's row).
+      const live = outputTail((tail) => ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, tail } satisfies ToolOutputEvent } }));
+      const r = await runShell(command, { ...options, timeoutMs }, ctx.signal, (chunk) => live.append(chunk));
+      live.flush();
       let status = `exit code: ${r.exitCode}`;
       if (r.killed === 'timeout') status += ` (killed after the ${formatSeconds(timeoutMs)} timeout)`;
       if (r.killed === 'cancelled') status += ' (killed: the run was cancelled)';
@@ -68,7 +72,7 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
  * Runs `command` in its own process group, so a timeout or cancel kills everything it started;
  * inside bwrap unless the sandbox is off or cannot work here.
  */
-export async function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal): Promise<ShellResult> {
+export async function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal, onOutput?: (chunk: string) => void): Promise<ShellResult> {
   const out = new OutputCapture(options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS);
   let argv = ['/bin/sh', '-c', command];
   let unsandboxed: string | undefined;
@@ -100,7 +104,10 @@ export async function runShell(command: string, options: ShellToolOptions, signa
 
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
-      stream.on('data', (s: string) => out.append(s));
+      stream.on('data', (s: string) => {
+        out.append(s);
+        onOutput?.(s);
+      });
     }
     let settled = false;
     const finish = (exitCode: number) => {
