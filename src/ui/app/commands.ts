@@ -77,5 +77,5 @@ type Usage = { promptTokens: number; completionTokens: number };
 
 export function helpText(commands: readonly SlashCommandInfo[]): string {
   const rows = commands.map((c) => `- \`${c.name}\` ${c.description ?? ''}`).join('\n');
-  return `${rows}\n\n\`!command\` runs a shell command in the workspace (you typed it: no approval) and adds its output to the conversation.\n\nKeys: Enter sends (while a run works it queues; Esc takes it back), \`\\\`+Enter or Ctrl-J adds a line, ↑/↓ history, Tab completes commands, Ctrl-O expands the last result, Esc cancels a run, Ctrl-C twice exits, Ctrl-D on an empty line exits.`;
+  return `${rows}\n\n\`!command\` runs a shell command in the workspace (you typed it: no approval) and adds its output to the conversation.\n\nKeys: Enter sends (while a run works it queues; Esc takes it back), \`\\\`+Enter or Ctrl-J adds a line, ↑/↓ history, Ctrl-R searches it, Alt-B/F or Ctrl-←/→ move by words, Tab completes commands and @paths, Ctrl-O expands the last result, Esc cancels a run, Ctrl-C twice exits, Ctrl-D on an empty line exits.`;
 }

@@ -1,4 +1,5 @@
-import { Box, type Key } from 'ink';
+import { Box, Text, type Key } from 'ink';
+import { sanitizeText } from '../text/sanitize.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { applyEditKey, normalizeNewlines } from '../input/apply-key.js';
@@ -50,6 +51,44 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
   const [pathChoices, setPathChoices] = useState<string[]>([]);
+  // Ctrl-R: search the history, newest first (`from` is where the match was found).
+  const [search, setSearchState] = useState<{ query: string; from: number; saved: ed.EditorState }>();
+  const searching = useRef(search);
+  const setSearch = (next: typeof search) => {
+    searching.current = next;
+    setSearchState(next);
+  };
+  /** The newest history entry at or before `from` containing `query` (case-insensitive). */
+  const findMatch = (query: string, from: number): number => {
+    const q = query.toLowerCase();
+    for (let i = Math.min(from, history.length - 1); i >= 0; i--) if (history[i]!.toLowerCase().includes(q)) return i;
+    return -1;
+  };
+  const searchKey = (input: string, key: Key): void => {
+    const sr = searching.current!;
+    if (key.escape || (key.ctrl && input === 'g')) {
+      set(sr.saved);
+      return setSearch(undefined);
+    }
+    if (key.ctrl && input === 'r') {
+      const at = findMatch(sr.query, sr.from - 1);
+      if (at >= 0) setSearch({ ...sr, from: at });
+      return;
+    }
+    if (key.backspace || key.delete) {
+      const query = sr.query.slice(0, -1);
+      return setSearch({ ...sr, query, from: Math.max(0, findMatch(query, history.length - 1)) });
+    }
+    if (input && !key.ctrl && !key.meta && !key.return && !key.tab && !/[\r\n]/.test(input)) {
+      const query = sr.query + input;
+      const at = findMatch(query, history.length - 1);
+      return setSearch({ ...sr, query, from: at >= 0 ? at : sr.from });
+    }
+    // Enter, Tab, arrows: the match goes into the box to edit or send.
+    const match = findMatch(sr.query, sr.from) === sr.from ? history[sr.from] : undefined;
+    set(match !== undefined ? ed.editorAt(match) : sr.saved);
+    setSearch(undefined);
+  };
   const [hideSuggestions, setHideSuggestions] = useState(false);
   // Keys of one stdin chunk arrive before React re-renders: keep the latest values in refs.
   const current = useRef(state);
@@ -124,6 +163,8 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   };
 
   const onKey = (input: string, key: Key) => {
+    if (searching.current && !paste.current) return searchKey(input, key);
+    if (key.ctrl && input === 'r' && history.length) return setSearch({ query: '', from: history.length - 1, saved: current.current });
     if (paste.current) {
       if (input === PASTE_END) {
         const text = paste.current.buffer;
@@ -166,6 +207,20 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   const suggestionRows = maxRows === undefined ? SUGGESTIONS_MAX : Math.max(0, Math.min(SUGGESTIONS_MAX, Math.floor(maxRows / 2) - 1));
   const shownSuggestions = suggestions.length ? Math.min(suggestions.length, suggestionRows) + (suggestions.length > suggestionRows ? 1 : 0) : 0;
   const editorRows = maxRows === undefined ? undefined : Math.max(3, maxRows - shownSuggestions);
+  if (search) {
+    const at = findMatch(search.query, search.from);
+    const match = at === search.from ? history[at] : undefined;
+    return (
+      <Box flexDirection="column">
+        <Text wrap="truncate-end">
+          <Text color="cyan">{`search history › ${search.query}`}</Text>
+          <Text inverse> </Text>
+          <Text dimColor>{match !== undefined ? `  ${sanitizeText(match).replace(/\s+/g, ' ')}` : search.query ? '  (no match)' : ''}</Text>
+        </Text>
+        <Text dimColor>Ctrl-R older · Enter takes it · Esc cancels</Text>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column">
       <EditorView state={state} prompt="› " promptColor={busy ? 'gray' : 'cyan'} placeholder={placeholder} focus={isActive} width={width} maxRows={editorRows} />
