@@ -71,6 +71,8 @@ export interface Team {
   allowRules: AllowRule[];
   /** The team as `adk agents` prints it, for `/agents`. */
   tree: string;
+  /** The agents file's teams (its root agents), for `/agents` to switch to. */
+  roots: Array<{ name: string; description: string }>;
   /** The `models:` entries, for `/model` to list what their endpoints offer. */
   modelConfigs: ModelConfig[];
   close(): Promise<void>;
@@ -193,6 +195,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       toolNames: [...toolNames].sort(),
       allowRules: [...config.allow, ...configuredRules(cwd, env)],
       tree: renderAgentTree(agentTree(config, rootName)),
+      roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
       close: () => registry.close(),
     };

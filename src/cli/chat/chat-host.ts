@@ -115,6 +115,30 @@ export class ChatHost {
     }
   }
 
+  /** `/agents` and a pick: a new session on another team of the same agents file. */
+  async switchTeam(name: string, ui: ChatUi): Promise<void> {
+    let team: Team;
+    try {
+      team = await loadTeam({ ...this.sessionTeam(this.conv.record, this.teamOptions.model), agentName: name });
+    } catch (e) {
+      return ui.error((e as Error).message);
+    }
+    const { lease } = await lockedNewId(this.stores);
+    const previous = this.conv;
+    try {
+      this.conv = await Conversation.create(this.stores, team, lease);
+    } catch (e) {
+      await lease.release();
+      await team.close();
+      return ui.error((e as Error).message);
+    }
+    await this.leave(previous);
+    await previous.team.close();
+    ui.clear({ promptTokens: 0, completionTokens: 0 });
+    ui.info(`Team ${team.rootName}: new session ${this.conv.id}.`, 'success');
+    this.onChange?.();
+  }
+
   /** `/clear`: a new screen (scrollback kept) and a fresh model context; the session keeps its history. */
   async clearContext(ui: ChatUi): Promise<void> {
     try {

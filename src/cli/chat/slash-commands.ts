@@ -6,9 +6,13 @@ import { formatRule } from '../../core/agents/allow-rules.js';
 /** The REPL's commands that need the runtime or the store; the app handles the rest itself. */
 export async function handleCommand(host: ChatHost, stores: AdkStores, name: string, args: string, ui: ChatUi): Promise<boolean> {
   switch (name) {
-    case '/agents':
+    case '/agents': {
       ui.markdown(`\`\`\`text\n${host.team.tree}\n\`\`\``, 'agents');
+      const others = host.team.roots.filter((r) => r.name !== host.team.rootName);
+      const name = args.trim() || (others.length && ui.pick ? await ui.pick('Switch to which team? (a new session)', host.team.roots.map((r) => ({ value: r.name, label: r.name, detail: `${r.description}${r.name === host.team.rootName ? ' · current' : ''}` }))) : undefined);
+      if (name && name !== host.team.rootName) await host.switchTeam(name, ui);
       return true;
+    }
     case '/tools': {
       const tools = host.team.toolNames.map((t) => `- \`${t}\``).join('\n') || 'This team has no tools.';
       const rules = host.team.allowRules.map((r) => `- \`${formatRule(r)}\` (${r.source ?? 'agents.yaml'})`);

@@ -6,7 +6,7 @@ export interface SlashCommandInfo {
 
 export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/help', description: 'show commands and keys' },
-  { name: '/agents', description: 'show the agent tree' },
+  { name: '/agents', description: 'show the agent tree; pick another team of the file (a new session)' },
   { name: '/sessions', description: 'list saved sessions' },
   { name: '/resume', description: 'continue a saved session' },
   { name: '/new', description: 'start a new session' },
