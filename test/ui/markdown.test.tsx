@@ -171,3 +171,14 @@ describe('entities (issue 15)', () => {
     expect(out).not.toContain('\u001b');
   });
 });
+
+describe('error lines (issue 15)', () => {
+  it('a long error wraps under its text, not at column 0', async () => {
+    const { ErrorNotice } = await import('../../src/ui/components/items/Notices.js');
+    const frame = plain(render(<Box width={30}><ErrorNotice text="the model endpoint refused the request because the key is wrong" /></Box>).lastFrame());
+    const lines = frame.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines[0]!.startsWith('✗ the model')).toBe(true);
+    for (const l of lines.slice(1)) expect(l.startsWith('  ')).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { AgentName } from '../AgentName.js';
 
 export function RetryNotice({ agent, attempt, delayMs, error }: { agent: string; attempt: number; delayMs: number; error: string }) {
@@ -17,17 +17,22 @@ export function RetryNotice({ agent, attempt, delayMs, error }: { agent: string;
 }
 
 export function ErrorNotice({ agent, text }: { agent?: string; text: string }) {
+  // The mark in a column of its own: a long error wraps under its text, not at column 0.
   return (
-    <Text color="red">
-      {'✗ '}
-      {agent ? (
-        <>
-          <AgentName name={agent} bold={false} />
-          {': '}
-        </>
-      ) : null}
-      {text}
-    </Text>
+    <Box flexDirection="row">
+      <Text color="red">{'✗ '}</Text>
+      <Box flexShrink={1}>
+        <Text color="red">
+          {agent ? (
+            <>
+              <AgentName name={agent} bold={false} />
+              {': '}
+            </>
+          ) : null}
+          {text}
+        </Text>
+      </Box>
+    </Box>
   );
 }
 
