@@ -62,12 +62,13 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     ]);
   });
 
-  it('research: coordinator hands over, the planner asks the user, researchers work in parallel, the reporter reports', async () => {
+  it('research: coordinator hands over, the planner has the plan reviewed, researchers work in parallel, the reporter reports', async () => {
     const plan = '1. Look up what the server offers\n2. Look at the local notes';
+    const steps = ['Look up what the server offers', 'Look at the local notes'];
     const { calls, requestsBy } = scriptTeam(server(), {
       research: () => ({ toolCalls: [{ id: 'c_tr', name: 'transfer_to_agent', arguments: { agent_name: 'research_team' } }] }),
       research_planner: ({ ownToolResults }) =>
-        ownToolResults === 0 ? { toolCalls: [{ id: 'c_ask', name: 'ask_user', arguments: { question: `Proposed plan:\n${plan}\nAccept or edit it?` } }] } : { content: plan },
+        ownToolResults === 0 ? { toolCalls: [{ id: 'c_ask', name: 'review_plan', arguments: { steps } }] } : { content: plan },
       web_researcher: ({ ownToolResults }) =>
         ownToolResults === 0
           ? { toolCalls: [{ id: 'c_web', name: 'fetch_url', arguments: { url: `${server().url}/models` } }] }
@@ -83,21 +84,22 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     expect(calls).toEqual(['research', 'research_planner']);
     expect(ofType(r.lines, 'transfer')).toEqual([expect.objectContaining({ agent: 'research', runPath: ['research'], to: 'research_team' })]);
     expect(byAgent(r.lines, 'tool_call', 'research_planner')).toEqual([
-      expect.objectContaining({ name: 'ask_user', id: 'c_ask', runPath: ['research', 'research_team', 'research_planner'] }),
+      expect.objectContaining({ name: 'review_plan', id: 'c_ask', runPath: ['research', 'research_team', 'research_planner'] }),
     ]);
+    // The plan-review screen, not a free-text question (issue 15).
     const [point] = ofType(r.lines, 'interrupt')[0].interrupts;
-    expect(point).toMatchObject({ kind: 'input', address: 'agent:research;agent:research_team;agent:research_planner;tool:ask_user:c_ask' });
-    expect(point.message).toContain(plan);
+    expect(point).toMatchObject({ kind: 'plan_review', plan: steps, address: 'agent:research;agent:research_team;agent:research_planner;tool:review_plan:c_ask' });
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'interrupted' });
 
-    const a = await expectExit(['resume', id, '--input', 'looks good', '--json'], 0, opts());
+    const a = await expectExit(['resume', id, '--approve', '--json'], 0, opts());
     // Nothing before the question runs again: the coordinator is not called a second time.
     expect(calls.slice(2).filter((c) => c === 'research')).toEqual([]);
     expect(calls.slice(2, 3)).toEqual(['research_planner']);
     expect(calls.slice(3, 7).sort()).toEqual(['file_researcher', 'file_researcher', 'web_researcher', 'web_researcher']);
     expect(calls.slice(7)).toEqual(['reporter']);
-    expect(byAgent(a.lines, 'tool_result', 'research_planner')).toEqual([expect.objectContaining({ id: 'c_ask', content: 'looks good', isError: false })]);
-    expect(toolMessagesOf(requestsBy('research_planner')[1])[0]).toMatchObject({ tool_call_id: 'c_ask', content: 'looks good' });
+    const accepted = `The user accepted the plan:\n${plan}`;
+    expect(byAgent(a.lines, 'tool_result', 'research_planner')).toEqual([expect.objectContaining({ id: 'c_ask', content: accepted, isError: false })]);
+    expect(toolMessagesOf(requestsBy('research_planner')[1])[0]).toMatchObject({ tool_call_id: 'c_ask', content: accepted });
 
     const seq = ['research', 'research_team', 'research_planner'];
     expect(byAgent(a.lines, 'message', 'research_planner').at(-1)).toMatchObject({ content: plan, runPath: seq });

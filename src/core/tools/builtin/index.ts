@@ -1,6 +1,7 @@
 import type { SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { askUserTool } from './ask-user.js';
+import { reviewPlanTool } from './review-plan.js';
 import { currentTimeTool } from './current-time.js';
 import { editFileTool } from './edit-file.js';
 import { fetchUrlTool } from './fetch-url.js';
@@ -20,6 +21,7 @@ export const BUILTIN_TOOL_NAMES = [
   'shell',
   'fetch_url',
   'ask_user',
+  'review_plan',
   'current_time',
 ] as const;
 
@@ -86,8 +88,9 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
     }),
     fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes, allowHosts: opts.fetchAllowHosts }),
     ask_user: askUserTool,
+    review_plan: reviewPlanTool,
     current_time: currentTimeTool,
   };
 }
 
-export { askUserTool, currentTimeTool, editFileTool, fetchUrlTool, grepTool, listDirTool, readFileTool, shellTool, writeFileTool };
+export { askUserTool, reviewPlanTool, currentTimeTool, editFileTool, fetchUrlTool, grepTool, listDirTool, readFileTool, shellTool, writeFileTool };
