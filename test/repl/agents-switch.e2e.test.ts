@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: /agents can switch the team (another root agent of the same file, in a new session).
 const server = useServer();
@@ -13,10 +11,8 @@ const PROMPT = '› Message, or / for commands';
 describe('/agents switches the team (tmux)', () => {
   it('lists the teams of the bundled file; picking one starts a session on it', async () => {
     server().onRequest(() => ({ content: 'hello from whichever team' }));
-    const dir = tempDir('adk-agents-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'agents', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-agents-');
+    startChat(tmux, 'agents', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('agents', (s) => s.includes(PROMPT) && s.includes('adk · assistant'), 'the prompt');
     tmux.type('agents', '/agents');
     tmux.keys('agents', 'Enter');

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: `!command` runs a shell command directly (the person typed it: no approval), shows its
 // output, and adds it to the context; the model is not called for it.
@@ -14,11 +13,9 @@ const PROMPT = '› Message, or / for commands';
 describe('!command (tmux)', () => {
   it('runs in the workspace without asking, shows the output, and the next turn sees it; no key reaches it', async () => {
     server().onRequest(() => ({ content: 'I see the listing.' }));
-    const dir = tempDir('adk-bang-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-bang-');
     writeFileSync(join(work, 'notes-4711.txt'), 'x');
-    startChat(tmux, 'bang', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    startChat(tmux, 'bang', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('bang', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('bang', '!ls; echo "key=[$OPENAI_API_KEY]"');
     tmux.keys('bang', 'Enter');

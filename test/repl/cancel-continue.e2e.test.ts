@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 6: an answer cancelled with Esc stays on the screen; it must also stay in the
 // model's context, so the next message ("continue") follows it instead of a second user message.
@@ -14,10 +11,8 @@ const PROMPT = '› Message, or / for commands';
 describe('Esc mid-answer, then "continue" (tmux)', () => {
   it('the next request has the shown part of the answer between the two user messages', async () => {
     server().enqueue({ content: 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu', chunkSize: 6, chunkDelayMs: 150 }, { content: 'nu xi omicron' });
-    const dir = tempDir('adk-repl-cancel-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'cancel', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-repl-cancel-');
+    startChat(tmux, 'cancel', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('cancel', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('cancel', 'recite the greek letters');
     tmux.keys('cancel', 'Enter');

@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 14: /compact and /clear in a real terminal, with the next request checked on the server.
 const server = useServer();
@@ -19,10 +16,8 @@ describe('/compact and /clear (tmux)', () => {
       if (isSummary(req.body)) return { content: 'SUMMARY: the favourite colour is blue; the project is Apollo.' };
       return { content: `ok: ${req.body.messages.at(-1).content}` };
     });
-    const dir = tempDir('adk-repl-compact-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'compact', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-repl-compact-');
+    startChat(tmux, 'compact', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('compact', (s) => s.includes(PROMPT), 'the prompt');
     for (const [i, line] of ['my favourite colour is blue', 'the project is called Apollo'].entries()) {
       tmux.type('compact', line);

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, startChat, useTmux } from './tmux.js';
 
 // Issue 15: cost in money. The status line and /cost show tokens and dollars, per turn and per
 // session, at the model's list price or the `price:` set in agents.yaml.
@@ -12,9 +11,7 @@ const tmux = useTmux();
 const PROMPT = '› Message, or / for commands';
 
 function chat(name: string, env: Record<string, string>, agentsYaml?: string) {
-  const dir = tempDir(`adk-cost-${name}-`);
-  const work = join(dir, 'work');
-  mkdirSync(work, { recursive: true });
+  const { dir, work } = chatWorkspace(`adk-cost-${name}-`);
   if (agentsYaml) writeFileSync(join(work, 'agents.yaml'), agentsYaml);
   startChat(tmux, name, { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ...env } });
 }

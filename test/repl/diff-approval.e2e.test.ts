@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: the bundled assistant asks before editing a file, and the approval shows a diff.
 const server = useServer();
@@ -17,11 +17,9 @@ describe('edit_file asks, with a diff (tmux)', () => {
       if (last.role === 'tool') return { content: 'Renamed it.' };
       return { toolCalls: [{ name: 'edit_file', arguments: { path: 'app.py', old: 'def helo():', new: 'def hello():' } }] };
     });
-    const dir = tempDir('adk-diff-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-diff-');
     writeFileSync(join(work, 'app.py'), 'import os\n\ndef helo():\n    return 1\n');
-    startChat(tmux, 'diff', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    startChat(tmux, 'diff', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('diff', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('diff', 'fix the typo in app.py');
     tmux.keys('diff', 'Enter');

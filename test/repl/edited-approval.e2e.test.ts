@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 3: arguments a person edits before approving are what the row shows and what the
 // model's history says ran, next to the output they produced.
@@ -18,10 +16,8 @@ describe('edited approval arguments (tmux)', () => {
       if (last.role === 'tool') return { content: 'Saw the output.' };
       return { toolCalls: [{ id: 'c_sh', name: 'shell', arguments: { command: 'echo original-command' } }] };
     });
-    const dir = tempDir('adk-edited-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'edited', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ADK_SHELL_SANDBOX: 'off' } });
+    const { dir, work } = chatWorkspace('adk-edited-');
+    startChat(tmux, 'edited', { dir, cwd: work, env: serverChatEnv(dir, server().url, { ADK_SHELL_SANDBOX: 'off' }) });
     await tmux.waitForScreen('edited', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('edited', 'say something');
     tmux.keys('edited', 'Enter');

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: editing keys people use every day: word motion (Alt-B/F, Ctrl-/Alt-arrows), Alt-D,
 // Alt-Backspace, Ctrl-W, Home/End.
@@ -14,10 +12,8 @@ const PROMPT = '› Message, or / for commands';
 describe('editing keys (tmux)', () => {
   it('move and delete by words, jump to the start and the end', async () => {
     server().onRequest((req) => ({ content: `got: ${req.body.messages.at(-1).content}` }));
-    const dir = tempDir('adk-keys-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'keys', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-keys-');
+    startChat(tmux, 'keys', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('keys', (s) => s.includes(PROMPT), 'the prompt');
     const step = async (...keys: string[]) => {
       tmux.keys('keys', ...keys);

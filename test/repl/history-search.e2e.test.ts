@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: Ctrl-R searches the input history, newest first.
 const server = useServer();
@@ -13,10 +11,8 @@ const PROMPT = '› Message, or / for commands';
 describe('Ctrl-R history search (tmux)', () => {
   it('finds the newest match, Ctrl-R goes older, Enter takes it into the box', async () => {
     server().onRequest((req) => ({ content: `got: ${req.body.messages.at(-1).content}` }));
-    const dir = tempDir('adk-search-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'search', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-search-');
+    startChat(tmux, 'search', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('search', (s) => s.includes(PROMPT), 'the prompt');
     for (const line of ['apple pie', 'banana bread', 'apple crumble']) {
       tmux.type('search', line);

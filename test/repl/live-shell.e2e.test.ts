@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: live output from a running shell command: its last lines stream under the row.
 const server = useServer();
@@ -17,10 +15,8 @@ describe('live shell output (tmux)', () => {
       if (last.role === 'tool') return { content: 'Counted.' };
       return { toolCalls: [{ id: 'c_sh', name: 'shell', arguments: { command: 'for i in 1 2 3 4 5 6; do echo tick-$i; sleep 0.5; done' } }] };
     });
-    const dir = tempDir('adk-live-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'live', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ADK_SHELL_SANDBOX: 'off' } });
+    const { dir, work } = chatWorkspace('adk-live-');
+    startChat(tmux, 'live', { dir, cwd: work, env: serverChatEnv(dir, server().url, { ADK_SHELL_SANDBOX: 'off' }) });
     await tmux.waitForScreen('live', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('live', 'count');
     tmux.keys('live', 'Enter');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: `@path` mentions, Tab-completed from the workspace; the file's content (capped) goes to
 // the model with the message; nothing outside the workspace is attached.
@@ -20,7 +20,7 @@ describe('@path mentions (tmux)', () => {
     writeFileSync(join(work, 'src', 'planets.txt'), 'Mercury\nVenus\nEarth\n');
     writeFileSync(join(dir, 'secret.txt'), 'outside-the-workspace');
     symlinkSync(join(dir, 'secret.txt'), join(work, 'link.txt'));
-    startChat(tmux, 'mention', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    startChat(tmux, 'mention', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('mention', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('mention', 'summarise @sr');
     tmux.keys('mention', 'Tab');

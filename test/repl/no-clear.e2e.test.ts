@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { clearsIn, startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 1: once the live area is taller than the screen Ink clears the terminal (and its
 // scrollback) on every keystroke. Driven in a real tmux pane with its raw output captured.
@@ -12,12 +12,10 @@ const tmux = useTmux();
 const PROMPT = '› Message, or / for commands';
 
 function chat(name: string, size: [number, number], agentsYaml?: string) {
-  const dir = tempDir(`adk-noclear-${name}-`);
-  const work = join(dir, 'work');
-  mkdirSync(work, { recursive: true });
+  const { dir, work } = chatWorkspace(`adk-noclear-${name}-`);
   if (agentsYaml) writeFileSync(join(work, 'agents.yaml'), agentsYaml);
   const raw = join(dir, 'raw.out');
-  startChat(tmux, name, { dir, cwd: work, size, raw, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+  startChat(tmux, name, { dir, cwd: work, size, raw, env: serverChatEnv(dir, server().url) });
   return { raw: () => readFileSync(raw, 'latin1') };
 }
 

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 2: keys that arrive in one read (slow SSH, a busy machine) are each the key they are.
 const server = useServer();
@@ -13,10 +11,8 @@ const PROMPT = '› Message, or / for commands';
 describe('keys in one read (tmux send-keys -l writes them in one go)', () => {
   it('text, Backspace, text and Enter; Ctrl-U, text and Enter; text then Ctrl-D', async () => {
     server().onRequest((req) => ({ content: `got: ${req.body.messages.at(-1).content}` }));
-    const dir = tempDir('adk-oneread-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
-    startChat(tmux, 'oneread', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+    const { dir, work } = chatWorkspace('adk-oneread-');
+    startChat(tmux, 'oneread', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
     await tmux.waitForScreen('oneread', (s) => s.includes(PROMPT), 'the prompt');
 
     tmux.type('oneread', 'helo\u007flo world\r');

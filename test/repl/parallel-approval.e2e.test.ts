@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 4: in a parallel team an approval is asked as soon as its branch waits, not once
 // every sibling has finished; the answer is used when the run stops.
@@ -36,11 +36,9 @@ describe('an approval in a parallel team (tmux)', () => {
       if (last.role === 'tool') return { content: 'fast branch done' };
       return { toolCalls: [{ id: 'c_sh', name: 'shell', arguments: { command: 'touch ran.txt' } }] };
     });
-    const dir = tempDir('adk-parallel-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-parallel-');
     writeFileSync(join(work, 'agents.yaml'), TEAM);
-    startChat(tmux, 'par', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ADK_SHELL_SANDBOX: 'off' } });
+    startChat(tmux, 'par', { dir, cwd: work, env: serverChatEnv(dir, server().url, { ADK_SHELL_SANDBOX: 'off' }) });
     await tmux.waitForScreen('par', (s) => s.includes(PROMPT), 'the prompt');
     const t0 = Date.now();
     tmux.type('par', 'do both');

@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15: typing while a run works. Enter queues the message (shown as queued); it is sent when
 // the turn ends; Esc takes queued messages back into the box instead of stopping the run.
@@ -13,10 +10,8 @@ const PROMPT = '› Message, or / for commands';
 const users = (body: any) => body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content);
 
 function chat(name: string) {
-  const dir = tempDir(`adk-queue-${name}-`);
-  const work = join(dir, 'work');
-  mkdirSync(work, { recursive: true });
-  startChat(tmux, name, { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' } });
+  const { dir, work } = chatWorkspace(`adk-queue-${name}-`);
+  startChat(tmux, name, { dir, cwd: work, env: serverChatEnv(dir, server().url) });
 }
 
 describe('queued messages (tmux)', () => {

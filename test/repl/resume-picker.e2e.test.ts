@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { runCli } from '../support/cli.js';
-import { sleep, tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, startChat, useTmux } from './tmux.js';
 
 // Issue 15: `/resume` with no id opens a list of the saved sessions to pick with ↑/↓.
 const server = useServer();
@@ -14,9 +13,7 @@ const PROMPT = '› Message, or / for commands';
 describe('/resume picker (tmux)', () => {
   it('lists the sessions (title, age, status), ↑/↓ and Enter resume the one picked', async () => {
     server().onRequest((req) => ({ content: `answer to: ${req.body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content).join(' | ')}` }));
-    const dir = tempDir('adk-picker-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-picker-');
     const env = { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' };
     for (const q of ['about apples', 'about bananas']) expect((await runCli(['run', q], { env, cwd: work })).code).toBe(0);
     startChat(tmux, 'picker', { dir, cwd: work, env });

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
-import { removeTempDirs, sleep } from './helpers.js';
+import { removeTempDirs, sleep, tempDir } from './helpers.js';
 
 /** A tmux server of its own (its own socket), so parallel tests never share panes. */
 export class Tmux {
@@ -99,4 +99,21 @@ export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: strin
 /** Terminal clears in raw output: erase display (ESC[2J) and erase scrollback (ESC[3J). */
 export function clearsIn(raw: string): number {
   return (raw.match(/\x1b\[[23]J/g) ?? []).length;
+}
+
+/** The environment that points `adk chat` at the local OpenAI-compatible server (model gpt-test), with its own ADK_HOME under `dir`. */
+export const serverChatEnv = (dir: string, serverUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  ADK_HOME: join(dir, 'home'),
+  OPENAI_BASE_URL: serverUrl,
+  OPENAI_API_KEY: 'test-key-123456',
+  ADK_MODEL: 'gpt-test',
+  ...extra,
+});
+
+/** A temporary folder with an empty workspace `work` in it (removed after the file). */
+export function chatWorkspace(prefix: string): { dir: string; work: string } {
+  const dir = tempDir(prefix);
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  return { dir, work };
 }

@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemOf, useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, startChat, useTmux } from './tmux.js';
 
 // Issue 18: the deep agent's todo list above the input while it works, in a real terminal; /init.
 const server = useServer();
@@ -27,9 +26,7 @@ describe('the todo panel (tmux)', () => {
       if (!calls.includes('task')) return { toolCalls: [{ name: 'task', arguments: { subagent: 'general-purpose', description: 'measure it' } }] };
       return { content: 'Report: measured.' };
     });
-    const dir = tempDir('adk-repl-todos-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-repl-todos-');
     writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'demo-project', description: 'A project for the test.', scripts: { test: 'vitest', build: 'tsc' } }));
     writeFileSync(join(work, 'agents.yaml'), 'version: 1\nmodels:\n  default: { model: gpt-test, base_url: "${OPENAI_BASE_URL:-}" }\nagents:\n  lead: { type: deep, description: Leads. }\n');
     startChat(tmux, 'todos', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456' } });

@@ -1,11 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { tempDir } from './helpers.js';
-import { startChat, useTmux } from './tmux.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 15, defect 5: parallel calls finish in any order; their rows read in the order they were made.
 const server = useServer();
@@ -28,12 +27,10 @@ describe('tool rows in call order (tmux)', () => {
       if (last.role === 'tool') return { content: 'Both done.' };
       return { toolCalls: [{ id: 'c_slow', name: 'fetch_url', arguments: { url: slowUrl } }, { id: 'c_fast', name: 'list_dir', arguments: { path: '.' } }] };
     });
-    const dir = tempDir('adk-order-');
-    const work = join(dir, 'work');
-    mkdirSync(work, { recursive: true });
+    const { dir, work } = chatWorkspace('adk-order-');
     writeFileSync(join(work, 'marker-file.txt'), 'x');
     writeFileSync(join(work, 'agents.yaml'), 'version: 1\ndefault: helper\nagents:\n  helper:\n    description: Helps.\n    instruction: Help.\n    tools: [fetch_url, list_dir]\n');
-    startChat(tmux, 'order', { dir, cwd: work, env: { ADK_HOME: join(dir, 'home'), OPENAI_BASE_URL: server().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ADK_FETCH_ALLOW_HOSTS: '127.0.0.1' } });
+    startChat(tmux, 'order', { dir, cwd: work, env: serverChatEnv(dir, server().url, { ADK_FETCH_ALLOW_HOSTS: '127.0.0.1' }) });
     await tmux.waitForScreen('order', (s) => s.includes(PROMPT), 'the prompt');
     tmux.type('order', 'fetch and list');
     tmux.keys('order', 'Enter');
