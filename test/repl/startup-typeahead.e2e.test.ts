@@ -14,8 +14,8 @@ describe('typing while adk chat starts (tmux)', () => {
     server().onRequest((req) => ({ content: `got: ${req.body.messages.at(-1).content}` }));
     const { dir, work } = chatWorkspace('adk-early-');
     startChat(tmux, 'early', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
-    // Before the first frame: node is still loading adk.
-    await sleep(120);
+    // Before the first frame: node runs (the terminal is ours from then on) but is still loading adk.
+    for (let i = 0; i < 200 && tmux.display('early', '#{pane_current_command}') !== 'node'; i++) await sleep(10);
     tmux.type('early', 'typed early');
     tmux.keys('early', 'Enter');
     const screen = await tmux.waitForScreen('early', (s) => s.includes('got: typed early') && s.includes(PROMPT), 'the early message sent', 30_000, true);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
@@ -8,6 +8,8 @@ import { removeTempDirs, sleep, tempDir } from './helpers.js';
 /** A tmux server of its own (its own socket), so parallel tests never share panes. */
 export class Tmux {
   readonly socket = `adk-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  /** Raw output files of the panes `startChat` opened, by pane: checked for terminal clears after the file. */
+  readonly rawFiles = new Map<string, string>();
 
   run(...args: string[]): string {
     return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
@@ -72,7 +74,10 @@ export function useTmux(): Tmux {
   const tmux = new Tmux();
   afterAll(() => {
     tmux.kill();
+    // Issue 15: no scenario ever clears the terminal or its scrollback.
+    const cleared = [...tmux.rawFiles].filter(([, file]) => existsSync(file) && clearsIn(readFileSync(file, 'latin1')) > 0).map(([pane]) => pane);
     removeTempDirs();
+    if (cleared.length) throw new Error(`the REPL cleared the terminal (ESC[2J/ESC[3J) in pane(s): ${cleared.join(', ')}`);
   });
   return tmux;
 }
@@ -85,15 +90,16 @@ export function useTmux(): Tmux {
 export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string>; size?: [number, number]; raw?: string }): void {
   const script = join(o.dir, `${name}.sh`);
   const exports = Object.entries(o.env).map(([k, v]) => `export ${k}='${v}'`).join('\n');
-  // With a raw capture, adk waits for the pipe to be attached (a marker file) so no byte is missed.
-  const wait = o.raw ? `while [ ! -e '${o.raw}.ready' ]; do sleep 0.05; done\n` : '';
+  // Every pane's raw output is kept (checked for clears after the file); adk waits for the pipe to be
+  // attached (a marker file) so no byte is missed.
+  const raw = o.raw ?? join(o.dir, `${name}.raw`);
+  tmux.rawFiles.set(name, raw);
+  const wait = `while [ ! -e '${raw}.ready' ]; do sleep 0.05; done\n`;
   writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\n${wait}node '${ADK_BIN}' chat\nexec sh\n`);
   const [columns, rows] = o.size ?? [100, 30];
   tmux.start(name, `sh '${script}'`, columns, rows, { TERM: 'xterm-256color' });
-  if (o.raw) {
-    tmux.pipe(name, o.raw);
-    writeFileSync(`${o.raw}.ready`, '');
-  }
+  tmux.pipe(name, raw);
+  writeFileSync(`${raw}.ready`, '');
 }
 
 /** Terminal clears in raw output: erase display (ESC[2J) and erase scrollback (ESC[3J). */
