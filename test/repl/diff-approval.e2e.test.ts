@@ -29,7 +29,9 @@ describe('edit_file asks, with a diff (tmux)', () => {
     expect(readFileSync(join(work, 'app.py'), 'utf8')).toContain('def helo():');
     await sleep(500);
     tmux.keys('diff', 'y');
-    await tmux.waitForScreen('diff', (s) => s.includes('Renamed it.'), 'the answer');
+    const after = await tmux.waitForScreen('diff', (s) => s.includes('Renamed it.'), 'the answer');
+    // The transcript row keeps the change: the file, then the lines removed and added.
+    expect(after).toMatch(/✓ edit_file app\.py\n\s+- def helo\(\):\n\s+\+ def hello\(\):/);
     expect(readFileSync(join(work, 'app.py'), 'utf8')).toBe('import os\n\ndef hello():\n    return 1\n');
   }, 60_000);
 });

@@ -80,3 +80,20 @@ describe('formatArgs', () => {
     expect(formatArgs('')).toBe('');
   });
 });
+
+describe('an edit shows its diff in the transcript (issue 15)', () => {
+  it('the changed lines, removed then added, above the result', async () => {
+    const { render: r } = await import('ink-testing-library');
+    const frame = r(
+      <ToolRow
+        call={{ callId: 'c1', name: 'edit_file', args: JSON.stringify({ path: 'app.py', old: 'def helo():\n    return 1', new: 'def hello():\n    return 1' }), status: 'done', result: 'Edited app.py: replaced 1 occurrence at line 3' }}
+        width={80}
+      />,
+    ).lastFrame()!;
+    const text = plain(frame);
+    expect(text).toContain('- def helo():');
+    expect(text).toContain('+ def hello():');
+    expect(text).not.toContain('return 1');
+    expect(text.indexOf('+ def hello():')).toBeLessThan(text.indexOf('Edited app.py'));
+  });
+});

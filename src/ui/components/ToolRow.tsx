@@ -5,6 +5,7 @@ import type { ToolCallView } from '../state/transcript.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { TOOL_GLYPH, TOOL_GLYPH_COLOR } from '../theme/glyphs.js';
 import { Spinner } from './Spinner.js';
+import { editDiffRows } from '../text/edit-diff.js';
 import { TODO_STATUSES, todoMark, type Todo } from '../../core/prebuilt/deep/todos.js';
 
 export interface ToolRowProps {
@@ -25,6 +26,9 @@ function friendlyArgs(tool: string | undefined, args: string): string | undefine
   const a = parseObject(args);
   if (!a) return undefined;
   if (tool === 'task' && typeof a.subagent === 'string' && typeof a.description === 'string') return `${a.subagent}: ${a.description.replace(/\s+/g, ' ')}`;
+  // Edits show their diff under the row; the row names the file.
+  if (tool === 'edit_file' && typeof a.path === 'string' && typeof a.old === 'string') return a.path;
+  if (tool === 'write_file' && typeof a.path === 'string' && typeof a.content === 'string') return `${a.path} (${a.content.split('\n').length} lines)`;
   const todos = tool === 'write_todos' ? todoList(a) : undefined;
   if (todos) return `${todos.filter((t) => t.status === 'completed').length}/${todos.length} done`;
   return undefined;
@@ -68,6 +72,9 @@ function argsLine(args: string): string {
   return JSON.stringify(parsed);
 }
 
+/** Changed lines an edit shows before /expand. */
+const EDIT_DIFF_LINES = 8;
+
 const RESULT_INDENT = '  ⎿ ';
 const CONTINUATION = '    ';
 
@@ -86,6 +93,9 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
   const hidden = lines.length - shown.length;
   const color = call.status === 'error' ? 'red' : call.status === 'rejected' ? 'yellow' : undefined;
   const lineRoom = width - RESULT_INDENT.length;
+  // An edit shows what it changed (from its arguments), above its result.
+  const diff = call.status === 'done' ? editDiffRows(call.name, call.args) : undefined;
+  const diffShown = diff ? (expanded ? diff : diff.slice(0, EDIT_DIFF_LINES)) : [];
   return (
     <Box flexDirection="column">
       <Text>
@@ -93,6 +103,13 @@ export function ToolRow({ call, width, expanded = false }: ToolRowProps) {
         {args ? <Text dimColor>{` ${args}`}</Text> : null}
         {note ? <Text color="yellow">{note}</Text> : null}
       </Text>
+      {diffShown.map((row, i) => (
+        <Text key={`d${i}`} color={row.sign === '+' ? 'green' : 'red'}>
+          {CONTINUATION}
+          {truncate(`${row.sign} ${sanitizeText(row.text)}`, lineRoom)}
+        </Text>
+      ))}
+      {diff && diff.length > diffShown.length ? <Text dimColor>{`${CONTINUATION}… +${diff.length - diffShown.length} changed lines (/expand)`}</Text> : null}
       {shown.map((line, i) => (
         <Text key={i} color={color} dimColor={!color}>
           {i === 0 ? RESULT_INDENT : CONTINUATION}
