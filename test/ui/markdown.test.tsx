@@ -182,3 +182,15 @@ describe('error lines (issue 15)', () => {
     for (const l of lines.slice(1)) expect(l.startsWith('  ')).toBe(true);
   });
 });
+
+describe('tables on a narrow screen (issue 15)', () => {
+  it('wrap long cells inside their columns: every word stays readable, nothing is cut with …', () => {
+    const long = 'a rather long description that cannot fit in the column as it is';
+    const out = plain(md(`| name | what |\n|---|---|\n| adk | ${long} |`, 40));
+    expect(out).not.toContain('…');
+    for (const word of long.split(' ')) expect(out).toContain(word);
+    const rows = out.split('\n').filter((l) => l.includes('│'));
+    expect(rows.length).toBeGreaterThan(2);
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(40);
+  });
+});
