@@ -22,6 +22,13 @@ describe('InputBox', () => {
     expect(frame()).toBe('›');
   });
 
+  it('Shift-Enter where the terminal reports it (kitty CSI 13;2u) adds a line instead of sending (issue 15)', async () => {
+    const { r, onSubmit, frame } = await box();
+    await type(r.stdin, 'one', '\u001b[13;2u', 'two');
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(frame()).toBe('› one\n  two');
+  });
+
   it('ignores an empty Enter', async () => {
     const { r, onSubmit } = await box();
     await type(r.stdin, '  ', KEY.enter);

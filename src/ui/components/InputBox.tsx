@@ -182,7 +182,8 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
     const s = current.current;
     if (key.return) {
       if (s.text.slice(0, s.cursor).endsWith('\\')) return set(ed.insert(ed.backspace(s), '\n'));
-      if (key.meta) return set(ed.insert(s, '\n'));
+      // Alt-Enter, and Shift-Enter where the terminal reports it (kitty's CSI 13;2u): a new line.
+      if (key.meta || key.shift) return set(ed.insert(s, '\n'));
       return submit();
     }
     // Ctrl-J arrives as a bare line feed.
