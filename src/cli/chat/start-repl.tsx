@@ -5,6 +5,7 @@ import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
+import { suspendToShell } from './suspend.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
@@ -66,10 +67,12 @@ export interface ReplRootProps {
   onExit: () => void;
   /** Tests of everything but the type-ahead guard answer prompts at once. */
   promptArmMs?: number;
+  /** Ctrl-Z (the app passes it on; startRepl stops the process and repaints on `fg`). */
+  onSuspend?: () => void;
 }
 
 /** The app wired to its host: re-renders when the host's session, model or saved state changes. */
-export function ReplRoot({ start: { host, initialItems, initialInterrupts, initialTodos }, history, onExit, promptArmMs }: ReplRootProps) {
+export function ReplRoot({ start: { host, initialItems, initialInterrupts, initialTodos }, history, onExit, promptArmMs, onSuspend }: ReplRootProps) {
   const [, rerender] = useState(0);
   useEffect(() => {
     host.onChange = () => rerender((n) => n + 1);
@@ -98,6 +101,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       promptArmMs={promptArmMs}
       onAlwaysApprove={host.grant}
       onExit={onExit}
+      onSuspend={onSuspend}
     />
   );
 }
@@ -106,7 +110,14 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
 export async function startRepl(o: ReplOptions): Promise<number> {
   const start = await prepareRepl(o);
   let exit: () => void = () => {};
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} />, REPL_RENDER_OPTIONS);
+  let repaint: () => void = () => {};
+  const suspend = () => suspendToShell(() => repaint());
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} />, REPL_RENDER_OPTIONS);
+  // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
+  repaint = () => {
+    instance.clear();
+    start.host.onChange?.();
+  };
   exit = () => instance.unmount();
   await instance.waitUntilExit();
   await start.host.close();

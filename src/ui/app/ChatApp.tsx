@@ -31,6 +31,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   bracketedPaste?: boolean;
   /** Keys are not answers until a prompt has been visible this long (default 400 ms; tests may set 0). */
   promptArmMs?: number;
+  /** Ctrl-Z: the host hands the terminal to the shell (job control) and continues on `fg`. */
+  onSuspend?: () => void;
   /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
   completePath?: (prefix: string) => string[];
   /** Fixed size (tests); by default the terminal's, following resizes. */
@@ -75,6 +77,7 @@ export function ChatApp(props: ChatAppProps) {
       setInputKey((k) => k + 1);
     },
     onExit: props.onExit,
+    onSuspend: props.onSuspend,
   });
 
   const onSubmit = useCallback(

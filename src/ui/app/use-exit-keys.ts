@@ -12,6 +12,8 @@ export interface ExitKeysOptions {
   onExit: (reason: 'ctrl-c' | 'ctrl-d') => void;
   /** Ctrl-O: show the last collapsed result in full (like /expand). */
   expand: () => void;
+  /** Ctrl-Z: suspend to the shell (job control). */
+  onSuspend?: (() => void) | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
       return;
     }
     if (key.ctrl && input === 'o') return o.expand();
+    if (key.ctrl && input === 'z') return o.onSuspend?.();
     if (key.ctrl && input === 'd') {
       if (!o.busy && !o.hasPrompt && o.inputEmpty() && !typedInChunk.current) o.onExit('ctrl-d');
       return;
