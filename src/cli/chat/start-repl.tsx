@@ -6,6 +6,7 @@ import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/in
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
 import { suspendToShell } from './suspend.js';
+import { editInEditor } from './external-editor.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
@@ -69,10 +70,12 @@ export interface ReplRootProps {
   promptArmMs?: number;
   /** Ctrl-Z (the app passes it on; startRepl stops the process and repaints on `fg`). */
   onSuspend?: () => void;
+  /** Ctrl-G: the message in $EDITOR. */
+  editInEditor?: (text: string) => string | undefined;
 }
 
 /** The app wired to its host: re-renders when the host's session, model or saved state changes. */
-export function ReplRoot({ start: { host, initialItems, initialInterrupts, initialTodos }, history, onExit, promptArmMs, onSuspend }: ReplRootProps) {
+export function ReplRoot({ start: { host, initialItems, initialInterrupts, initialTodos }, history, onExit, promptArmMs, onSuspend, editInEditor }: ReplRootProps) {
   const [, rerender] = useState(0);
   useEffect(() => {
     host.onChange = () => rerender((n) => n + 1);
@@ -102,6 +105,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       onAlwaysApprove={host.grant}
       onExit={onExit}
       onSuspend={onSuspend}
+      editInEditor={editInEditor}
     />
   );
 }
@@ -112,7 +116,8 @@ export async function startRepl(o: ReplOptions): Promise<number> {
   let exit: () => void = () => {};
   let repaint: () => void = () => {};
   const suspend = () => suspendToShell(() => repaint());
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} />, REPL_RENDER_OPTIONS);
+  const edit = (text: string) => editInEditor(text, () => repaint());
+  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} />, REPL_RENDER_OPTIONS);
   // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
   repaint = () => {
     instance.clear();

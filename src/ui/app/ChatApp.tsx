@@ -33,6 +33,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   promptArmMs?: number;
   /** Ctrl-Z: the host hands the terminal to the shell (job control) and continues on `fg`. */
   onSuspend?: () => void;
+  /** Ctrl-G: the host opens $EDITOR on the message and returns the edited text (undefined: unchanged). */
+  editInEditor?: (text: string) => string | undefined;
   /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
   completePath?: (prefix: string) => string[];
   /** Fixed size (tests); by default the terminal's, following resizes. */
@@ -78,6 +80,14 @@ export function ChatApp(props: ChatAppProps) {
     },
     onExit: props.onExit,
     onSuspend: props.onSuspend,
+    onEditor: props.editInEditor
+      ? () => {
+          const edited = props.editInEditor!(inputText.current);
+          if (edited === undefined) return;
+          inputText.current = edited.replace(/\n+$/, '');
+          setInputKey((k) => k + 1);
+        }
+      : undefined,
   });
 
   const onSubmit = useCallback(

@@ -80,7 +80,7 @@ export function helpText(commands: readonly SlashCommandInfo[]): string {
   return [
     rows,
     '`!command` runs a shell command in the workspace (you typed it: no approval) and adds its output to the conversation. `@path` attaches a workspace file to your message. A lone `/` shows this help; a unique prefix (`/he`) runs its command.',
-    'Keys: Enter sends (while a run works it queues; Esc takes it back) · `\\`+Enter, Ctrl-J, Alt-Enter or Shift-Enter add a line · ↑/↓ history, Ctrl-R searches it · Alt-B/F or Ctrl-←/→ move by words, Home/End or Ctrl-A/E to the line ends · Ctrl-U/Ctrl-K delete to the line start/end, Ctrl-W or Alt-Backspace the word before, Alt-D the word after · Tab completes commands and @paths · Ctrl-O expands the last result · Esc cancels a run · Ctrl-C twice exits, Ctrl-D on an empty line exits, Ctrl-Z suspends to the shell (`fg` returns).',
+    'Keys: Enter sends (while a run works it queues; Esc takes it back) · `\\`+Enter, Ctrl-J, Alt-Enter or Shift-Enter add a line · ↑/↓ history, Ctrl-R searches it · Alt-B/F or Ctrl-←/→ move by words, Home/End or Ctrl-A/E to the line ends · Ctrl-U/Ctrl-K delete to the line start/end, Ctrl-W or Alt-Backspace the word before, Alt-D the word after · Tab completes commands and @paths · Ctrl-G edits the message in $EDITOR · Ctrl-O expands the last result · Esc cancels a run · Ctrl-C twice exits, Ctrl-D on an empty line exits, Ctrl-Z suspends to the shell (`fg` returns).',
     'At a prompt: `y` approve, `a` then `y` always allow (this session), `n` reject, `e` edit the arguments, Esc reject, ↑/↓ scroll; a plan: `y`/Enter accept, `f` ask for changes; a list: ↑/↓, Enter, Esc.',
   ].join('\n\n');
 }

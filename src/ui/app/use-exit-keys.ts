@@ -14,6 +14,8 @@ export interface ExitKeysOptions {
   expand: () => void;
   /** Ctrl-Z: suspend to the shell (job control). */
   onSuspend?: (() => void) | undefined;
+  /** Ctrl-G: edit the message in $EDITOR. */
+  onEditor?: (() => void) | undefined;
 }
 
 /**
@@ -45,6 +47,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
     }
     if (key.ctrl && input === 'o') return o.expand();
     if (key.ctrl && input === 'z') return o.onSuspend?.();
+    if (key.ctrl && input === 'g' && !o.hasPrompt) return o.onEditor?.();
     if (key.ctrl && input === 'd') {
       if (!o.busy && !o.hasPrompt && o.inputEmpty() && !typedInChunk.current) o.onExit('ctrl-d');
       return;

@@ -66,7 +66,7 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   };
   const searchKey = (input: string, key: Key): void => {
     const sr = searching.current!;
-    if (key.escape || (key.ctrl && input === 'g')) {
+    if (key.escape) {
       set(sr.saved);
       return setSearch(undefined);
     }
