@@ -112,6 +112,13 @@ describe('the packed package in a fresh strict TypeScript project', () => {
     const weather = server.chatRequests.map((q) => q.body.tools?.find((t: any) => t.function.name === 'weather')).find(Boolean);
     expect(weather.function.parameters.properties.city.description).toBe('city name');
     expect(weather.function.parameters.properties.days).toMatchObject({ type: 'integer', minimum: 1, maximum: 7 });
+    // The CLI runs from the installed package (its own bundle), here on the memory store since the
+    // optional SQLite driver was left out.
+    const cli = await run(process.execPath, [join(app, 'node_modules/adk/bin/adk.js'), 'run', '--json', 'hello from the packed cli'], {
+      cwd: app,
+      env: { ...env, ADK_STORE: 'memory:', ADK_HOME: join(app, '.adk-home'), ADK_MODEL: 'gpt-test' },
+    });
+    expect(cli.stdout).toContain('"type":"done","status":"completed"');
     const structured = server.chatRequests.find((q) => q.body.response_format);
     expect(structured!.body.response_format.json_schema.schema.properties.celsius).toMatchObject({ type: 'integer', description: 'whole degrees' });
   }, 60_000);
