@@ -117,27 +117,19 @@ export class ChatHost {
 
   /** `/agents` and a pick: a new session on another team of the same agents file. */
   async switchTeam(name: string, ui: ChatUi): Promise<void> {
-    let team: Team;
+    let team: Team | undefined;
     try {
       team = await loadTeam({ ...this.sessionTeam(this.conv.record, this.teamOptions.model), agentName: name });
+      await this.startFresh(team);
     } catch (e) {
+      if (team && this.conv.team !== team) await team.close();
       return ui.error((e as Error).message);
     }
-    const { lease } = await lockedNewId(this.stores);
-    const previous = this.conv;
-    try {
-      this.conv = await Conversation.create(this.stores, team, lease);
-    } catch (e) {
-      await lease.release();
-      await team.close();
-      return ui.error((e as Error).message);
-    }
-    await this.leave(previous);
-    await previous.team.close();
     ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`Team ${team.rootName}: new session ${this.conv.id}.`, 'success');
     this.onChange?.();
   }
+
 
   /** `/clear`: a new screen (scrollback kept) and a fresh model context; the session keeps its history. */
   async clearContext(ui: ChatUi): Promise<void> {
@@ -165,18 +157,24 @@ export class ChatHost {
   }
 
   async newSession(ui: ChatUi): Promise<void> {
+    await this.startFresh(this.team);
+    ui.clear({ promptTokens: 0, completionTokens: 0 });
+    ui.info(`New session ${this.conv.id}.`, 'success');
+    this.onChange?.();
+  }
+
+  /** A new session on `team` in place of the current one (which is left, and not kept if nothing was said in it). */
+  private async startFresh(team: Team): Promise<void> {
     const { lease } = await lockedNewId(this.stores);
     const previous = this.conv;
     try {
-      this.conv = await Conversation.create(this.stores, previous.team, lease);
+      this.conv = await Conversation.create(this.stores, team, lease);
     } catch (e) {
       await lease.release();
       throw e;
     }
     await this.leave(previous);
-    ui.clear({ promptTokens: 0, completionTokens: 0 });
-    ui.info(`New session ${this.conv.id}.`, 'success');
-    this.onChange?.();
+    if (previous.team !== team) await previous.team.close();
   }
 
   async openSession(id: string, ui: ChatUi): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellEnvironment } from '../../core/tools/builtin/shell.js';
-import { bracketedPasteMode } from '../../ui/input/paste.js';
+import { releaseTerminal } from './hand-terminal.js';
 
 /**
  * Ctrl-G: the message in $VISUAL / $EDITOR (default vi), with the terminal handed over while it
@@ -15,9 +15,7 @@ export function editInEditor(text: string, repaint: () => void): string | undefi
   const dir = mkdtempSync(join(tmpdir(), 'adk-edit-'));
   const file = join(dir, 'message.md');
   writeFileSync(file, text, { mode: 0o600 });
-  const { stdin, stdout } = process;
-  stdout.write(`${bracketedPasteMode(false)}\x1b[?25h`);
-  if (stdin.isTTY) stdin.setRawMode(false);
+  const reclaim = releaseTerminal();
   try {
     const r = spawnSync('sh', ['-c', `${editor} "$1"`, 'adk-editor', file], {
       stdio: 'inherit',
@@ -26,8 +24,7 @@ export function editInEditor(text: string, repaint: () => void): string | undefi
     return r.status === 0 ? readFileSync(file, 'utf8') : undefined;
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    if (stdin.isTTY) stdin.setRawMode(true);
-    stdout.write(bracketedPasteMode(true));
+    reclaim();
     repaint();
   }
 }

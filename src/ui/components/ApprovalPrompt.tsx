@@ -6,6 +6,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useKeyGuard } from '../hooks/key-guard.js';
 import { useMode } from '../hooks/use-mode.js';
 import { useTextField } from '../hooks/use-text-field.js';
+import { useScrollWindow } from '../hooks/use-scroll-window.js';
 import { EditorView } from './EditorView.js';
 import { editorRows } from '../input/editor-rows.js';
 import { readableArgs } from '../text/readable-args.js';
@@ -76,9 +77,8 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
   const pretty = prettyArgs(args);
   // What the call will do, wrapped to the box and scrolled with ↑/↓: every row can be read before `y`.
   const rows: Array<{ text: string; color?: string }> = diff ? diffRows(diff, width) : argRows(args, width).map((text) => ({ text }));
-  const [scroll, setScroll] = useState(0);
   const page = Math.max(1, maxArgLines);
-  const top = Math.min(scroll, Math.max(0, rows.length - page));
+  const { top, scrollKey } = useScrollWindow(rows.length, page);
   const shown = rows.slice(top, top + page);
 
   const reason = useTextField({
@@ -108,12 +108,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
     // Esc at the menu says no (as in Claude Code); in the other modes it goes back to the menu. (Ink marks Esc as meta.)
     if (key.escape) return currentMode() === 'menu' ? onDecision({ approved: false }) : setMode('menu');
     if (key.ctrl || key.meta) return;
-    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-      const step = key.pageUp || key.pageDown ? page : 1;
-      const last = Math.max(0, rows.length - page);
-      setScroll(Math.max(0, Math.min(last, top + (key.upArrow || key.pageUp ? -step : step))));
-      return;
-    }
+    if (scrollKey(key)) return;
     const k = input.toLowerCase();
     // "Always" is a second, deliberate step: one stray `a` must not open a tool for the whole session.
     if (currentMode() === 'always') {

@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
-import { useState } from 'react';
 import { editorRows } from '../input/editor-rows.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { KeyHints, PromptFrame } from './PromptFrame.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useMode } from '../hooks/use-mode.js';
 import { useTextField } from '../hooks/use-text-field.js';
+import { useScrollWindow } from '../hooks/use-scroll-window.js';
 import { EditorView } from './EditorView.js';
 
 export type PlanDecision = { accept: true } | { accept: false; feedback: string };
@@ -35,8 +35,7 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, maxRows
   const [mode, setMode, currentMode] = useMode<'menu' | 'feedback'>('menu');
   const rows = planRows(plan, width);
   const page = Math.max(1, maxRows);
-  const [scroll, setScroll] = useState(0);
-  const top = Math.min(scroll, Math.max(0, rows.length - page));
+  const { top, scrollKey } = useScrollWindow(rows.length, page);
   const feedback = useTextField({
     onSubmit: (text) => {
       if (text.trim()) return onDecision({ accept: false, feedback: text.trim() });
@@ -47,11 +46,7 @@ export function PlanReviewPrompt({ agent, message, plan, width, counter, maxRows
   useKeys((input, key) => {
     if (currentMode() === 'feedback') return feedback.onKey(input, key);
     if (key.ctrl || key.meta) return;
-    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-      const step = key.pageUp || key.pageDown ? page : 1;
-      setScroll(Math.max(0, Math.min(Math.max(0, rows.length - page), top + (key.upArrow || key.pageUp ? -step : step))));
-      return;
-    }
+    if (scrollKey(key)) return;
     if (key.return || input.toLowerCase() === 'y') onDecision({ accept: true });
     else if (input.toLowerCase() === 'f') setMode('feedback');
   });
