@@ -11,6 +11,7 @@ export * from './agents/chat-model-agent.js';
 export * from './agents/flow.js';
 export * from './agents/history.js';
 export * from './agents/workflow.js';
+export { agentParents, livePath } from './agents/live-path.js';
 export * from './agents/agent-tool.js';
 export { transferInstruction, fillPlaceholders, TRANSFER_TOOL_NAME } from './agents/instruction.js';
 export type { ApprovalDecision } from './middlewares/approval.js';

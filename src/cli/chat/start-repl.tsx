@@ -1,10 +1,11 @@
 import { realPathOrSelf } from '../paths.js';
 import { render } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
 import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
+import { agentParents } from '../../core/agents/live-path.js';
 import { suspendToShell } from './suspend.js';
 import { editInEditor } from './external-editor.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
@@ -82,6 +83,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
     return () => void (host.onChange = undefined);
   }, [host]);
   const [savedHistory] = useState(() => history.load());
+  const parents = useMemo(() => agentParents(host.team.agent), [host.team]);
   return (
     <ChatApp
       runTurn={host.runTurn}
@@ -92,6 +94,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       history={savedHistory}
       onHistoryAdd={(text) => history.add(text)}
       model={host.team.modelName}
+      agentParents={parents}
       contextWindow={host.team.contextWindow}
       price={host.team.price}
       sessionId={host.conv.id}

@@ -16,6 +16,9 @@ import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
 import { useExitKeys } from './use-exit-keys.js';
 import { costUsd } from '../../core/models/pricing.js';
+import { livePath } from '../../core/agents/live-path.js';
+
+const NO_PARENTS: ReadonlyMap<string, string> = new Map();
 
 export interface ChatAppProps extends ChatControllerOptions {
   /** Earlier inputs, oldest first; `onHistoryAdd` is called with each new one (persist it there). */
@@ -37,6 +40,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   editInEditor?: (text: string) => string | undefined;
   /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
   completePath?: (prefix: string) => string[];
+  /** Each agent's parent in the team (core's `agentParents`): the breadcrumb drops finished siblings. */
+  agentParents?: ReadonlyMap<string, string>;
   /** Fixed size (tests); by default the terminal's, following resizes. */
   columns?: number;
   rows?: number;
@@ -143,7 +148,7 @@ export function ChatApp(props: ChatAppProps) {
           />
         ) : null}
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
-        {c.busy ? <ActivityLine path={c.state.path} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
+        {c.busy ? <ActivityLine path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
         {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
         {!c.prompt && !c.picker ? (
