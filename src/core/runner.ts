@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
-import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type RunContext, type SideEffectLedger } from './agents/run-context.js';
+import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type RunContext, type RunInbox, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
 import { generate } from './async-queue.js';
@@ -48,6 +48,8 @@ export interface RunOptions {
   approvalPolicy?: ApprovalPolicy | undefined;
   /** Where middlewares keep large texts for the session (whole tool results). */
   artifacts?: ArtifactStore | undefined;
+  /** Messages the person sends while the run works: agents take them after a batch of tool calls. */
+  inbox?: RunInbox | undefined;
 }
 
 /** What a resume answers. */
@@ -127,6 +129,7 @@ export class Runner {
       callbacks: opts.callbacks,
       approvalPolicy: opts.approvalPolicy,
       artifacts: opts.artifacts,
+      inbox: opts.inbox,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
     });
   }

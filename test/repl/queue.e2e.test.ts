@@ -51,3 +51,32 @@ describe('queued messages (tmux)', () => {
     expect(server().chatRequests).toHaveLength(1);
   }, 60_000);
 });
+
+describe('a queued message during a tool loop (tmux)', () => {
+  it('joins the run after the current tool calls, before the next model call, and is not sent again', async () => {
+    server().onRequest((req) => {
+      const msgs = req.body.messages;
+      const last = msgs.at(-1);
+      if (last.role === 'user' && last.content === 'count the files') return { toolCalls: [{ id: 'c_ls', name: 'list_dir', arguments: { path: '.' } }], delayMs: 2500 };
+      if (last.role === 'user' && last.content === 'and say hi') return { content: 'Listed. And hi!' };
+      return { content: `plain answer to ${String(last.content).slice(0, 20)}` };
+    });
+    chat('inject');
+    await tmux.waitForScreen('inject', (s) => s.includes(PROMPT), 'the prompt');
+    tmux.type('inject', 'count the files');
+    tmux.keys('inject', 'Enter');
+    await tmux.waitForScreen('inject', (s) => s.includes('esc to cancel'), 'the run working');
+    tmux.type('inject', 'and say hi');
+    tmux.keys('inject', 'Enter');
+    await tmux.waitForScreen('inject', (s) => s.includes('queued (Esc edits): and say hi'), 'the queued message');
+    const done = await tmux.waitForScreen('inject', (s) => s.includes('Listed. And hi!') && s.includes(PROMPT) && !s.includes('esc to cancel'), 'the answer to both', 20_000);
+    expect(done).not.toContain('queued');
+    // Shown where it joined: after the tool row, before the answer.
+    expect(done.indexOf('list_dir')).toBeLessThan(done.indexOf('› and say hi'));
+    expect(done.indexOf('› and say hi')).toBeLessThan(done.indexOf('Listed. And hi!'));
+    const reqs = server().chatRequests;
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.messages.slice(-3).map((m: any) => m.role)).toEqual(['assistant', 'tool', 'user']);
+    expect(users(reqs[1]!.body)).toEqual(['count the files', 'and say hi']);
+  }, 60_000);
+});

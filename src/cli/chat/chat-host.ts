@@ -1,4 +1,4 @@
-import { messageEvent, type AgentEvent } from '../../core/index.js';
+import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
 import { runShellCommand, shellContext } from './shell-command.js';
 import { completePaths, withMentions } from './mentions.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
@@ -31,8 +31,29 @@ export class ChatHost {
   }
 
   /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
-  runTurn = (text: string, signal: AbortSignal): AsyncIterable<AgentEvent> =>
-    this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), signal), signal);
+  runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> =>
+    this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), signal, this.mentioning(inbox)), signal);
+
+  /**
+   * Messages sent into the running turn get their `@path` files attached like any other; the
+   * transcript shows them as typed (`typed` maps what the model got back to it).
+   */
+  private mentioning(inbox: RunInbox | undefined): RunInbox | undefined {
+    if (!inbox) return undefined;
+    return {
+      take: async () => {
+        const sent: string[] = [];
+        for (const text of await inbox.take()) {
+          const full = await withMentions(text, this.team.workspace);
+          this.typed.set(full, text);
+          sent.push(full);
+        }
+        return sent;
+      },
+    };
+  }
+
+  private readonly typed = new Map<string, string>();
 
   /** Tab after `@`: workspace paths that complete what was typed. */
   completePath = (prefix: string): string[] => completePaths(this.team.workspace, prefix);
@@ -50,8 +71,8 @@ export class ChatHost {
     await this.conv.addContext(shellContext(command, r));
   }
 
-  answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal): AsyncIterable<AgentEvent> =>
-    this.track(() => this.conv.resumeTurn(answers, signal), signal);
+  answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> =>
+    this.track(() => this.conv.resumeTurn(answers, signal, this.mentioning(inbox)), signal);
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
@@ -66,7 +87,7 @@ export class ChatHost {
         for await (const e of events) {
           const i = e.action?.interrupted;
           if (i && !i.cancelled) await conv.markInterrupted(i.contexts);
-          yield e;
+          yield this.asTyped(e);
         }
       } finally {
         await conv.finishTurn(await summary);
@@ -76,6 +97,15 @@ export class ChatHost {
       this.saving.delete(saving);
       done();
     }
+  }
+
+  /** A message sent into the turn, as the person typed it (without the attached files). */
+  private asTyped(e: AgentEvent): AgentEvent {
+    const v = e.output?.message;
+    const typed = v?.role === 'user' && v.message ? this.typed.get(v.message.content) : undefined;
+    if (typed === undefined) return e;
+    this.typed.delete(v!.message!.content);
+    return { ...e, output: { ...e.output, message: { ...v!, message: { ...v!.message!, content: typed } } } };
   }
 
   /**

@@ -28,7 +28,7 @@ import { callModel } from './model-step.js';
 import { DEFAULT_OUTPUT_RETRIES, StructuredOutput, type OutputSchema } from './output-schema.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
-import { errorEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
+import { errorEvent, messageEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
 
 /** Builds the messages of a run's first model call from the instruction, the input and the run (Eino's GenModelInput). */
 export type GenModelInput = (instruction: string, input: AgentInput, ctx: RunContext) => Message[] | Promise<Message[]>;
@@ -362,6 +362,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
         this.setOutput(ctx, entry.content);
         return { output: entry.content };
       }
+      await this.takeInbox(state, ctx, emit);
     }
   }
 
@@ -393,6 +394,15 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     state.outputMisses = misses;
     state.messages.push(userMessage(StructuredOutput.retryPrompt(checked.error)));
     return false;
+  }
+
+  /** The safe point: every call of the batch is answered, the next model call has not started. */
+  private async takeInbox(state: ReactState, ctx: RunContext, emit: (e: AgentEvent) => void): Promise<void> {
+    for (const text of (await ctx.inbox?.take()) ?? []) {
+      const message = userMessage(text);
+      state.messages.push(message);
+      emit({ ...messageEvent(message), agentName: this.name });
+    }
   }
 
   private setOutput(ctx: RunContext, text: string): void {

@@ -13,10 +13,11 @@ export type HistoryRewriter = (entries: HistoryEntry[], agentName: string) => Me
 
 /**
  * Eino's default: the agent's own messages are replayed as they were; other agents' messages reach
- * it as `For context:` user messages (exact format of Eino's rewriteMessage).
+ * it as `For context:` user messages (exact format of Eino's rewriteMessage). A message the person
+ * sent into a running turn (recorded under the agent that took it) is the person's for every agent.
  */
 export const defaultHistoryRewriter: HistoryRewriter = (entries, agentName) =>
-  entries.map((e) => (e.isUserInput || e.agentName === agentName ? e.message : rewriteMessage(e.message, e.agentName)));
+  entries.map((e) => (e.isUserInput || e.agentName === agentName || e.message.role === 'user' ? e.message : rewriteMessage(e.message, e.agentName)));
 
 /**
  * Another agent's assistant or tool message as a `For context: [agent] said: …` user message

@@ -31,6 +31,17 @@ export interface RunContext {
   sideEffects?: SideEffectLedger | undefined;
   /** Session-scoped storage for large texts a middleware keeps out of the context (whole tool results). */
   artifacts?: ArtifactStore | undefined;
+  /** Messages the person sent while the run works, taken at the next safe point (Eino's TurnLoop Push). */
+  inbox?: RunInbox | undefined;
+}
+
+/**
+ * Where a running turn finds messages the person sent after it started. An agent takes them after a
+ * batch of tool calls, before its next model call; what is never taken is the caller's to send later.
+ */
+export interface RunInbox {
+  /** Removes and returns the waiting messages (none: an empty array). */
+  take(): string[] | Promise<string[]>;
 }
 
 /** Decides whether a call that needs approval may run without asking. */

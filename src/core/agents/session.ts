@@ -6,7 +6,7 @@ import { CancelledError, WillRetryError } from '../errors.js';
 export interface RecordedEvent {
   agentName: string;
   runPath: string[];
-  role: 'assistant' | 'tool';
+  role: 'assistant' | 'tool' | 'user';
   toolName?: string | undefined;
   message?: Message | undefined;
   /** A message still streaming; materialized before a checkpoint is written. */

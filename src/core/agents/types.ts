@@ -14,8 +14,8 @@ export interface MessageVariant {
   isStreaming: boolean;
   message?: Message | undefined;
   stream?: MessageStream | undefined;
-  /** `assistant` for model output, `tool` for tool results. */
-  role: 'assistant' | 'tool';
+  /** `assistant` for model output, `tool` for tool results, `user` for a message the person sent into the running turn. */
+  role: 'assistant' | 'tool' | 'user';
   /** Set when role is `tool`: lets a consumer know the tool before reading a stream. */
   toolName?: string | undefined;
   toolCallId?: string | undefined;
@@ -91,7 +91,7 @@ export function isSubAgentAware(a: unknown): a is SubAgentAware {
 }
 
 /**
- * An event carrying a whole message; the role is `tool` for tool results, else `assistant`.
+ * An event carrying a whole message; the role is `tool` for tool results, `user` for the person's, else `assistant`.
  * `agentName` and `runPath` are left empty for the caller to fill.
  */
 export function messageEvent(message: Message, toolName?: string): AgentEvent {
@@ -102,7 +102,7 @@ export function messageEvent(message: Message, toolName?: string): AgentEvent {
       message: {
         isStreaming: false,
         message,
-        role: message.role === 'tool' ? 'tool' : 'assistant',
+        role: message.role === 'tool' || message.role === 'user' ? message.role : 'assistant',
         toolName: toolName ?? message.toolName,
         toolCallId: message.toolCallId,
       },

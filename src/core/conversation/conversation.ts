@@ -6,7 +6,7 @@ import { newSessionId } from '../store/session-store.js';
 import type { SessionLease } from '../store/session-lock.js';
 import { RunStream } from '../run-result.js';
 import type { PendingInterrupt, SessionRecord } from '../store/session-record.js';
-import type { ApprovalPolicy } from '../agents/run-context.js';
+import type { ApprovalPolicy, RunInbox } from '../agents/run-context.js';
 import { ruleAllows } from '../agents/allow-rules.js';
 import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
@@ -24,6 +24,13 @@ import { isTodosEvent } from '../prebuilt/deep/todos.js';
 import type { Agent } from '../agents/types.js';
 import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
+
+/** Options of one turn (`send`) or its continuation (`answer`). */
+export interface TurnOptions {
+  signal?: AbortSignal | undefined;
+  /** Messages the person sends while the turn works: the agent takes them after its current tool calls. */
+  inbox?: RunInbox | undefined;
+}
 
 /** A compaction between turns: how many messages the summary now stands for. */
 export interface ContextCompaction {
@@ -205,7 +212,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   private counter?: TokenCounter | undefined;
 
   /** Starts a new turn. The user's message is saved before the model is called; the context is compacted first if it must be. */
-  async startTurn(text: string, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox): Promise<AsyncIterable<AgentEvent>> {
     await this.abandonStoppedTurn();
     const compacted = await this.compact({ next: text, signal });
     const prior = this.contextHistory();
@@ -220,6 +227,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       approvalPolicy: this.approvalPolicy,
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
+      inbox,
     });
     return compacted ? withFirst(compactionEvent(this.team.rootName ?? this.team.agent.name, compacted), events) : events;
   }
@@ -228,15 +236,15 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    * One turn: iterate the result for its events and/or await `result`. The turn is saved when it
    * ends (its messages join the history; interrupts wait for `answer`); `result` settles after that.
    */
-  send(text: string, options: { signal?: AbortSignal } = {}): RunStream {
+  send(text: string, options: TurnOptions = {}): RunStream {
     const signal = options.signal ?? new AbortController().signal;
-    return this.recorded(() => this.startTurn(text, signal));
+    return this.recorded(() => this.startTurn(text, signal, options.inbox));
   }
 
   /** Answers the waiting interrupts by id (approval `{ approved }`, a question's text, …) and goes on with the turn. */
-  answer(targets: Record<string, unknown>, options: { signal?: AbortSignal } = {}): RunStream {
+  answer(targets: Record<string, unknown>, options: TurnOptions = {}): RunStream {
     const signal = options.signal ?? new AbortController().signal;
-    return this.recorded(() => this.resumeTurn(targets, signal));
+    return this.recorded(() => this.resumeTurn(targets, signal, options.inbox));
   }
 
   /** The saved messages of the conversation as loaded (user turns have no agentName). */
@@ -294,7 +302,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */
-  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): Promise<AsyncIterable<AgentEvent>> {
     const checkpointId = this.record.checkpointId ?? this.id;
     this.record.status = 'active';
     await this.save();
@@ -303,6 +311,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       approvalPolicy: this.approvalPolicy,
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
+      inbox,
     });
   }
 

@@ -1,5 +1,5 @@
 import { Box, measureElement, type DOMElement } from 'ink';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { InputBox } from '../components/InputBox.js';
 import { StatusLine } from '../components/StatusLine.js';
 import { Transcript } from '../components/Transcript.js';
@@ -17,6 +17,9 @@ import { useChatController, type ChatControllerOptions } from './use-chat-contro
 import { useExitKeys } from './use-exit-keys.js';
 import { costUsd } from '../../core/models/pricing.js';
 import { livePath } from '../../core/agents/live-path.js';
+import type { RunInbox } from '../../core/agents/run-context.js';
+
+const isCommandText = (text: string) => text.startsWith('/') || text.startsWith('!');
 
 const NO_PARENTS: ReadonlyMap<string, string> = new Map();
 
@@ -56,13 +59,34 @@ export function ChatApp(props: ChatAppProps) {
   const columns = props.columns ?? size.columns;
   const rows = props.rows ?? size.rows;
   const width = Math.max(20, columns - 1);
-  const c = useChatController(props);
+  // Messages entered while a run works: sent together when the turn ends, or taken by the run at its
+  // next safe point (after its tool calls). Esc takes them back to edit. The ref is what the run reads.
+  const [queued, setQueuedState] = useState<readonly string[]>([]);
+  const queuedNow = useRef<readonly string[]>([]);
+  const setQueued = useCallback((next: readonly string[]) => {
+    queuedNow.current = next;
+    setQueuedState(next);
+  }, []);
+  const addHistory = useRef<(text: string) => void>(() => {});
+  const inbox = useMemo<RunInbox>(
+    () => ({
+      take: () => {
+        const q = queuedNow.current;
+        // A command is the person's to run, not the model's to read: the queue waits for the turn to end.
+        if (!q.length || q.some(isCommandText)) return [];
+        setQueued([]);
+        const text = q.join('\n\n');
+        addHistory.current(text);
+        return [text];
+      },
+    }),
+    [setQueued],
+  );
+  const c = useChatController({ ...props, inbox });
   useBracketedPaste(props.bracketedPaste ?? true);
   const [inputKey, setInputKey] = useState(0);
   const inputText = useRef('');
   const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
-  // Messages entered while a run works, sent together when the turn ends (Esc takes them back to edit).
-  const [queued, setQueued] = useState<readonly string[]>([]);
 
   const hint = useExitKeys({
     expand: () => c.ui.expandLast(),
@@ -71,8 +95,8 @@ export function ChatApp(props: ChatAppProps) {
     inputEmpty: () => inputText.current === '',
     cancel: () => {
       // The first Esc takes the queued messages back into the box; the next one stops the run.
-      if (!queued.length) return c.cancel();
-      const back = [...queued, inputText.current].filter(Boolean).join('\n\n');
+      if (!queuedNow.current.length) return c.cancel();
+      const back = [...queuedNow.current, inputText.current].filter(Boolean).join('\n\n');
       setQueued([]);
       inputText.current = back;
       setInputKey((k) => k + 1);
@@ -95,11 +119,14 @@ export function ChatApp(props: ChatAppProps) {
       : undefined,
   });
 
+  addHistory.current = (text: string) => {
+    setHistory((h) => (h[h.length - 1] === text ? h : [...h, text]));
+    props.onHistoryAdd?.(text);
+  };
   const onSubmit = useCallback(
     (text: string) => {
       inputText.current = '';
-      setHistory((h) => (h[h.length - 1] === text ? h : [...h, text]));
-      props.onHistoryAdd?.(text);
+      addHistory.current(text);
       void c.submit(text);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -157,7 +184,7 @@ export function ChatApp(props: ChatAppProps) {
             initialText={inputText.current}
             history={history}
             onSubmit={onSubmit}
-            onQueue={(text) => setQueued((q) => [...q, text])}
+            onQueue={(text) => setQueued([...queuedNow.current, text])}
             onChange={(t) => (inputText.current = t)}
             commands={c.choices.length ? [...(props.commands ?? DEFAULT_SLASH_COMMANDS), ...c.choices] : (props.commands ?? DEFAULT_SLASH_COMMANDS)}
             busy={c.busy}

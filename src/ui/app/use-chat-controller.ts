@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentEvent } from '../../core/agents/types.js';
+import type { RunInbox } from '../../core/agents/run-context.js';
 import { toError } from '../../core/errors.js';
 import type { InterruptContext } from '../../core/interrupt.js';
 import { useBatchedReducer } from '../hooks/use-batched-reducer.js';
@@ -18,9 +19,11 @@ import type { PickerItem } from '../components/Picker.js';
 /** Everything the app needs from its host; the runtime itself is built by the caller. */
 export interface ChatControllerOptions {
   /** Starts a run for what the person typed. */
-  runTurn: (text: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  runTurn: (text: string, signal: AbortSignal, inbox?: RunInbox) => AsyncIterable<AgentEvent>;
   /** Continues the stopped run: one answer per interrupt id (approval decisions, answers, plan reviews). */
-  answerInterrupts: (answers: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  answerInterrupts: (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox) => AsyncIterable<AgentEvent>;
+  /** Messages typed while a run works, offered to it at its next safe point (after its tool calls). */
+  inbox?: RunInbox | undefined;
   /** `!command`: the host runs it (no approval: the person typed it) and adds it to the context. */
   runShell?: (command: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
   /** Slash commands; return true when handled, anything else falls back to the built-in behaviour. */
@@ -158,7 +161,7 @@ export function useChatController(o: ChatControllerOptions) {
         await run((signal) => shell(text.slice(1).trim(), signal));
         return;
       }
-      await run((signal) => opts.current.runTurn(text, signal));
+      await run((signal) => opts.current.runTurn(text, signal, opts.current.inbox));
     },
     [dispatch, run, ui],
   );
@@ -194,7 +197,7 @@ export function useChatController(o: ChatControllerOptions) {
     dispatch({ type: 'interruptsAnswered' });
     dispatch.flush();
     setAnswers({});
-    void run((signal) => opts.current.answerInterrupts(data, signal));
+    void run((signal) => opts.current.answerInterrupts(data, signal, opts.current.inbox));
   }, [busy, state.interrupts, answers, dispatch, run]);
 
   // Finished paragraphs wait in the live tail for the next delta; a stream that pauses gets them moved anyway.

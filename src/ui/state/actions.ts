@@ -12,6 +12,8 @@ export type ViewAction =
   | { type: 'runStart' }
   | { type: 'runEnd'; cancelled?: boolean }
   | { type: 'path'; runPath: string[] }
+  /** A message the person sent while the run worked, taken by the run: shown, the run goes on. */
+  | { type: 'pushed'; text: string }
   | { type: 'streamStart'; streamId: string; lane: string; agent: string; runPath: string[] }
   /**
    * `at` (ms, when the chunk was read) paces how often finished paragraphs move into the

@@ -117,6 +117,11 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
 }
 
 async function handleMessage(e: AgentEvent, v: MessageVariant, dispatch: Dispatch): Promise<void> {
+  // A message the person sent into the run, shown where the run took it.
+  if (v.role === 'user') {
+    if (v.message) dispatch({ type: 'pushed', text: v.message.content });
+    return;
+  }
   if (v.role === 'tool') {
     let message = v.message;
     if (!message && v.stream) {

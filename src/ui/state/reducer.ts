@@ -25,6 +25,8 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
     case 'user':
       // A new message starts a new piece of work: the last list stays in the session, not on screen.
       return commit({ ...state, todos: undefined }, { kind: 'user', text: action.text });
+    case 'pushed':
+      return commit(state, { kind: 'user', text: action.text });
     case 'runStart':
       return { ...state, running: true };
     case 'runEnd':
