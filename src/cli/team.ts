@@ -75,6 +75,8 @@ export interface Team {
   roots: Array<{ name: string; description: string }>;
   /** The `models:` entries, for `/model` to list what their endpoints offer. */
   modelConfigs: ModelConfig[];
+  /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
+  background(): string[];
   close(): Promise<void>;
 }
 
@@ -197,6 +199,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       tree: renderAgentTree(agentTree(config, rootName)),
       roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
+      background: () => registry.jobs.background(),
       close: () => registry.close(),
     };
   } catch (e) {

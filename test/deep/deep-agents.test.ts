@@ -84,7 +84,7 @@ describe('type: deep', () => {
     const env = serverEnv(server(), 'k-1234', home);
     const r = await expectExit(['run', '--agents', file, '--json', 'do both jobs'], 0, { env, cwd: dir });
     const deepRequest = server().chatRequests.find(isDeep)!;
-    expect(toolsOf(deepRequest).sort()).toEqual(['edit_file', 'grep', 'list_dir', 'read_file', 'shell', 'task', 'write_file', 'write_todos']);
+    expect(toolsOf(deepRequest).sort()).toEqual(['edit_file', 'grep', 'list_dir', 'read_file', 'shell', 'shell_output', 'task', 'write_file', 'write_todos']);
     expect(deepRequest.body.tools.find((t: any) => t.function.name === 'task').function.description).toContain('- worker: Does one job with the shell.');
     // Both tasks met at the barrier: they ran at the same time.
     const results = ofType(r.lines, 'tool_result').filter((t) => t.name === 'task').map((t) => t.content).sort();

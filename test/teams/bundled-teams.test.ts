@@ -58,7 +58,7 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'I read notes.txt and wrote out/summary.txt.' });
     // The assistant is offered its tools, with shell among them.
     expect(toolsOf(server().chatRequests[0]).sort()).toEqual([
-      'ask_user', 'current_time', 'edit_file', 'grep', 'list_dir', 'read_file', 'read_tool_result', 'shell', 'write_file',
+      'ask_user', 'current_time', 'edit_file', 'grep', 'list_dir', 'read_file', 'read_tool_result', 'shell', 'shell_output', 'write_file',
     ]);
   });
 

@@ -21,7 +21,7 @@ describe('ToolRegistry', () => {
   it('resolves built-ins without starting any MCP server', async () => {
     const reg = registry();
     const tools = await reg.resolve(['read_file', 'shell', 'ask_user']);
-    expect(tools.map((t) => t.name)).toEqual(['read_file', 'shell', 'ask_user']);
+    expect(tools.map((t) => t.name)).toEqual(['read_file', 'shell', 'ask_user', 'shell_output']); // shell_output comes with shell (background jobs)
     expect(reg.pool.isStarted('calc')).toBe(false);
     expect(reg.knownNames()).toEqual([...BUILTIN_TOOL_NAMES]);
     expect(await reg.resolve(['read_file'])).toEqual([tools[0]]);

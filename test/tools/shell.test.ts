@@ -119,3 +119,40 @@ describe('shell environment', () => {
     expect(shellEnvironment(all, ['MY_VAR'])).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', MY_VAR: 'v' });
   });
 });
+
+describe('background jobs (issue 15, Ctrl-B)', () => {
+  it('a moved command answers at once, goes on past the run\'s cancel and timeout, is read and stopped with shell_output', async () => {
+    const { ShellJobs, shellOutputTool } = await import('../../src/core/tools/builtin/index.js');
+    const jobs = new ShellJobs();
+    const shell = shellTool({ workspaceRoot: sb.root, sandbox: 'off', jobs, timeoutMs: 1500 });
+    const ac = new AbortController();
+    const call = run(shell, { command: 'echo one; sleep 1; echo two; sleep 30' }, fakeCtx({ signal: ac.signal, callId: 'c_bg' }));
+    await waitFor(() => jobs.foreground === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(jobs.background()).toEqual(['bg1']);
+    const answered = await call;
+    expect(answered.content).toMatch(/^one\n\[The person moved this command to the background as job bg1/);
+    ac.abort(); // the turn ends or is cancelled: the job is no longer the run's
+    await new Promise((r) => setTimeout(r, 2000)); // past the 1.5 s foreground timeout
+    const out = shellOutputTool(jobs);
+    expect((await run(out, { job: 'bg1' })).content).toBe('job bg1: running\ntwo');
+    expect((await run(out, { job: 'bg1' })).content).toBe('job bg1: running\n(no new output)');
+    expect((await run(out, { job: 'bg1', stop: true })).content).toMatch(/^job bg1: exited with code 137 \(stopped\)/);
+    expect(await run(out, { job: 'bg9' })).toEqual({ content: "no background job 'bg9' (jobs: bg1)", isError: true });
+  });
+
+  it('close() stops what still runs; without a move the call is an ordinary one', async () => {
+    const { ShellJobs } = await import('../../src/core/tools/builtin/index.js');
+    const jobs = new ShellJobs();
+    const shell = shellTool({ workspaceRoot: sb.root, sandbox: 'off', jobs });
+    expect((await run(shell, { command: 'echo plain' })).content).toBe('plain\nexit code: 0');
+    expect(jobs.foreground).toBe(0);
+    const call = run(shell, { command: 'sleep 30' }, fakeCtx({ callId: 'c2' }));
+    await waitFor(() => jobs.foreground === 1);
+    jobs.background();
+    await call;
+    expect(jobs.list()).toEqual([{ id: 'bg1', command: 'sleep 30', running: true }]);
+    jobs.close();
+    await waitFor(() => !jobs.list()[0]!.running);
+  });
+});

@@ -109,6 +109,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       onExit={onExit}
       onSuspend={onSuspend}
       editInEditor={editInEditor}
+      onBackground={() => host.team.background()}
     />
   );
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { BUILTIN_TOOL_NAMES, builtinTools, isBuiltinToolName, type BuiltinToolConfig, type BuiltinToolOptions } from './builtin/index.js';
 import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
 import { shellEnvironment } from './builtin/shell.js';
+import { ShellJobs } from './builtin/shell-jobs.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
 import type { Tool } from './tool.js';
 
@@ -34,11 +35,13 @@ export class ToolRegistry {
   private readonly baseDir: string;
   private readonly builtinOptions: BuiltinToolOptions;
   private readonly moduleClosers: Array<() => Promise<void>> = [];
+  /** Shell commands the person moved to the background; `close()` stops them. */
+  readonly jobs = new ShellJobs();
 
   constructor(options: ToolRegistryOptions) {
     const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], ...builtinOptions } = options;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
-    this.builtinOptions = { workspaceRoot, ...builtinOptions };
+    this.builtinOptions = { workspaceRoot, ...builtinOptions, shellJobs: builtinOptions.shellJobs ?? this.jobs };
     this.builtins = builtinTools(this.builtinOptions);
     for (const t of tools) this.extras.set(t.name, t);
     const servers = Object.fromEntries(
@@ -70,6 +73,9 @@ export class ToolRegistry {
         out.push(tool);
       }
     }
+    // A command moved to the background is read with shell_output, so it comes with shell.
+    const builtinShell = refs.some((r) => r === 'shell' || (typeof r === 'object' && r !== null && 'builtin' in r && r.builtin === 'shell'));
+    if (builtinShell && !origin.has('shell_output')) out.push(this.builtins.shell_output);
     return out;
   }
 
@@ -105,8 +111,9 @@ export class ToolRegistry {
     throw new ConfigError(`invalid tool reference ${JSON.stringify(ref)}: use a tool name, { mcp: server } or { module: path, export?: name }`);
   }
 
-  /** Stops the MCP servers and the module tools' workers. */
+  /** Stops the MCP servers, the module tools' workers and the background shell jobs. */
   async close(): Promise<void> {
+    this.jobs.close();
     await Promise.all([this.pool.close(), ...this.moduleClosers.splice(0).map((c) => c())]);
   }
 

@@ -17,7 +17,10 @@ import { useChatController, type ChatControllerOptions } from './use-chat-contro
 import { useExitKeys } from './use-exit-keys.js';
 import { costUsd } from '../../core/models/pricing.js';
 import { livePath } from '../../core/agents/live-path.js';
+import type { ViewState } from '../state/transcript.js';
 import type { RunInbox } from '../../core/agents/run-context.js';
+
+const runningShell = (s: ViewState) => s.live.some((i) => i.kind === 'tool' && i.call.name === 'shell' && i.call.status === 'running');
 
 const isCommandText = (text: string) => text.startsWith('/') || text.startsWith('!');
 
@@ -43,6 +46,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   editInEditor?: (text: string) => string | undefined;
   /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
   completePath?: (prefix: string) => string[];
+  /** Ctrl-B while a shell command runs: the host moves it to the background (its job ids). */
+  onBackground?: () => string[];
   /** Each agent's parent in the team (core's `agentParents`): the breadcrumb drops finished siblings. */
   agentParents?: ReadonlyMap<string, string>;
   /** Fixed size (tests); by default the terminal's, following resizes. */
@@ -117,6 +122,12 @@ export function ChatApp(props: ChatAppProps) {
           setInputKey((k) => k + 1);
         }
       : undefined,
+    onBackground: props.onBackground
+      ? () => {
+          const ids = props.onBackground!();
+          if (ids.length) c.ui.info(`moved to the background: ${ids.join(', ')} (the model reads it with shell_output; leaving adk stops it)`, 'muted');
+        }
+      : undefined,
   });
 
   addHistory.current = (text: string) => {
@@ -175,7 +186,7 @@ export function ChatApp(props: ChatAppProps) {
           />
         ) : null}
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
-        {c.busy ? <ActivityLine path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
+        {c.busy ? <ActivityLine canBackground={!!props.onBackground && runningShell(c.state)} path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
         {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
         {!c.prompt && !c.picker ? (

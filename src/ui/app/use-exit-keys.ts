@@ -16,6 +16,8 @@ export interface ExitKeysOptions {
   onSuspend?: (() => void) | undefined;
   /** Ctrl-G: edit the message in $EDITOR. */
   onEditor?: (() => void) | undefined;
+  /** Ctrl-B while a run works: its running shell commands go to the background. */
+  onBackground?: (() => void) | undefined;
 }
 
 /**
@@ -47,6 +49,7 @@ export function useExitKeys(o: ExitKeysOptions): string | undefined {
     }
     if (key.ctrl && input === 'o') return o.expand();
     if (key.ctrl && input === 'z') return o.onSuspend?.();
+    if (key.ctrl && input === 'b' && o.busy) return o.onBackground?.();
     if (key.ctrl && input === 'g' && !o.hasPrompt) return o.onEditor?.();
     if (key.ctrl && input === 'd') {
       if (!o.busy && !o.hasPrompt && o.inputEmpty() && !typedInChunk.current) o.onExit('ctrl-d');

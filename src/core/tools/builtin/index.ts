@@ -9,6 +9,8 @@ import { grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
 import { readFileTool } from './read-file.js';
 import { shellTool } from './shell.js';
+import { ShellJobs } from './shell-jobs.js';
+import { shellOutputTool } from './shell-output.js';
 import { writeFileTool } from './write-file.js';
 
 /** Names of the built-in tools, as listed in an agent's `tools:`. */
@@ -19,6 +21,7 @@ export const BUILTIN_TOOL_NAMES = [
   'list_dir',
   'grep',
   'shell',
+  'shell_output',
   'fetch_url',
   'ask_user',
   'review_plan',
@@ -47,6 +50,8 @@ export interface BuiltinToolOptions {
   shellSandbox?: SandboxMode | undefined;
   /** Whether sandboxed shell commands may use the network (default: no). */
   shellNetwork?: boolean | undefined;
+  /** Where shell commands moved to the background run on (shared by every agent; `close()` it on exit). */
+  shellJobs?: ShellJobs | undefined;
 }
 
 /**
@@ -72,6 +77,7 @@ export function isBuiltinToolName(name: string): name is BuiltinToolName {
 /** Every built-in tool, by name, set up with `opts` (the file tools and `shell` confined to `workspaceRoot`). */
 export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, Tool> {
   const root = opts.workspaceRoot;
+  const jobs = opts.shellJobs ?? new ShellJobs();
   return {
     read_file: readFileTool(root),
     write_file: writeFileTool(root),
@@ -85,7 +91,9 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
       env: opts.shellEnv,
       sandbox: opts.shellSandbox,
       network: opts.shellNetwork,
+      jobs,
     }),
+    shell_output: shellOutputTool(jobs),
     fetch_url: fetchUrlTool({ timeoutMs: opts.fetchTimeoutMs, maxBytes: opts.fetchMaxBytes, allowHosts: opts.fetchAllowHosts }),
     ask_user: askUserTool,
     review_plan: reviewPlanTool,
@@ -93,4 +101,5 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
   };
 }
 
+export { ShellJobs, shellOutputTool };
 export { askUserTool, reviewPlanTool, currentTimeTool, editFileTool, fetchUrlTool, grepTool, listDirTool, readFileTool, shellTool, writeFileTool };

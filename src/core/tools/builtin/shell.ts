@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { bwrapArgs, sandboxStatus, type SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { OutputCapture } from './output-capture.js';
+import type { RunningShell, ShellJobs } from './shell-jobs.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 60_000;
 export const SHELL_MAX_OUTPUT_CHARS = 30_000;
@@ -22,6 +23,8 @@ export interface ShellToolOptions {
   sandbox?: SandboxMode | undefined;
   /** Whether sandboxed commands may use the network (default: no). */
   network?: boolean | undefined;
+  /** Where commands the person moves to the background (Ctrl-B) go on running; without it they cannot be. */
+  jobs?: ShellJobs | undefined;
 }
 
 const parameters = z.object({
@@ -31,8 +34,8 @@ const parameters = z.object({
 export interface ShellResult {
   output: string;
   exitCode: number;
-  /** Why the process was killed, if it was. */
-  killed?: 'timeout' | 'cancelled' | undefined;
+  /** Why the process was killed, if it was (`stopped`: a background job stopped on request or at exit). */
+  killed?: 'timeout' | 'cancelled' | 'stopped' | undefined;
   /** Why it ran outside the sandbox although the sandbox was wanted (`sandbox: auto` without a working bwrap). */
   unsandboxed?: string | undefined;
 }
@@ -53,8 +56,16 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
     async execute({ command }, ctx) {
       // The last lines so far, for whoever shows the running call (the REPL's row).
       const live = outputTail((tail) => ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, tail } satisfies ToolOutputEvent } }));
-      const r = await runShell(command, { ...options, timeoutMs }, ctx.signal, (chunk) => live.append(chunk));
+      const shell = await startShell(command, { ...options, timeoutMs }, ctx.signal, (chunk) => live.append(chunk));
+      const moved = options.jobs?.watch(ctx.callId, shell);
+      const outcome = await (moved ? Promise.race([shell.result, moved]) : shell.result);
+      options.jobs?.unwatch(ctx.callId);
       live.flush();
+      if (typeof outcome === 'string') {
+        const soFar = shell.output().replace(/\n$/, '');
+        return `${soFar || '(no output yet)'}\n[The person moved this command to the background as job ${outcome}; it is still running. Read its further output and exit code with shell_output {"job": "${outcome}"}; stop it with shell_output {"job": "${outcome}", "stop": true}.]`;
+      }
+      const r = outcome;
       let status = `exit code: ${r.exitCode}`;
       if (r.killed === 'timeout') status += ` (killed after the ${formatSeconds(timeoutMs)} timeout)`;
       if (r.killed === 'cancelled') status += ' (killed: the run was cancelled)';
@@ -73,6 +84,11 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
  * inside bwrap unless the sandbox is off or cannot work here.
  */
 export async function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal, onOutput?: (chunk: string) => void): Promise<ShellResult> {
+  return (await startShell(command, options, signal, onOutput)).result;
+}
+
+/** Starts `command` as runShell does and hands back the running process (see RunningShell). */
+export async function startShell(command: string, options: ShellToolOptions, signal?: AbortSignal, onOutput?: (chunk: string) => void): Promise<RunningShell> {
   const out = new OutputCapture(options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS);
   let argv = ['/bin/sh', '-c', command];
   let unsandboxed: string | undefined;
@@ -81,7 +97,9 @@ export async function runShell(command: string, options: ShellToolOptions, signa
     if (status.bwrap) argv = [status.bwrap, ...bwrapArgs({ bwrap: status.bwrap, workspace: await realpath(options.workspaceRoot), network: options.network ?? false }, command)];
     else unsandboxed = status.reason;
   }
-  return new Promise<ShellResult>((resolve) => {
+  let release = () => {};
+  let kill = () => {};
+  const result = new Promise<ShellResult>((resolve) => {
     let killed: ShellResult['killed'];
     const child = spawn(argv[0], argv.slice(1), {
       cwd: options.workspaceRoot,
@@ -101,6 +119,11 @@ export async function runShell(command: string, options: ShellToolOptions, signa
     const onAbort = () => killGroup('cancelled');
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
+    release = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    kill = () => killGroup('stopped');
 
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
@@ -133,6 +156,7 @@ export async function runShell(command: string, options: ShellToolOptions, signa
       });
     });
   });
+  return { command, result, output: () => out.toString(), release: () => release(), kill: () => kill() };
 }
 
 function formatSeconds(ms: number): string {
