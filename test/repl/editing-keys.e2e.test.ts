@@ -40,4 +40,20 @@ describe('editing keys (tmux)', () => {
     await tmux.waitForScreen('keys', (s) => s.includes('got: [alpha beta GAMMA delta ]'), 'the message sent');
     expect(server().chatRequests[0]!.body.messages.at(-1).content).toBe('[alpha beta GAMMA delta ]');
   }, 60_000);
+
+  it('Delete removes the character after the cursor; Backspace the one before', async () => {
+    server().onRequest((req) => ({ content: `got: ${req.body.messages.at(-1).content}` }));
+    const { dir, work } = chatWorkspace('adk-del-');
+    startChat(tmux, 'del', { dir, cwd: work, env: serverChatEnv(dir, server().url) });
+    await tmux.waitForScreen('del', (s) => s.includes(PROMPT), 'the prompt');
+    tmux.type('del', 'abcdef');
+    await tmux.waitForScreen('del', (s) => s.includes('› abcdef'), 'the text');
+    for (const k of ['Left', 'Left', 'Left', 'DC', 'BSpace']) {
+      tmux.keys('del', k);
+      await sleep(80);
+    }
+    await tmux.waitForScreen('del', (s) => s.includes('› abef'), 'd deleted forward, c backward');
+    tmux.keys('del', 'Enter');
+    await tmux.waitForScreen('del', (s) => s.includes('got: abef'), 'the message sent');
+  }, 60_000);
 });

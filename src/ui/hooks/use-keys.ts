@@ -1,9 +1,10 @@
-import { useInput, type Key } from 'ink';
-import { useCallback, useRef } from 'react';
+import { useInput, useStdin } from 'ink';
+import { useCallback, useEffect, useRef } from 'react';
+import { isForwardDelete, type AdkKey } from '../input/key.js';
 import { splitControlKeys } from '../input/split-keys.js';
 import { useKeyGuard } from './key-guard.js';
 
-export type KeyHandler = (input: string, key: Key) => void;
+export type KeyHandler = (input: string, key: AdkKey) => void;
 
 /**
  * `useInput` with a handler that always sees the latest props and state. Ink re-subscribes a
@@ -16,7 +17,16 @@ export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {
   const latest = useRef(handler);
   latest.current = handler;
   const guard = useRef(useKeyGuard());
-  const stable = useCallback<KeyHandler>((input, key) => {
+  // Ink hands handlers a parsed key only; the raw sequence (heard first) tells Delete from Backspace.
+  const raw = useRef('');
+  const { internal_eventEmitter: events } = useStdin();
+  useEffect(() => {
+    const hear = (data: string) => (raw.current = data);
+    events?.prependListener('input', hear);
+    return () => void events?.removeListener('input', hear);
+  }, [events]);
+  const stable = useCallback<KeyHandler>((input, parsed) => {
+    const key: AdkKey = parsed.delete && isForwardDelete(raw.current) ? { ...parsed, delete: false, forwardDelete: true } : parsed;
     for (const [i, k] of splitControlKeys(input, key)) {
       const g = guard.current;
       if (g && !g.armed()) g.typeAhead(i, k);

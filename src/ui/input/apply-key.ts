@@ -1,5 +1,5 @@
-import type { Key } from 'ink';
 import * as ed from './editor.js';
+import type { AdkKey } from './key.js';
 
 /** Line endings from a terminal or a paste, as the editor keeps them. */
 export const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
@@ -8,7 +8,7 @@ export const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
  * The editing keys every text field shares: printable text, cursor moves and deletions.
  * Returns undefined for keys the field decides itself (Enter, Tab, Esc, ↑/↓, Ctrl combinations).
  */
-export function applyEditKey(s: ed.EditorState, input: string, key: Key): ed.EditorState | undefined {
+export function applyEditKey(s: ed.EditorState, input: string, key: AdkKey): ed.EditorState | undefined {
   // Word motion: Ctrl-/Alt-arrows, and Alt-B / Alt-F as readline has them (Ink marks Alt as meta).
   if (key.leftArrow) return key.ctrl || key.meta ? ed.wordLeft(s) : ed.left(s);
   if (key.rightArrow) return key.ctrl || key.meta ? ed.wordRight(s) : ed.right(s);
@@ -18,6 +18,7 @@ export function applyEditKey(s: ed.EditorState, input: string, key: Key): ed.Edi
   if (key.meta && (key.backspace || key.delete)) return ed.deleteWordBefore(s);
   if (key.home || (key.ctrl && input === 'a')) return ed.home(s);
   if (key.end || (key.ctrl && input === 'e')) return ed.end(s);
+  if (key.forwardDelete) return ed.deleteForward(s);
   // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.
   if (key.backspace || key.delete) return ed.backspace(s);
   if (key.ctrl && input === 'u') return ed.deleteToLineStart(s);

@@ -31,6 +31,12 @@ export function backspace(s: EditorState): EditorState {
 }
 
 /** Deletes `count` UTF-16 units before the cursor (an atomic token such as a paste placeholder). */
+/** Delete (the forward one): removes the character after the cursor. */
+export function deleteForward(s: EditorState): EditorState {
+  if (s.cursor >= s.text.length) return s;
+  return { text: s.text.slice(0, s.cursor) + s.text.slice(nextIndex(s.text, s.cursor)), cursor: s.cursor };
+}
+
 export function deleteBefore(s: EditorState, count: number): EditorState {
   const i = Math.max(0, s.cursor - count);
   return { text: s.text.slice(0, i) + s.text.slice(s.cursor), cursor: i };
