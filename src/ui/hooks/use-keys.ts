@@ -1,6 +1,6 @@
 import { useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useRef } from 'react';
-import { isForwardDelete, type AdkKey } from '../input/key.js';
+import { isForwardDelete, isKittyQueryReply, type AdkKey } from '../input/key.js';
 import { splitControlKeys } from '../input/split-keys.js';
 import { useKeyGuard } from './key-guard.js';
 
@@ -26,6 +26,7 @@ export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {
     return () => void events?.removeListener('input', hear);
   }, [events]);
   const stable = useCallback<KeyHandler>((input, parsed) => {
+    if (isKittyQueryReply(raw.current)) return;
     const key: AdkKey = parsed.delete && isForwardDelete(raw.current) ? { ...parsed, delete: false, forwardDelete: true } : parsed;
     for (const [i, k] of splitControlKeys(input, key)) {
       const g = guard.current;
