@@ -108,3 +108,23 @@ describe('a tall plan (tmux, raw output)', () => {
     expect(clearsIn(pane.raw())).toBe(0);
   }, 60_000);
 });
+
+describe('a small terminal (tmux, raw output)', () => {
+  it('at 40×12 the approval box shows the command being approved; no clear', async () => {
+    server().onRequest((req) => {
+      const last = req.body.messages.at(-1);
+      if (last.role === 'tool') return { content: 'ran it' };
+      return { toolCalls: [{ name: 'shell', arguments: { command: 'touch small-screen.txt' } }] };
+    });
+    const pane = chat('small', [40, 12]);
+    await tmux.waitForScreen('small', (s) => s.includes('› '), 'the prompt');
+    tmux.type('small', 'touch it');
+    tmux.keys('small', 'Enter');
+    const screen = await tmux.waitForScreen('small', (s) => /approve/i.test(s), 'the approval box');
+    expect(screen).toContain('touch small-screen.txt');
+    await sleep(500);
+    tmux.keys('small', 'y');
+    await tmux.waitForScreen('small', (s) => s.includes('ran it'), 'the answer', 30_000);
+    expect(clearsIn(pane.raw())).toBe(0);
+  }, 60_000);
+});

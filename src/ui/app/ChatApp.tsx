@@ -164,6 +164,9 @@ export function ChatApp(props: ChatAppProps) {
   // size is guessed for the frame it first appears in, before it can be measured.
   const promptRows = c.prompt ? estimatePromptRows(c.prompt.interrupt, width, rows) + 1 : 0;
   const maxLiveRows = Math.max(0, rows - Math.max(bottomRows, promptRows) - 2);
+  // On a short screen the blank row above a prompt is the row that would make the frame as tall as
+  // the screen (the prompt, the activity line and the status line must fit below it).
+  const gapAbove = c.prompt && promptRows + (c.busy ? 1 : 0) + 1 >= rows - 1 ? 0 : 1;
   const elapsed = useElapsed(c.startedAt, !!c.prompt);
   // The input box gets what the status line, the activity line and the todo panel leave, with a row to spare.
   const todoRows = c.busy && c.state.todos?.length ? todoPanelRows(c.state.todos.length) : 0;
@@ -172,7 +175,7 @@ export function ChatApp(props: ChatAppProps) {
   return (
     <Box flexDirection="column">
       <Transcript state={c.state} width={width} maxLiveRows={maxLiveRows} />
-      <Box ref={bottom} flexDirection="column" marginTop={1} width={width}>
+      <Box ref={bottom} flexDirection="column" marginTop={gapAbove} width={width}>
         {c.prompt ? (
           <InterruptPrompt
             key={c.prompt.interrupt.id}
