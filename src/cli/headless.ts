@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../core/index.js';
 import type { Conversation } from '../core/conversation/conversation.js';
 import type { Team } from './team.js';
-import { drainRun, type RunStatus, type RunSummary } from './event-sink.js';
+import { drainRun, type RunStatus, type RunSummary } from '../core/conversation/drain-run.js';
 import { ExitCode } from './exit-codes.js';
 import { JsonlSink } from './jsonl-sink.js';
 import { writeUnsavedSession } from './recovery.js';

@@ -1,5 +1,5 @@
 import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
-import type { EventSink } from './event-sink.js';
+import type { EventSink } from '../core/conversation/drain-run.js';
 import { compactionText, type CompactionEvent } from '../core/middlewares/summarize.js';
 import { todoMark, type TodosEvent } from '../core/prebuilt/deep/todos.js';
 import { describeInterrupt } from '../core/conversation/describe-interrupt.js';

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/core/conversation/conversation.js';
-import { drainRun, type EventSink } from '../../src/cli/event-sink.js';
+import { drainRun, type EventSink } from '../../src/core/conversation/drain-run.js';
 import { lockedNewId } from '../../src/cli/session-access.js';
 import { loadTeam } from '../../src/cli/team.js';
 import { openAdkStores } from '../../src/core/store/index.js';

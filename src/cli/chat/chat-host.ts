@@ -4,7 +4,7 @@ import { completePaths, withMentions } from './mentions.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation, messageTotal } from '../../core/conversation/conversation.js';
-import { withSummary } from '../event-sink.js';
+import { withSummary } from '../../core/conversation/drain-run.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
 import { sessionItems } from './history-items.js';

@@ -1,4 +1,4 @@
-import { targetsFromFlags, type AnswerFlags } from '../answers.js';
+import { InvalidAnswerError, targetsFromFlags, type AnswerFlags } from '../../core/conversation/answers.js';
 import { Conversation } from '../../core/conversation/conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
@@ -44,10 +44,18 @@ async function continueSession(conv: Conversation<Team>, prompt: string, opts: R
   // questions that wait for an answer must be answered first.
   if (resumable && !(prompt && record.status === 'cancelled')) {
     if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
-    const targets = targetsFromFlags(record.pendingInterrupts, opts);
+    const targets = answerTargets(record.pendingInterrupts, opts);
     return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
   }
   if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
   if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
   return runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+}
+
+function answerTargets(pending: Conversation['pending'], flags: AnswerFlags): Record<string, unknown> {
+  try {
+    return targetsFromFlags(pending, flags);
+  } catch (e) {
+    throw e instanceof InvalidAnswerError ? new CliError(e.message) : e;
+  }
 }

@@ -1,29 +1,38 @@
-import type { PendingInterrupt } from '../core/store/index.js';
-import { CliError } from './exit-codes.js';
+import type { PendingInterrupt } from '../store/session-record.js';
+import { AdkError } from '../errors.js';
+
+/** Answers that do not fit the waiting interrupts (an unknown id, bad `targets` JSON). */
+export class InvalidAnswerError extends AdkError {
+  constructor(message: string) {
+    super('invalid_answer', message);
+  }
+}
 
 export interface AnswerFlags {
   approve?: string[] | boolean;
   reject?: string[] | boolean;
   reason?: string;
   input?: string;
-  targets?: string;
+  /** JSON text, or the object itself: `{interruptId: data}`. */
+  targets?: string | Record<string, unknown>;
 }
 
+/** How a person answers waiting interrupts: `adk resume` flags, the HTTP API's `/interrupts` body. */
 /**
- * Turns `adk resume` flags into resume data by interrupt id. `--approve`/`--reject` without ids
+ * Turns answers (`adk resume` flags, an `/interrupts` body) into resume data by interrupt id. `--approve`/`--reject` without ids
  * answer every pending approval (and plan review); `--input` answers every pending question.
  * Anything left unanswered interrupts again.
  */
 export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags): Record<string, unknown> {
   const targets: Record<string, unknown> = {};
   if (flags.targets) {
-    let parsed: unknown;
+    let parsed: unknown = flags.targets;
     try {
-      parsed = JSON.parse(flags.targets);
+      if (typeof flags.targets === 'string') parsed = JSON.parse(flags.targets);
     } catch (e) {
-      throw new CliError(`--targets is not valid JSON: ${(e as Error).message}`);
+      throw new InvalidAnswerError(`--targets is not valid JSON: ${(e as Error).message}`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError('--targets must be a JSON object of {interruptId: data}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidAnswerError('--targets must be a JSON object of {interruptId: data}');
     Object.assign(targets, parsed);
   }
   const pick = (ids: string[] | boolean | undefined, kinds: string[]) => {
@@ -44,7 +53,7 @@ function findPending(pending: PendingInterrupt[], id: string): PendingInterrupt 
   const hit = pending.find((p) => p.id === id) ?? pending.filter((p) => p.id.startsWith(id)).at(0);
   if (!hit) {
     const known = pending.map((p) => `${p.id} (${p.kind}${p.tool ? ` ${p.tool}` : ''})`).join(', ') || 'none';
-    throw new CliError(`no pending interrupt ${id}; pending: ${known}`);
+    throw new InvalidAnswerError(`no pending interrupt ${id}; pending: ${known}`);
   }
   return hit;
 }

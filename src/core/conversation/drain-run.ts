@@ -1,7 +1,10 @@
-import type { AgentEvent, InterruptContext, Message, Usage } from '../core/index.js';
-import { AsyncQueue, IncompleteReplyError, WillRetryError, isAbortError } from '../core/index.js';
-import { isCompactionEvent, type CompactionEvent } from '../core/middlewares/summarize.js';
-import { isTodosEvent, type Todo, type TodosEvent } from '../core/prebuilt/deep/todos.js';
+import type { AgentEvent } from '../agents/types.js';
+import type { InterruptContext } from '../interrupt.js';
+import type { Message, Usage } from '../schema/message.js';
+import { AsyncQueue } from '../async-queue.js';
+import { IncompleteReplyError, WillRetryError, isAbortError } from '../errors.js';
+import { isCompactionEvent, type CompactionEvent } from '../middlewares/summarize.js';
+import { isTodosEvent, type Todo, type TodosEvent } from '../prebuilt/deep/todos.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
