@@ -60,6 +60,20 @@ program
   });
 
 program
+  .command('serve')
+  .description('the HTTP + SSE API: sessions, turns and interrupts over HTTP (loopback unless ADK_SERVE_TOKEN is set)')
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .option('--agent <name>', 'the team new sessions get (default: the file’s `default`)')
+  .option('--model <model>', 'model name (overrides ADK_MODEL)')
+  .option('--host <host>', 'address to listen on (default 127.0.0.1; others need ADK_SERVE_TOKEN)')
+  .option('--port <port>', 'port (default 8321; 0 picks a free one)')
+  .option('--cors <origin>', 'let this browser origin call the API')
+  .action(async (opts) => {
+    const { serveCommand } = await import('./commands/serve.js');
+    process.exitCode = await serveCommand(opts);
+  });
+
+program
   .command('sessions')
   .description('list, show or delete saved sessions')
   .argument('[action]', 'list | show | delete', 'list')

@@ -1,0 +1,70 @@
+import { agentForest } from '../../core/config/index.js';
+import { secretsFromEnv } from '../../core/store/redact.js';
+import { SessionHub } from '../../serve/session-hub.js';
+import { startServer } from '../../serve/server.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { configSecretValues } from '../secrets.js';
+import { sessionTeamOptions } from '../session-access.js';
+import { openStores } from '../stores.js';
+import { loadTeam, loadTeamConfig } from '../team.js';
+import { packageVersion } from '../version.js';
+
+export interface ServeCommandOptions {
+  agents?: string;
+  agent?: string;
+  model?: string;
+  host?: string;
+  port?: string;
+  cors?: string;
+}
+
+/** Default port of `adk serve`. */
+export const DEFAULT_SERVE_PORT = 8321;
+
+/** `adk serve`: the HTTP + SSE API until SIGINT/SIGTERM; running turns stop at a safe point and are saved first. */
+export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port === undefined ? DEFAULT_SERVE_PORT : Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
+  // The file is read, validated and trusted once up front: a bad or untrusted file fails here, not on the first request.
+  const { config } = await loadTeamConfig({ agentsFile: opts.agents, agentName: opts.agent, env });
+  const first = await loadTeam({ agentsFile: opts.agents, agentName: opts.agent, model: opts.model, env });
+  await first.close();
+  const stores = await openStores(env);
+  const hub = new SessionHub({
+    stores,
+    newTeam: (agent) => loadTeam({ agentsFile: opts.agents, agentName: agent ?? opts.agent, model: opts.model, env }),
+    sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
+  });
+  let server;
+  try {
+    server = await startServer(
+      {
+        hub,
+        agents: () => ({ default: first.rootName, teams: agentForest(config) }),
+        token: env.ADK_SERVE_TOKEN || undefined,
+        corsOrigin: opts.cors,
+        secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(env.ADK_SERVE_TOKEN ? [env.ADK_SERVE_TOKEN] : [])],
+        version: packageVersion(),
+      },
+      { host, port },
+    );
+  } catch (e) {
+    await stores.close();
+    throw new CliError((e as Error).message, ExitCode.usage);
+  }
+  process.stderr.write(`adk serve: listening on ${server.url} (API under /v1, OpenAPI at /openapi.json)${env.ADK_SERVE_TOKEN ? '; requests need the ADK_SERVE_TOKEN bearer token' : ''}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write('adk serve: stopping; running turns stop at a safe point and are saved\n');
+  await server.close({ cancel: true });
+  await stores.close();
+  return ExitCode.ok;
+}

@@ -1,0 +1,253 @@
+import { Hono, type Context } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { streamSSE } from 'hono/streaming';
+import type { z } from 'zod';
+import { AsyncQueue } from '../core/async-queue.js';
+import { InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
+import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
+import { jsonEventText } from '../core/conversation/json-events.js';
+import { SessionInUseError } from '../core/store/session-lock.js';
+import { SessionBusyError, type LiveSession, type SessionEvent } from './live-session.js';
+import { openApiDocument } from './openapi.js';
+import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
+import { SessionHub, UnknownSessionError } from './session-hub.js';
+
+/** What `createServeApp` serves and how it guards it. */
+export interface ServeAppOptions {
+  hub: SessionHub;
+  /** The team tree for `GET /v1/agents`. */
+  agents: () => unknown;
+  /** When set, every API request needs `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** The one origin allowed to call the API from a browser (CORS is off without it). */
+  corsOrigin?: string | undefined;
+  /** Largest request body (default 1 MiB): larger ones get 413. */
+  maxBodyBytes?: number | undefined;
+  /** Values never sent to a client (API keys): replaced by [REDACTED] in events. */
+  secrets?: readonly string[] | undefined;
+  version?: string | undefined;
+}
+
+/** Keep-alive comment on idle event streams, so proxies keep them open. */
+const HEARTBEAT_MS = 15_000;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 409 | 413 | 415,
+    readonly code: string,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The HTTP API of `adk serve` (DESIGN §12): sessions, turns as server-sent events, interrupts. */
+export function createServeApp(o: ServeAppOptions): Hono {
+  const app = new Hono();
+  const hub = o.hub;
+  const secrets = o.secrets ?? [];
+
+  app.onError((err, c) => {
+    const e = toHttpError(err);
+    return c.json({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } }, e.status);
+  });
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
+
+  if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
+  // Without a token the server is loopback-only; a page on another site that points its own DNS
+  // name at 127.0.0.1 (rebinding) is refused by its Host header.
+  if (!o.token) {
+    app.use('*', async (c, next) => {
+      const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+      if (!LOOPBACK_HOSTS.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; set ADK_SERVE_TOKEN to serve other names`);
+      await next();
+    });
+  }
+  if (o.token) {
+    const auth = bearerAuth({ token: o.token });
+    app.use('/v1/*', auth);
+    app.use('/api/*', auth);
+  }
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: o.maxBodyBytes ?? 1024 * 1024,
+      onError: () => {
+        throw new HttpError(413, 'body_too_large', `the request body is larger than ${o.maxBodyBytes ?? 1024 * 1024} bytes`);
+      },
+    }),
+  );
+
+  app.get('/openapi.json', (c) => c.json(openApiDocument(o.version ?? '0.0.0')));
+  app.get('/v1/agents', (c) => c.json(o.agents()));
+
+  app.get('/v1/sessions', async (c) => c.json({ sessions: await hub.stores.sessions.list() }));
+  app.post('/v1/sessions', async (c) => {
+    const body = await parseBody(c, CreateSessionBody, true);
+    const live = await hub.create(body);
+    return c.json({ id: live.id }, 201);
+  });
+  app.get('/v1/sessions/:id', async (c) => {
+    const live = await hub.get(c.req.param('id'));
+    const r = live.conv.record;
+    return c.json({
+      id: r.id,
+      title: r.title,
+      agent: r.rootAgent,
+      status: live.busy ? 'running' : r.status,
+      messages: live.conv.history,
+      pending: r.pendingInterrupts,
+      usage: r.usage,
+      lastEventId: live.lastId,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    });
+  });
+  app.delete('/v1/sessions/:id', async (c) => {
+    await hub.delete(c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  app.post('/v1/sessions/:id/messages', async (c) => {
+    const { content } = await parseBody(c, MessageBody);
+    const live = await hub.get(c.req.param('id'));
+    const r = live.conv.record;
+    if (!live.busy && r.status === 'interrupted' && r.pendingInterrupts.length) {
+      throw new HttpError(409, 'interrupts_pending', `session ${r.id} is waiting on ${r.pendingInterrupts.length} interrupt(s); answer them with POST /v1/sessions/${r.id}/interrupts`);
+    }
+    return turn(c, live, { content });
+  });
+  app.post('/v1/sessions/:id/interrupts', async (c) => {
+    const body = await parseBody(c, InterruptsBody);
+    const live = await hub.get(c.req.param('id'));
+    const r = live.conv.record;
+    if (!live.busy && !r.pendingInterrupts.length) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no pending interrupts (status: ${r.status})`);
+    return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body) });
+  });
+  app.post('/v1/sessions/:id/cancel', async (c) => {
+    const live = await hub.get(c.req.param('id'));
+    return c.json({ cancelled: live.cancel() }, 202);
+  });
+  app.get('/v1/sessions/:id/events', async (c) => {
+    const live = await hub.get(c.req.param('id'));
+    const after = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? live.lastId);
+    return streamSSE(c, async (stream) => {
+      const queue = new AsyncQueue<SessionEvent>();
+      // Subscribed before the replay is read: nothing falls between the two, and ids drop duplicates.
+      const unsubscribe = live.subscribe((e) => queue.push(e));
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      stream.onAbort(() => queue.close());
+      let last = Number.isFinite(after) ? after : live.lastId;
+      try {
+        for (const e of live.since(last)) {
+          await send(stream, e);
+          last = e.id;
+        }
+        for await (const e of queue) {
+          if (e.id <= last) continue;
+          await send(stream, e);
+          last = e.id;
+        }
+      } finally {
+        clearInterval(heartbeat);
+        unsubscribe();
+      }
+    });
+  });
+
+  /** A turn as SSE until its `done` event, or (Accept: application/json) its result once saved. */
+  async function turn(c: Context, live: LiveSession, step: { content: string } | { targets: Record<string, unknown> }) {
+    const queue = new AsyncQueue<SessionEvent>();
+    const unsubscribe = live.subscribe((e) => {
+      queue.push(e);
+      if (e.event.type === 'done') queue.close();
+    });
+    let done;
+    try {
+      done = live.start(step);
+    } catch (e) {
+      unsubscribe();
+      throw e;
+    }
+    if (wantsJson(c)) {
+      unsubscribe();
+      const summary = await done;
+      const r = live.conv.record;
+      return c.json({
+        sessionId: live.id,
+        status: summary.status,
+        output: summary.output,
+        usage: summary.usage,
+        interrupts: summary.status === 'interrupted' ? summary.interrupts.map(describeInterrupt) : [],
+        ...(summary.error ? { error: redact(summary.error.message) } : {}),
+        checkpointId: r.checkpointId,
+      });
+    }
+    // The client going away does not stop the turn (POST /cancel does).
+    void done.catch(() => {});
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => queue.close());
+      try {
+        for await (const e of queue) await send(stream, e);
+      } finally {
+        unsubscribe();
+      }
+    });
+  }
+
+  function redact(text: string): string {
+    let out = text;
+    for (const s of secrets) if (s) out = out.split(s).join('[REDACTED]');
+    return out;
+  }
+
+  function send(stream: { writeSSE(m: { event: string; id: string; data: string }): Promise<void> }, e: SessionEvent): Promise<void> {
+    return stream.writeSSE({ event: e.event.type, id: String(e.id), data: jsonEventText(e.event, secrets) });
+  }
+
+  return app;
+}
+
+function wantsJson(c: Context): boolean {
+  const accept = c.req.header('accept') ?? '';
+  return accept.includes('application/json') && !accept.includes('text/event-stream');
+}
+
+/** The body as the schema wants it; a browser form post (no JSON content type) is refused. */
+async function parseBody<S extends z.ZodType>(c: Context, schema: S, optional = false): Promise<z.infer<S>> {
+  const type = c.req.header('content-type') ?? '';
+  const text = await c.req.text();
+  if (optional && !text.trim()) return schema.parse({});
+  if (!type.includes('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON (Content-Type: application/json)');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, 'invalid_json', `the body is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.join('.');
+    throw new HttpError(400, 'invalid_body', `${path ? `${path}: ` : ''}${issue.message}`, path || undefined);
+  }
+  return parsed.data;
+}
+
+function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500; code: string; message: string; path?: string | undefined } {
+  if (err instanceof HttpError) return err;
+  if (err instanceof UnknownSessionError) return { status: 404, code: 'unknown_session', message: err.message };
+  if (err instanceof SessionBusyError) return { status: 409, code: 'session_busy', message: err.message };
+  if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };
+  if (err instanceof InvalidAnswerError) return { status: 400, code: 'invalid_answer', message: err.message };
+  if ('getResponse' in err && typeof err.getResponse === 'function') {
+    const status = (err as { status?: number }).status ?? 500;
+    return { status: status === 401 ? 401 : 500, code: status === 401 ? 'unauthorized' : 'http_error', message: err.message || 'unauthorized' };
+  }
+  if (/unknown agent|is not defined in/.test(err.message)) return { status: 400, code: 'unknown_agent', message: err.message };
+  return { status: 500, code: 'internal', message: err.message };
+}

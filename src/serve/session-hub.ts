@@ -1,0 +1,111 @@
+import { Conversation } from '../core/conversation/conversation.js';
+import type { ConversationTeam } from '../core/conversation/team.js';
+import type { AdkStores } from '../core/store/adk-stores.js';
+import type { SessionRecord } from '../core/store/session-record.js';
+import { lockSession } from '../core/store/session-lock.js';
+import { newSessionId } from '../core/store/session-store.js';
+import { LiveSession } from './live-session.js';
+
+/** A team the server runs, and how to let it go. */
+export interface ServedTeam extends ConversationTeam {
+  close?(): Promise<void>;
+}
+
+/** Where the server's sessions and teams come from (the CLI builds teams from agents.yaml). */
+export interface SessionHubOptions {
+  stores: AdkStores;
+  /** The team of a new session: the root agent named, or the default one. Throws for an unknown name. */
+  newTeam(agent?: string): Promise<ServedTeam>;
+  /** The team a saved session runs with (its agents file, workspace and root agent). */
+  sessionTeam(record: SessionRecord): Promise<ServedTeam>;
+}
+
+/** A session id the store does not have. */
+export class UnknownSessionError extends Error {
+  constructor(id: string) {
+    super(`no session ${id}`);
+  }
+}
+
+/**
+ * The sessions this server holds open. A session is opened (its lease taken) on first use and kept
+ * while the server runs, so one process serves it; another process holding it is an error.
+ */
+export class SessionHub {
+  private readonly open = new Map<string, Promise<LiveSession>>();
+
+  constructor(private readonly options: SessionHubOptions) {}
+
+  get stores(): AdkStores {
+    return this.options.stores;
+  }
+
+  async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<LiveSession> {
+    const team = await this.options.newTeam(init.agent);
+    const lease = await lockSession(this.stores.kv, newSessionId());
+    try {
+      const live = new LiveSession(await Conversation.create(this.stores, team, lease, { title: init.title }), team);
+      this.open.set(live.id, Promise.resolve(live));
+      return live;
+    } catch (e) {
+      await lease.release();
+      await team.close?.();
+      throw e;
+    }
+  }
+
+  /** The live session `id` (a unique prefix works), opening it if needed. */
+  async get(idOrPrefix: string): Promise<LiveSession> {
+    const id = await this.resolve(idOrPrefix);
+    let live = this.open.get(id);
+    if (!live) {
+      live = this.openSession(id);
+      this.open.set(id, live);
+      live.catch(() => this.open.delete(id));
+    }
+    return live;
+  }
+
+  /** Stops any turn, lets the session go and deletes it from the store. */
+  async delete(idOrPrefix: string): Promise<void> {
+    const id = await this.resolve(idOrPrefix);
+    const live = await this.open.get(id)?.catch(() => undefined);
+    this.open.delete(id);
+    if (live) {
+      live.cancel();
+      await live.settle();
+      await live.close();
+    }
+    await this.stores.sessions.delete(id);
+  }
+
+  /** Lets running turns finish (or reach a safe point when `cancel`), then closes every session. */
+  async close(opts: { cancel?: boolean } = {}): Promise<void> {
+    const all = await Promise.all([...this.open.values()].map((p) => p.catch(() => undefined)));
+    this.open.clear();
+    for (const live of all) if (live && opts.cancel) live.cancel();
+    await Promise.all(all.map(async (live) => live && (await live.settle(), await live.close())));
+  }
+
+  private async resolve(idOrPrefix: string): Promise<string> {
+    if (this.open.has(idOrPrefix)) return idOrPrefix;
+    try {
+      return await this.stores.sessions.resolveId(idOrPrefix);
+    } catch {
+      throw new UnknownSessionError(idOrPrefix);
+    }
+  }
+
+  private async openSession(id: string): Promise<LiveSession> {
+    const lease = await lockSession(this.stores.kv, id);
+    try {
+      const record = await this.stores.sessions.get(id, { from: 'context' });
+      if (!record) throw new UnknownSessionError(id);
+      const team = await this.options.sessionTeam(record);
+      return new LiveSession(Conversation.open(this.stores, team, record, lease), team);
+    } catch (e) {
+      await lease.release();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ChatModelAgent, ScriptedChatModel, type ScriptedReply, type Tool } from '../../src/core/index.js';
+import { openAdkStores, type AdkStores } from '../../src/core/store/index.js';
+import { SessionHub } from '../../src/serve/session-hub.js';
+import { startServer, type RunningServer } from '../../src/serve/server.js';
+import { readSse, type SseEvent } from './sse.js';
+
+// Issue 17: `adk serve`'s HTTP API, over real HTTP on a loopback port.
+const open: Array<{ server: RunningServer; stores: AdkStores }> = [];
+afterEach(async () => {
+  for (const { server, stores } of open.splice(0)) {
+    await server.close({ cancel: true });
+    await stores.close();
+  }
+});
+
+let ran: string[] = [];
+const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
+
+async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number } = {}) {
+  ran = [];
+  const stores = await openAdkStores('memory://');
+  const model = new ScriptedChatModel(replies);
+  const team = () => ({ agent: new ChatModelAgent({ name: 'assistant', description: 'helps', model, tools: [touch], approval: ['touch'] }) });
+  const hub = new SessionHub({
+    stores,
+    newTeam: async (agent) => {
+      if (agent && agent !== 'assistant') throw new Error(`agent '${agent}' is not defined in agents.yaml; defined: assistant`);
+      return team();
+    },
+    sessionTeam: async () => team(),
+  });
+  const server = await startServer({ hub, agents: () => ({ name: 'assistant', children: [] }), secrets: ['sk-secret-value-123'], ...opts }, { host: '127.0.0.1', port: 0 });
+  open.push({ server, stores });
+  const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.json !== undefined) headers.set('content-type', 'application/json');
+    if (opts.token && !headers.has('authorization')) headers.set('authorization', `Bearer ${opts.token}`);
+    return fetch(`${server.url}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  };
+  const newSession = async () => ((await (await call('/v1/sessions', { method: 'POST', json: {} })).json()) as { id: string }).id;
+  return { server, model, call, newSession };
+}
+
+const types = (events: SseEvent[]) => events.map((e) => e.event);
+
+describe('adk serve: sessions and turns', () => {
+  it('creates, lists, shows and deletes sessions; the team tree and the OpenAPI document', async () => {
+    const { call } = await serve([]);
+    expect(await (await call('/v1/agents')).json()).toEqual({ name: 'assistant', children: [] });
+    const doc = (await (await call('/openapi.json')).json()) as any;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/v1/sessions/{id}/messages'].post.requestBody.content['application/json'].schema.required).toEqual(['content']);
+    const created = await call('/v1/sessions', { method: 'POST', json: { title: 'first' } });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const list = (await (await call('/v1/sessions')).json()) as any;
+    expect(list.sessions.map((s: any) => s.id)).toContain(id);
+    const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
+    expect(shown).toMatchObject({ id, title: 'first', agent: 'assistant', status: 'active', messages: [], pending: [] });
+    expect((await call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await call(`/v1/sessions/${id}`)).status).toBe(404);
+  });
+
+  it('a message streams the turn as SSE with the JSON Lines events, ids in order; Accept: application/json waits for the result', async () => {
+    const { call, newSession } = await serve([{ content: 'Hello there, friend.', chunkSize: 5 }, { content: 'Second answer with sk-secret-value-123 in it.' }]);
+    const id = await newSession();
+    const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'hi' } });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = await readSse(res);
+    expect(types(events)[0]).toBe('session');
+    expect(types(events)).toContain('delta');
+    expect(types(events).slice(-2)).toEqual(['message', 'done']);
+    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.content).join('')).toBe('Hello there, friend.');
+    expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
+    for (const e of events) expect(e.data.type).toBe(e.event);
+    expect(events.at(-1)!.data).toMatchObject({ type: 'done', status: 'completed', sessionId: id, output: 'Hello there, friend.' });
+
+    const json = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'again' }, headers: { accept: 'application/json' } });
+    expect(await json.json()).toMatchObject({ sessionId: id, status: 'completed', output: 'Second answer with sk-secret-value-123 in it.' });
+    const history = ((await (await call(`/v1/sessions/${id}`)).json()) as any).messages.map((m: any) => [m.role, m.content]);
+    expect(history).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello there, friend.'],
+      ['user', 'again'],
+      ['assistant', 'Second answer with sk-secret-value-123 in it.'],
+    ]);
+  });
+
+  it('never streams a secret', async () => {
+    const { call, newSession } = await serve([{ content: 'the key is sk-secret-value-123' }]);
+    const id = await newSession();
+    const events = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'key?' } }));
+    const text = JSON.stringify(events);
+    expect(text).not.toContain('sk-secret-value-123');
+    expect(text).toContain('[REDACTED]');
+  });
+});
+
+describe('adk serve: bad requests', () => {
+  it('bad bodies are 400 with the field path; not JSON is 415; too large is 413; unknown sessions 404; unknown agents 400', async () => {
+    const { call, newSession } = await serve([], { maxBodyBytes: 2000 });
+    const id = await newSession();
+    const post = (json: unknown) => call(`/v1/sessions/${id}/messages`, { method: 'POST', json });
+    const missing = await post({});
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: { code: 'invalid_body', path: 'content' } });
+    expect(await (await post({ content: 42 })).json()).toMatchObject({ error: { path: 'content' } });
+    expect(await (await post({ content: 'x', extra: true })).json()).toMatchObject({ error: { code: 'invalid_body' } });
+    const notJson = await call(`/v1/sessions/${id}/messages`, { method: 'POST', body: '{"content":"x"}', headers: { 'content-type': 'text/plain' } });
+    expect(notJson.status).toBe(415);
+    const broken = await call(`/v1/sessions/${id}/messages`, { method: 'POST', body: '{"content":', headers: { 'content-type': 'application/json' } });
+    expect(await broken.json()).toMatchObject({ error: { code: 'invalid_json' } });
+    expect((await post({ content: 'x'.repeat(5000) })).status).toBe(413);
+    expect((await call('/v1/sessions/nope-nope/messages', { method: 'POST', json: { content: 'x' } })).status).toBe(404);
+    expect((await call('/v1/sessions/nope-nope', { method: 'DELETE' })).status).toBe(404);
+    expect((await call('/v1/sessions/nope-nope/events')).status).toBe(404);
+    const agent = await call('/v1/sessions', { method: 'POST', json: { agent: 'ghost' } });
+    expect(agent.status).toBe(400);
+    expect(await agent.json()).toMatchObject({ error: { code: 'unknown_agent' } });
+    expect((await call('/v1/nothing')).status).toBe(404);
+  });
+
+  it('a token is required when set; a foreign Host is refused without one; beyond loopback needs a token to start', async () => {
+    const { call } = await serve([], { token: 'tok-123456' });
+    expect((await call('/v1/agents', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect((await call('/v1/agents', { headers: { authorization: '' } })).status).toBe(401);
+    expect((await call('/v1/agents')).status).toBe(200);
+    const open = await serve([]);
+    // fetch() will not send another Host; node:http will, as a rebinding attacker's browser would.
+    const rebinding = await new Promise<number>((resolve, reject) => {
+      const req = request(`${open.server.url}/v1/agents`, { headers: { host: 'attacker.example:8321' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      req.on('error', reject).end();
+    });
+    expect(rebinding).toBe(403);
+    const stores = await openAdkStores('memory://');
+    const hub = new SessionHub({ stores, newTeam: async () => ({ agent: new ChatModelAgent({ name: 'a', description: 'a', model: new ScriptedChatModel([]) }) }), sessionTeam: async () => { throw new Error('x'); } });
+    await expect(startServer({ hub, agents: () => ({}) }, { host: '0.0.0.0', port: 0 })).rejects.toThrow(/ADK_SERVE_TOKEN/);
+    await stores.close();
+  });
+});
+
+describe('adk serve: streams, interrupts, cancel', () => {
+  it('Last-Event-ID resumes after a dropped connection with no gap and no duplicate; a second client sees the same live run', async () => {
+    const { call, newSession } = await serve([
+      { content: 'one two three four five six', chunkSize: 4, chunkDelayMs: 20 },
+      { content: 'seven eight nine ten', chunkSize: 4, chunkDelayMs: 30 },
+    ]);
+    const id = await newSession();
+    const first = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'count' } }));
+    // A client that saw up to event 3 comes back.
+    const watcher = call(`/v1/sessions/${id}/events`, { headers: { 'last-event-id': '3' } }).then((r) => readSse(r, (e) => e.event === 'done' && e.data.output === 'seven eight nine ten'));
+    const second = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'more' } }));
+    const seen = await watcher;
+    const ids = seen.map((e) => Number(e.id));
+    expect(ids).toEqual(Array.from({ length: first.length + second.length - 3 }, (_, i) => i + 4));
+    // The live part is exactly what the sending client got.
+    expect(seen.slice(first.length - 3)).toEqual(second);
+  });
+
+  it('an approval interrupts; messages wait (409); answered over HTTP the call runs once and the turn completes', async () => {
+    const { call, newSession } = await serve([{ toolCalls: [{ id: 'c1', name: 'touch', arguments: { name: 'a.txt' } }] }, { content: 'Made it.' }]);
+    const id = await newSession();
+    const events = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'make a.txt' } }));
+    const interrupt = events.find((e) => e.event === 'interrupt')!;
+    expect(interrupt.data.interrupts[0]).toMatchObject({ kind: 'approval', tool: 'touch' });
+    expect(events.at(-1)!.data.status).toBe('interrupted');
+    expect(ran).toEqual([]);
+    const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
+    expect(shown.status).toBe('interrupted');
+    expect(shown.pending).toHaveLength(1);
+    const blocked = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'hello?' } });
+    expect(blocked.status).toBe(409);
+    expect(await blocked.json()).toMatchObject({ error: { code: 'interrupts_pending' } });
+    expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { approve: ['nope'] } })).status).toBe(400);
+    const resumed = await readSse(await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { approve: [] } }));
+    expect(resumed.find((e) => e.event === 'tool_result')!.data).toMatchObject({ name: 'touch', content: 'made a.txt' });
+    expect(resumed.at(-1)!.data).toMatchObject({ status: 'completed', output: 'Made it.' });
+    expect(ran).toEqual(['a.txt']);
+    expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { approve: [] } })).status).toBe(409);
+  });
+
+  it('closing the stream does not stop the turn; POST /cancel does, and the turn is saved resumable', async () => {
+    const { call, newSession } = await serve([
+      { content: 'a b c d e f g h', chunkSize: 2, chunkDelayMs: 40 },
+      { content: 'i j k l m n o p q r s t u v w x y z', chunkSize: 2, chunkDelayMs: 150 },
+    ]);
+    const id = await newSession();
+    const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'letters' } });
+    await readSse(res, (e) => e.event === 'delta'); // the client leaves after the first delta
+    const watch = await call(`/v1/sessions/${id}/events`, { headers: { 'last-event-id': '0' } });
+    const all = await readSse(watch, (e) => e.event === 'done');
+    expect(all.at(-1)!.data).toMatchObject({ status: 'completed', output: 'a b c d e f g h' });
+
+    const second = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'more letters' } });
+    const busy = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'and more' } });
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toMatchObject({ error: { code: 'session_busy' } });
+    const events = await readSse(second, (e) => {
+      if (e.event === 'delta') void call(`/v1/sessions/${id}/cancel`, { method: 'POST' });
+      return e.event === 'done';
+    });
+    expect(events.at(-1)!.data.status).toBe('cancelled');
+    expect(events.map((e) => e.data.content ?? '').join('')).not.toContain('x y z');
+    const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
+    expect(shown.status).toBe('cancelled');
+    expect(await (await call(`/v1/sessions/${id}/cancel`, { method: 'POST' })).json()).toEqual({ cancelled: false });
+  });
+});
