@@ -68,6 +68,7 @@ program
   .option('--host <host>', 'address to listen on (default 127.0.0.1; others need ADK_SERVE_TOKEN)')
   .option('--port <port>', 'port (default 8321; 0 picks a free one)')
   .option('--cors <origin>', 'let this browser origin call the API')
+  .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .action(async (opts) => {
     const { serveCommand } = await import('./commands/serve.js');
     process.exitCode = await serveCommand(opts);

@@ -10,6 +10,7 @@ import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
 import { SessionBusyError, type LiveSession, type SessionEvent } from './live-session.js';
+import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
 import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
 import { SessionHub, UnknownSessionError } from './session-hub.js';
@@ -28,6 +29,8 @@ export interface ServeAppOptions {
   /** Values never sent to a client (API keys): replaced by [REDACTED] in events. */
   secrets?: readonly string[] | undefined;
   version?: string | undefined;
+  /** DeerFlow 1.x's `/api/chat/stream` and `/api/config` (off without it). */
+  deerflow?: DeerFlowOptions | undefined;
 }
 
 /** Keep-alive comment on idle event streams, so proxies keep them open. */
@@ -158,6 +161,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
       }
     });
   });
+
+  if (o.deerflow) addDeerFlowRoutes(app, hub, { ...o.deerflow, secrets });
 
   /** A turn as SSE until its `done` event, or (Accept: application/json) its result once saved. */
   async function turn(c: Context, live: LiveSession, step: { content: string } | { targets: Record<string, unknown> }) {

@@ -16,6 +16,8 @@ export interface ServeCommandOptions {
   host?: string;
   port?: string;
   cors?: string;
+  /** The root agent DeerFlow's front end talks to (default `research`). */
+  deerflowAgent?: string;
 }
 
 /** Default port of `adk serve`. */
@@ -46,6 +48,8 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         corsOrigin: opts.cors,
         secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(env.ADK_SERVE_TOKEN ? [env.ADK_SERVE_TOKEN] : [])],
         version: packageVersion(),
+        // DeerFlow's front end talks to the research team when the file has one.
+        deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
       },
       { host, port },
     );

@@ -1,0 +1,234 @@
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { AsyncQueue } from '../core/async-queue.js';
+import type { JsonEvent } from '../core/conversation/json-events.js';
+import { jsonEventText } from '../core/conversation/json-events.js';
+import type { SessionEvent, LiveSession } from './live-session.js';
+import type { SessionHub } from './session-hub.js';
+
+/**
+ * DeerFlow 1.x's chat protocol (bytedance/deer-flow, branch main-1.x: `POST /api/chat/stream`,
+ * `GET /api/config`), so its unmodified web front end drives an adk team: the research team by
+ * default, its agents shown under DeerFlow's roles.
+ */
+export interface DeerFlowOptions {
+  /** The root agent a new thread runs (default `research`). */
+  agent?: string | undefined;
+  /** The model names shown in the front end's settings. */
+  models?: string[] | undefined;
+  /** adk agent name → DeerFlow role; unlisted names are matched by what they contain. */
+  roles?: Record<string, DeerFlowRole> | undefined;
+}
+
+export type DeerFlowRole = 'coordinator' | 'planner' | 'researcher' | 'coder' | 'reporter';
+
+const ChatStreamBody = z.looseObject({
+  messages: z.array(z.looseObject({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]) })).default([]),
+  thread_id: z.string().min(1).default('__default__'),
+  auto_accepted_plan: z.boolean().optional(),
+  interrupt_feedback: z.string().optional(),
+});
+
+const THREAD_KEY = (thread: string) => `deerflow-thread:${thread}`;
+const PLAN_OPTIONS = [
+  { text: 'Edit plan', value: 'edit_plan' },
+  { text: 'Start research', value: 'accepted' },
+];
+
+/** Maps adk agent names to DeerFlow's roles (coordinator, planner, researcher, coder, reporter). */
+export function deerflowRole(agent: string, roles: Record<string, DeerFlowRole> = {}): DeerFlowRole {
+  if (roles[agent]) return roles[agent];
+  if (/plan/.test(agent)) return 'planner';
+  if (/report|writ/.test(agent)) return 'reporter';
+  if (/research|search|web|file/.test(agent)) return 'researcher';
+  if (/cod|exec|engineer/.test(agent)) return 'coder';
+  return 'coordinator';
+}
+
+/** DeerFlow's plan card: `{title, thought, steps: [{title, description}]}` from a plan_review interrupt. */
+export function deerflowPlan(steps: readonly string[], title: string, thought: string) {
+  return {
+    locale: 'en-US',
+    has_enough_context: false,
+    title,
+    thought,
+    steps: steps.map((s) => {
+      const cut = s.search(/[:.]\s/);
+      return { need_search: true, step_type: 'research', title: cut > 0 ? s.slice(0, cut) : s, description: s };
+    }),
+  };
+}
+
+/** Adds DeerFlow's endpoints to the app. */
+export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions & { secrets: readonly string[] }): void {
+  const rootAgent = o.agent ?? 'research';
+
+  app.get('/api/config', (c) => c.json({ rag: { provider: null }, models: { basic: o.models ?? [], reasoning: [] } }));
+
+  app.post('/api/chat/stream', async (c) => {
+    const raw = await c.req.json().catch(() => undefined);
+    const parsed = ChatStreamBody.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return c.json({ error: { code: 'invalid_body', message: `${issue.path.join('.')}: ${issue.message}`, path: issue.path.join('.') } }, 400);
+    }
+    const body = parsed.data;
+    const live = await sessionFor(body.thread_id);
+    const thread = body.thread_id === '__default__' ? live.id : body.thread_id;
+    const text = lastUserText(body.messages);
+    const pending = live.conv.record.pendingInterrupts;
+    let step: { content: string } | { targets: Record<string, unknown> };
+    if (pending.length && !live.busy) {
+      // The person answers the plan: `accepted`, or `edit_plan` with what to change.
+      const feedback = body.interrupt_feedback ?? (/^\[?accepted\]?$/i.test(text.trim()) ? 'accepted' : 'edit_plan');
+      step = { targets: answers(pending, feedback, text.replace(/^\[[a-z_]+\]\s*/i, '')) };
+    } else {
+      if (!text) return c.json({ error: { code: 'invalid_body', message: 'messages: no user message to send', path: 'messages' } }, 400);
+      step = { content: text };
+    }
+    return stream(c, live, thread, step, body.auto_accepted_plan ?? false);
+  });
+
+  async function sessionFor(thread: string): Promise<LiveSession> {
+    if (thread !== '__default__') {
+      const known = await hub.stores.kv.get(THREAD_KEY(thread));
+      if (known) return hub.get(known);
+    }
+    const live = await hub.create({ agent: rootAgent });
+    if (thread !== '__default__') await hub.stores.kv.set(THREAD_KEY(thread), live.id);
+    return live;
+  }
+
+  function stream(c: Context, live: LiveSession, thread: string, first: { content: string } | { targets: Record<string, unknown> }, autoAccept: boolean) {
+    const queue = new AsyncQueue<SessionEvent>();
+    const unsubscribe = live.subscribe((e) => queue.push(e));
+    const translate = new DeerFlowTranslator(thread, o.roles, () => live.conv.record.title || (live.conv.history.find((m) => m.role === 'user')?.content ?? ''));
+    try {
+      live.start(first).catch(() => {});
+    } catch (e) {
+      unsubscribe();
+      throw e;
+    }
+    return streamSSE(c, async (sse) => {
+      sse.onAbort(() => queue.close());
+      try {
+        for await (const { event } of queue) {
+          for (const out of translate.next(event)) await sse.writeSSE({ event: out.event, data: jsonEventText(out.data as JsonEvent, o.secrets) });
+          if (event.type !== 'done') continue;
+          const pending = live.conv.record.pendingInterrupts;
+          // `auto_accepted_plan`: the plan is accepted on the person's behalf and the run goes on.
+          if (autoAccept && event.status === 'interrupted' && pending.length && pending.every((p) => p.kind === 'plan_review')) {
+            live.start({ targets: answers(pending, 'accepted', '') }).catch(() => {});
+            continue;
+          }
+          break;
+        }
+      } finally {
+        unsubscribe();
+      }
+    });
+  }
+}
+
+function answers(pending: ReadonlyArray<{ id: string; kind: string }>, feedback: string, text: string): Record<string, unknown> {
+  const accepted = feedback === 'accepted';
+  const targets: Record<string, unknown> = {};
+  for (const p of pending) {
+    if (p.kind === 'plan_review') targets[p.id] = accepted ? { accept: true } : { accept: false, feedback: text || 'Please revise the plan.' };
+    else if (p.kind === 'approval') targets[p.id] = accepted ? { approved: true } : { approved: false, reason: text || undefined };
+    else targets[p.id] = text;
+  }
+  return targets;
+}
+
+function lastUserText(messages: ReadonlyArray<{ role?: string | undefined; content: unknown }>): string {
+  const m = [...messages].reverse().find((x) => (x.role ?? 'user') === 'user');
+  if (!m) return '';
+  if (typeof m.content === 'string') return m.content;
+  return (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('');
+}
+
+/** adk's run events (as `adk run --json` has them) → DeerFlow's SSE events. */
+export class DeerFlowTranslator {
+  private seq = 0;
+  private readonly open = new Map<string, string>();
+  private readonly hidden = new Set<string>();
+
+  constructor(
+    private readonly thread: string,
+    private readonly roles: Record<string, DeerFlowRole> | undefined,
+    private readonly title: () => string,
+  ) {}
+
+  next(e: JsonEvent): Array<{ event: string; data: unknown }> {
+    const agent = String(e.agent ?? '');
+    const base = () => ({ thread_id: this.thread, agent: deerflowRole(agent, this.roles), id: this.messageId(agent), role: 'assistant' });
+    switch (e.type) {
+      case 'delta':
+        return [{ event: 'message_chunk', data: { ...base(), content: e.content } }];
+      case 'thought':
+        return [{ event: 'message_chunk', data: { ...base(), content: '', reasoning_content: e.content } }];
+      case 'message': {
+        const out = [{ event: 'message_chunk', data: { ...base(), content: '', finish_reason: 'stop' } }];
+        this.open.delete(agent);
+        return out;
+      }
+      case 'tool_call': {
+        // The plan is shown as the planner's plan card, not as a tool call.
+        if (e.name === 'review_plan' || e.name === 'transfer_to_agent') {
+          this.hidden.add(String(e.id));
+          return [];
+        }
+        const args = e.arguments ?? {};
+        return [
+          {
+            event: 'tool_calls',
+            data: {
+              ...base(),
+              content: '',
+              finish_reason: 'tool_calls',
+              tool_calls: [{ name: e.name, args, id: e.id, type: 'tool_call' }],
+              tool_call_chunks: [{ name: e.name, args: JSON.stringify(args), id: e.id, index: 0, type: 'tool_call_chunk' }],
+            },
+          },
+        ];
+      }
+      case 'tool_result':
+        if (this.hidden.has(String(e.id))) return [];
+        return [{ event: 'tool_call_result', data: { ...base(), content: e.content, tool_call_id: e.id } }];
+      case 'interrupt': {
+        const out: Array<{ event: string; data: unknown }> = [];
+        for (const i of (e.interrupts as Array<{ kind: string; plan?: string[]; message?: string; tool?: string; arguments?: unknown }>) ?? []) {
+          if (i.kind === 'plan_review') {
+            const plan = deerflowPlan(i.plan ?? [], this.title(), i.message ?? '');
+            const id = `plan-${++this.seq}`;
+            out.push({ event: 'message_chunk', data: { thread_id: this.thread, agent: 'planner', id, role: 'assistant', content: JSON.stringify(plan, null, 2) } });
+            out.push({ event: 'message_chunk', data: { thread_id: this.thread, agent: 'planner', id, role: 'assistant', content: '', finish_reason: 'stop' } });
+            out.push({ event: 'interrupt', data: { thread_id: this.thread, id: `interrupt-${this.seq}`, role: 'assistant', content: 'Please Review the Plan.', finish_reason: 'interrupt', options: PLAN_OPTIONS } });
+          } else {
+            const what = i.tool ? `${i.tool} ${JSON.stringify(i.arguments ?? {})}` : (i.message ?? 'a question');
+            out.push({
+              event: 'interrupt',
+              data: { thread_id: this.thread, id: `interrupt-${++this.seq}`, role: 'assistant', content: `Approve ${what}?`, finish_reason: 'interrupt', options: [{ text: 'Approve', value: 'accepted' }, { text: 'Reject', value: 'rejected' }] },
+            });
+          }
+        }
+        return out;
+      }
+      case 'error':
+        return [{ event: 'error', data: { thread_id: this.thread, error: e.message } }];
+      default:
+        return [];
+    }
+  }
+
+  private messageId(agent: string): string {
+    let id = this.open.get(agent);
+    if (!id) {
+      id = `run-${this.thread}-${++this.seq}`;
+      this.open.set(agent, id);
+    }
+    return id;
+  }
+}

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useServer } from '../cli/helpers.js';
+import { ADK_BIN } from '../support/cli.js';
+import { readSse, type SseEvent } from './sse.js';
+
+// Issue 17: DeerFlow 1.x's protocol (POST /api/chat/stream, GET /api/config) over the bundled
+// research team: plan review as DeerFlow's interrupt, then researchers and the reporter.
+const model = useServer();
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+const tools = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name);
+const system = (body: any): string => String(body.messages[0]?.content ?? '');
+
+function researchModel() {
+  let plans = 0;
+  model().onRequest((req) => {
+    const body = req.body;
+    const last = body.messages.at(-1);
+    if (tools(body).includes('transfer_to_agent') && system(body).includes('coordinate a research team')) {
+      return last.role === 'tool' ? { content: '' } : { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'research_team' } }] };
+    }
+    if (tools(body).includes('review_plan')) {
+      if (last.role === 'tool' && /accepted/i.test(last.content)) return { content: '1. Find the facts: on the web\n2. Check the files' };
+      plans++;
+      const steps = plans === 1 ? ['Find the facts: on the web', 'Check the files'] : ['Find the facts: on the web', 'Check the files', 'Compare them'];
+      return { toolCalls: [{ name: 'review_plan', arguments: { steps, message: `Plan ${plans}.` } }] };
+    }
+    if (system(body).includes('Write the final report')) return { content: '# Report\n\nAll found.', chunkSize: 6 };
+    if (system(body).includes('fetch_url')) return { content: '- web: nothing needed' };
+    return { content: '- files: nothing needed' };
+  });
+}
+
+async function startServe(home: string): Promise<string> {
+  const env = { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: model().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' };
+  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', () => reject(new Error(err)));
+  });
+}
+
+const chat = (url: string, body: unknown) => fetch(`${url}/api/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => readSse(r));
+const FIELDS = new Set(['thread_id', 'agent', 'id', 'role', 'content', 'reasoning_content', 'finish_reason', 'tool_calls', 'tool_call_chunks', 'tool_call_id', 'options', 'error']);
+
+function expectDeerFlowShape(events: SseEvent[]) {
+  for (const e of events) {
+    expect(['message_chunk', 'tool_calls', 'tool_call_chunks', 'tool_call_result', 'interrupt', 'error']).toContain(e.event);
+    for (const k of Object.keys(e.data)) expect(FIELDS.has(k), `${e.event} has field ${k}`).toBe(true);
+    expect(e.data.thread_id).toBe('thread-1');
+    if (e.event !== 'error' && e.event !== 'interrupt') expect(['coordinator', 'planner', 'researcher', 'coder', 'reporter']).toContain(e.data.agent);
+  }
+}
+
+describe('DeerFlow 1.x protocol', () => {
+  it('a research turn: plan card and interrupt; edit_plan re-plans; accepted runs the researchers, then the reporter', async () => {
+    researchModel();
+    const url = await startServe(mkdtempSync(join(tmpdir(), 'adk-deerflow-')));
+    expect(await (await fetch(`${url}/api/config`)).json()).toEqual({ rag: { provider: null }, models: { basic: ['gpt-test'], reasoning: [] } });
+
+    const first = await chat(url, { messages: [{ role: 'user', content: 'research the topic' }], thread_id: 'thread-1', auto_accepted_plan: false });
+    expectDeerFlowShape(first);
+    expect(first.map((e) => e.event).slice(-3)).toEqual(['message_chunk', 'message_chunk', 'interrupt']);
+    const [card, end, interrupt] = first.slice(-3).map((e) => e.data);
+    expect(card.agent).toBe('planner');
+    expect(JSON.parse(card.content)).toMatchObject({ title: 'research the topic', thought: 'Plan 1.', steps: [{ title: 'Find the facts', description: 'Find the facts: on the web' }, { title: 'Check the files' }] });
+    expect(end).toMatchObject({ agent: 'planner', id: card.id, finish_reason: 'stop' });
+    expect(interrupt).toMatchObject({ role: 'assistant', finish_reason: 'interrupt', options: [{ text: 'Edit plan', value: 'edit_plan' }, { text: 'Start research', value: 'accepted' }] });
+    // No tool-call rows for the plan or the hand-over: DeerFlow shows the plan card.
+    expect(first.some((e) => e.event === 'tool_calls')).toBe(false);
+
+    const edited = await chat(url, { messages: [{ role: 'user', content: 'add a comparison step' }], thread_id: 'thread-1', interrupt_feedback: 'edit_plan' });
+    expectDeerFlowShape(edited);
+    expect(edited.at(-1)!.event).toBe('interrupt');
+    expect(JSON.parse(edited.at(-3)!.data.content).steps).toHaveLength(3);
+    const feedbackRequest = model().chatRequests.findLast((r) => tools(r.body).includes('review_plan'))!;
+    expect(JSON.stringify(feedbackRequest.body.messages.at(-1))).toContain('add a comparison step');
+
+    const accepted = await chat(url, { messages: [{ role: 'user', content: '[accepted]' }], thread_id: 'thread-1', interrupt_feedback: 'accepted' });
+    expectDeerFlowShape(accepted);
+    const agents = accepted.filter((e) => e.event === 'message_chunk' && e.data.content).map((e) => e.data.agent);
+    expect(agents).toContain('researcher');
+    expect(agents.lastIndexOf('researcher')).toBeLessThan(agents.indexOf('reporter'));
+    const report = accepted.filter((e) => e.data.agent === 'reporter' && e.event === 'message_chunk').map((e) => e.data.content).join('');
+    expect(report).toBe('# Report\n\nAll found.');
+    expect(accepted.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
+    expect(accepted.some((e) => e.event === 'interrupt')).toBe(false);
+  }, 60_000);
+
+  it('auto_accepted_plan runs straight through to the report', async () => {
+    researchModel();
+    const url = await startServe(mkdtempSync(join(tmpdir(), 'adk-deerflow-')));
+    const events = await chat(url, { messages: [{ role: 'user', content: 'research it' }], thread_id: 'thread-1', auto_accepted_plan: true });
+    expectDeerFlowShape(events);
+    expect(events.filter((e) => e.event === 'interrupt').length).toBe(1);
+    expect(events.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
+  }, 60_000);
+});
