@@ -12,6 +12,7 @@ import { SessionInUseError } from '../core/store/session-lock.js';
 import { SessionBusyError, type LiveSession, type SessionEvent } from './live-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
+import { addWebRoutes } from './web.js';
 import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
 import { SessionHub, UnknownSessionError } from './session-hub.js';
 
@@ -29,6 +30,8 @@ export interface ServeAppOptions {
   /** Values never sent to a client (API keys): replaced by [REDACTED] in events. */
   secrets?: readonly string[] | undefined;
   version?: string | undefined;
+  /** The built web UI (dist/web), served at `/` (none: no page). */
+  webRoot?: string | undefined;
   /** DeerFlow 1.x's `/api/chat/stream` and `/api/config` (off without it). */
   deerflow?: DeerFlowOptions | undefined;
 }
@@ -106,6 +109,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
       pending: r.pendingInterrupts,
       usage: r.usage,
       lastEventId: live.lastId,
+      turnFrom: live.turnFrom,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     });
@@ -163,6 +167,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
 
   if (o.deerflow) addDeerFlowRoutes(app, hub, { ...o.deerflow, secrets });
+  if (o.webRoot) addWebRoutes(app, o.webRoot);
 
   /** A turn as SSE until its `done` event, or (Accept: application/json) its result once saved. */
   async function turn(c: Context, live: LiveSession, step: { content: string } | { targets: Record<string, unknown> }) {

@@ -50,6 +50,12 @@ export class LiveSession {
     return !!this.running;
   }
 
+  /** The id of the first event of the person's latest turn (its continuations after interrupts included). */
+  get turnFrom(): number {
+    return this.turnStart;
+  }
+  private turnStart = 1;
+
   /** The last event id handed out (0: none yet). */
   get lastId(): number {
     return this.seq;
@@ -71,6 +77,7 @@ export class LiveSession {
   start(step: { content: string } | { targets: Record<string, unknown> }): Promise<RunSummary> {
     if (this.running) throw new SessionBusyError(this.id);
     const abort = new AbortController();
+    if ('content' in step) this.turnStart = this.seq + 1;
     const done = this.run(abort.signal, (signal) =>
       'content' in step ? this.conv.startTurn(step.content, signal) : this.conv.resumeTurn(step.targets, signal),
     ).finally(() => (this.running = undefined));

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { agentForest } from '../../core/config/index.js';
 import { secretsFromEnv } from '../../core/store/redact.js';
 import { SessionHub } from '../../serve/session-hub.js';
@@ -19,6 +20,9 @@ export interface ServeCommandOptions {
   /** The root agent DeerFlow's front end talks to (default `research`). */
   deerflowAgent?: string;
 }
+
+/** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
+const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 
 /** Default port of `adk serve`. */
 export const DEFAULT_SERVE_PORT = 8321;
@@ -48,6 +52,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         corsOrigin: opts.cors,
         secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(env.ADK_SERVE_TOKEN ? [env.ADK_SERVE_TOKEN] : [])],
         version: packageVersion(),
+        webRoot: WEB_ROOT,
         // DeerFlow's front end talks to the research team when the file has one.
         deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
       },
