@@ -1,6 +1,6 @@
 // `npm run bench`: every workload on adk, the bare baseline and the peers, in one run. Prints one
 // summary table, the details and the targets; writes bench/results.json.
-//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 MEM)
+//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 W9 MEM)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { evaluateTargets } from './targets.mjs';
 import { benchTui } from './tui.bench.mjs';
 import { benchWorkloads } from './workloads.bench.mjs';
 import { benchSessions } from './session.bench.mjs';
+import { benchServe } from './serve.bench.mjs';
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.split('=')[1] ?? process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : undefined;
@@ -55,6 +56,7 @@ if (workloadIds.length) rows.push(...(await benchWorkloads({ only: workloadIds, 
 await step('W6', () => benchCli({ log }));
 await step('MEM', () => benchMemory({ log }));
 await step('W8', () => benchSessions({ log }));
+await step('W9', () => benchServe({ log }));
 
 const targets = evaluateTargets(rows).filter((t) => wants(t.id));
 const cpus = os.cpus();

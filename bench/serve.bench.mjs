@@ -1,0 +1,94 @@
+// W9: `adk serve` under load. Turns per second and p50/p99 latency of a whole turn over HTTP
+// (POST /v1/sessions/:id/messages, Accept: application/json) with autocannon, against the same turn
+// through the library in-process (Conversation.send), both on SQLite and a local OpenAI-compatible
+// server that answers at once: the difference is what HTTP, SSE bookkeeping and the session hub cost.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { summary } from './harness.mjs';
+import { startSseServer } from './sse-server.mjs';
+
+const ADK = fileURLToPath(new URL('../bin/adk.js', import.meta.url));
+const SESSIONS = 100;
+const TURNS = 400;
+
+function startServe(env, cwd) {
+  const child = spawn(process.execPath, [ADK, 'serve', '--port', '0'], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+    });
+    child.once('exit', (code) => reject(new Error(`adk serve exited ${code}: ${err}`)));
+  });
+}
+
+async function load(url, ids, connections) {
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    amount: TURNS,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, setupRequest: (req) => ({ ...req, path: `/v1/sessions/${ids[n++ % ids.length]}/messages`, body: JSON.stringify({ content: `turn ${n}` }) }) }],
+  });
+  if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
+  return { turnsPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function library(modelUrl, dir) {
+  const { ChatModelAgent, OpenAIChatModel } = await import('../dist/core/index.js');
+  const { Conversation, openAdkStores } = await import('../dist/core/entries/conversation.js');
+  const stores = await openAdkStores(`sqlite://${join(dir, 'lib.db')}`);
+  const agent = new ChatModelAgent({ name: 'assistant', description: 'helps', model: new OpenAIChatModel({ model: 'bench-model', baseURL: modelUrl, apiKey: 'bench-key' }) });
+  const convs = [];
+  for (let i = 0; i < 10; i++) convs.push(await Conversation.start({ agent, stores }));
+  const times = [];
+  const t0 = performance.now();
+  for (let i = 0; i < TURNS; i++) {
+    const s = performance.now();
+    await convs[i % convs.length].send(`turn ${i}`).result;
+    times.push(performance.now() - s);
+  }
+  const elapsed = performance.now() - t0;
+  for (const c of convs) await c.close();
+  await stores.close();
+  const sorted = [...times].sort((a, b) => a - b);
+  return { turnsPerSec: (TURNS / elapsed) * 1000, p50: summary(times).median, p99: sorted[Math.floor(sorted.length * 0.99) - 1] };
+}
+
+/** Rows for W9: serve with 1 and 10 connections, and the library in-process. */
+export async function benchServe({ log = () => {} } = {}) {
+  log('W9 serve …');
+  const model = await startSseServer();
+  const dir = mkdtempSync(join(tmpdir(), 'adk-bench-serve-'));
+  const env = { PATH: process.env.PATH, HOME: dir, ADK_HOME: join(dir, 'adk'), OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'bench-key', ADK_MODEL: 'bench-model' };
+  const rows = [];
+  const title = `W9 serve: ${TURNS} turns over ${SESSIONS} sessions (SQLite, instant model)`;
+  try {
+    const lib = await library(model.url, dir);
+    const server = await startServe(env, dir);
+    try {
+      const ids = [];
+      for (let i = 0; i < SESSIONS; i++) ids.push((await (await fetch(`${server.url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).id);
+      await load(server.url, ids, 1); // warm-up
+      const one = await load(server.url, ids, 1);
+      const ten = await load(server.url, ids, 10);
+      const row = (impl, r, note) => ({ id: 'W9', workload: title, impl, value: r.p50, min: r.p50, max: r.p99, unit: 'ms p50 (max = p99)', note: `${r.turnsPerSec.toFixed(0)} turns/s; p99 ${r.p99.toFixed(1)} ms${note ? `; ${note}` : ''}` });
+      rows.push(row('adk', one, `adk serve, 1 connection; overhead vs the library in-process: p50 +${(one.p50 - lib.p50).toFixed(1)} ms`));
+      rows.push(row('adk', ten, 'adk serve, 10 connections'));
+      rows.push(row('baseline', lib, 'the same turns through Conversation.send in-process (no HTTP)'));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
