@@ -65,7 +65,7 @@ describe('adk serve: sessions and turns', () => {
   });
 
   it('a message streams the turn as SSE with the JSON Lines events, ids in order; Accept: application/json waits for the result', async () => {
-    const { call, newSession } = await serve([{ content: 'Hello there, friend.', chunkSize: 5 }, { content: 'Second answer with sk-secret-value-123 in it.' }]);
+    const { call, newSession } = await serve([{ content: 'Hello there, friend.' }, { content: 'Second answer with sk-secret-value-123 in it.' }]);
     const id = await newSession();
     const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'hi' } });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -145,8 +145,8 @@ describe('adk serve: bad requests', () => {
 describe('adk serve: streams, interrupts, cancel', () => {
   it('Last-Event-ID resumes after a dropped connection with no gap and no duplicate; a second client sees the same live run', async () => {
     const { call, newSession } = await serve([
-      { content: 'one two three four five six', chunkSize: 4, chunkDelayMs: 20 },
-      { content: 'seven eight nine ten', chunkSize: 4, chunkDelayMs: 30 },
+      { content: 'one two three four five six', chunkDelayMs: 20 },
+      { content: 'seven eight nine ten', chunkDelayMs: 30 },
     ]);
     const id = await newSession();
     const first = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'count' } }));
@@ -184,8 +184,8 @@ describe('adk serve: streams, interrupts, cancel', () => {
 
   it('closing the stream does not stop the turn; POST /cancel does, and the turn is saved resumable', async () => {
     const { call, newSession } = await serve([
-      { content: 'a b c d e f g h', chunkSize: 2, chunkDelayMs: 40 },
-      { content: 'i j k l m n o p q r s t u v w x y z', chunkSize: 2, chunkDelayMs: 150 },
+      { content: 'a b c d e f g h', chunkDelayMs: 40 },
+      { content: 'i j k l m n o p q r s t u v w x y z', chunkDelayMs: 150 },
     ]);
     const id = await newSession();
     const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'letters' } });

@@ -1,19 +1,22 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { ADK_BIN, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { serveEnv, startServeProcess } from './serve-process.js';
 import { readSse } from './sse.js';
 
 // Issue 17: `adk serve` as a person starts it: loopback by default, a token beyond it, SIGTERM saves
 // the turn that is running.
 const model = useServer();
 
-function env(home: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: model().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' };
-}
+const env = (home: string) => serveEnv(home, model().url);
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
 
 describe('adk serve (the command)', () => {
   it('refuses to listen beyond loopback without ADK_SERVE_TOKEN', async () => {
@@ -26,16 +29,7 @@ describe('adk serve (the command)', () => {
   it('serves a turn; SIGTERM mid-turn stops it at a safe point, saves it and exits 0', async () => {
     model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
     const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
-    const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env: env(home), stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (d) => {
-        stderr += d;
-        const m = /listening on (http:\/\/\S+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.once('exit', () => reject(new Error(`adk serve exited: ${stderr}`)));
-    });
+    const { url, child, log } = await startServeProcess(home, env(home), children);
     const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
     const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'spell' }), (e) => {
@@ -45,7 +39,7 @@ describe('adk serve (the command)', () => {
     expect(events.at(-1)!.data.status).toBe('cancelled');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
-    expect(stderr).toContain('stopping');
+    expect(log()).toContain('stopping');
     const list = await runCli(['sessions', '--json'], { env: env(home), cwd: home });
     expect(list.stdout).toContain(id);
     expect(list.stdout).toMatch(/cancelled/);

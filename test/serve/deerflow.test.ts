@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { ADK_BIN } from '../support/cli.js';
+import { serveEnv, startServeProcess } from './serve-process.js';
 import { readSse, type SseEvent } from './sse.js';
 
 // Issue 17: DeerFlow 1.x's protocol (POST /api/chat/stream, GET /api/config) over the bundled
@@ -39,18 +39,7 @@ function researchModel() {
 }
 
 async function startServe(home: string): Promise<string> {
-  const env = { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: model().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test' };
-  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(err)));
-  });
+  return (await startServeProcess(home, serveEnv(home, model().url), children)).url;
 }
 
 const chat = (url: string, body: unknown) => fetch(`${url}/api/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => readSse(r));

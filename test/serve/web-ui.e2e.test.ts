@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { ADK_BIN } from '../support/cli.js';
+import { serveEnv, startServeProcess } from './serve-process.js';
 
 // Issue 17: the web UI of `adk serve` in Debian's Chromium: send a prompt, watch it stream, approve
 // a shell call, reload mid-run and see the run go on, resume an older session.
@@ -22,18 +22,7 @@ afterAll(async () => {
 });
 
 async function serve(home: string): Promise<string> {
-  const env = { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: model().url, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ADK_SHELL_SANDBOX: 'off' };
-  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(err)));
-  });
+  return (await startServeProcess(home, serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off' }), children)).url;
 }
 
 // In CI (.ci/run installs chromium) a missing browser fails the test instead of skipping it.

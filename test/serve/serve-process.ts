@@ -1,0 +1,23 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ADK_BIN } from '../support/cli.js';
+
+/** The environment of an `adk serve` pointed at a local OpenAI-compatible server, with its own ADK_HOME under `home`. */
+export function serveEnv(home: string, modelUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ...extra };
+}
+
+/** Starts `adk serve --port 0` in `home`; resolves with its URL once it listens (stderr so far in `log()`). */
+export function startServeProcess(home: string, env: Record<string, string>, children: ChildProcess[]): Promise<{ url: string; child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ url: m[1]!, child, log: () => err });
+    });
+    child.once('exit', () => reject(new Error(`adk serve exited: ${err}`)));
+  });
+}
