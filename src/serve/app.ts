@@ -78,6 +78,14 @@ export function createServeApp(o: ServeAppOptions): Hono {
     app.use('/v1/*', auth);
     app.use('/api/*', auth);
   }
+  // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
+  // site cannot start, answer or cancel a turn with a plain form or text post.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'POST' && !(c.req.header('content-type') ?? '').includes('application/json')) {
+      throw new HttpError(415, 'unsupported_media_type', 'send requests with Content-Type: application/json');
+    }
+    await next();
+  });
   app.use(
     '*',
     bodyLimit({

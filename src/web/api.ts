@@ -32,7 +32,7 @@ export type AdkEvent = { type: string; agent?: string; runPath?: string[]; [k: s
 async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const res = await fetch(path, {
     ...init,
-    headers: { accept: 'application/json', ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: { accept: 'application/json', ...(init.json !== undefined || init.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
     body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
   });
   if (!res.ok) {

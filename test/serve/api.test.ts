@@ -36,7 +36,7 @@ async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBy
   open.push({ server, stores });
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
-    if (init.json !== undefined) headers.set('content-type', 'application/json');
+    if (init.json !== undefined || (init.method === 'POST' && !headers.has('content-type'))) headers.set('content-type', 'application/json');
     if (opts.token && !headers.has('authorization')) headers.set('authorization', `Bearer ${opts.token}`);
     return fetch(`${server.url}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   };
@@ -111,6 +111,10 @@ describe('adk serve: bad requests', () => {
     expect(await (await post({ content: 'x', extra: true })).json()).toMatchObject({ error: { code: 'invalid_body' } });
     const notJson = await call(`/v1/sessions/${id}/messages`, { method: 'POST', body: '{"content":"x"}', headers: { 'content-type': 'text/plain' } });
     expect(notJson.status).toBe(415);
+    // A cross-site page can send a text/plain POST without asking first: none is taken, even without a body.
+    for (const path of [`/v1/sessions/${id}/cancel`, '/v1/sessions', '/api/chat/stream']) {
+      expect((await call(path, { method: 'POST', body: '{"messages":[{"role":"user","content":"x"}]}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    }
     const broken = await call(`/v1/sessions/${id}/messages`, { method: 'POST', body: '{"content":', headers: { 'content-type': 'application/json' } });
     expect(await broken.json()).toMatchObject({ error: { code: 'invalid_json' } });
     expect((await post({ content: 'x'.repeat(5000) })).status).toBe(413);
