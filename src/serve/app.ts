@@ -8,6 +8,7 @@ import { AsyncQueue } from '../core/async-queue.js';
 import { InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
 import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
+import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
 import { SessionBusyError, type LiveSession, type SessionEvent } from './live-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
@@ -99,7 +100,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.get('/openapi.json', (c) => c.json(openApiDocument(o.version ?? '0.0.0')));
   app.get('/v1/agents', (c) => c.json(o.agents()));
 
-  app.get('/v1/sessions', async (c) => c.json({ sessions: await hub.stores.sessions.list() }));
+  app.get('/v1/sessions', async (c) => redactedJson(c, { sessions: await hub.stores.sessions.list() }));
   app.post('/v1/sessions', async (c) => {
     const body = await parseBody(c, CreateSessionBody, true);
     const live = await hub.create(body);
@@ -108,7 +109,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.get('/v1/sessions/:id', async (c) => {
     const live = await hub.get(c.req.param('id'));
     const r = live.conv.record;
-    return c.json({
+    return redactedJson(c, {
       id: r.id,
       title: r.title,
       agent: r.rootAgent,
@@ -195,13 +196,13 @@ export function createServeApp(o: ServeAppOptions): Hono {
       unsubscribe();
       const summary = await done;
       const r = live.conv.record;
-      return c.json({
+      return redactedJson(c, {
         sessionId: live.id,
         status: summary.status,
         output: summary.output,
         usage: summary.usage,
         interrupts: summary.status === 'interrupted' ? summary.interrupts.map(describeInterrupt) : [],
-        ...(summary.error ? { error: redact(summary.error.message) } : {}),
+        ...(summary.error ? { error: summary.error.message } : {}),
         checkpointId: r.checkpointId,
       });
     }
@@ -217,10 +218,9 @@ export function createServeApp(o: ServeAppOptions): Hono {
     });
   }
 
-  function redact(text: string): string {
-    let out = text;
-    for (const s of secrets) if (s) out = out.split(s).join('[REDACTED]');
-    return out;
+  /** JSON with every secret (API keys, the token) replaced, like the events: history can quote them. */
+  function redactedJson(c: Context, body: unknown) {
+    return c.body(redactJsonText(JSON.stringify(body), secrets), 200, { 'content-type': 'application/json; charset=utf-8' });
   }
 
   function send(stream: { writeSSE(m: { event: string; id: string; data: string }): Promise<void> }, e: SessionEvent): Promise<void> {

@@ -79,13 +79,13 @@ describe('adk serve: sessions and turns', () => {
     expect(events.at(-1)!.data).toMatchObject({ type: 'done', status: 'completed', sessionId: id, output: 'Hello there, friend.' });
 
     const json = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'again' }, headers: { accept: 'application/json' } });
-    expect(await json.json()).toMatchObject({ sessionId: id, status: 'completed', output: 'Second answer with sk-secret-value-123 in it.' });
+    expect(await json.json()).toMatchObject({ sessionId: id, status: 'completed', output: 'Second answer with [REDACTED] in it.' });
     const history = ((await (await call(`/v1/sessions/${id}`)).json()) as any).messages.map((m: any) => [m.role, m.content]);
     expect(history).toEqual([
       ['user', 'hi'],
       ['assistant', 'Hello there, friend.'],
       ['user', 'again'],
-      ['assistant', 'Second answer with sk-secret-value-123 in it.'],
+      ['assistant', 'Second answer with [REDACTED] in it.'],
     ]);
   });
 
@@ -96,6 +96,10 @@ describe('adk serve: sessions and turns', () => {
     const text = JSON.stringify(events);
     expect(text).not.toContain('sk-secret-value-123');
     expect(text).toContain('[REDACTED]');
+    // Nor in the history, the list or a JSON result.
+    const shown = await (await call(`/v1/sessions/${id}`)).text();
+    expect(shown).not.toContain('sk-secret-value-123');
+    expect(shown).toContain('[REDACTED]');
   });
 });
 
