@@ -60,7 +60,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
 
   app.onError((err, c) => {
     const e = toHttpError(err);
-    return c.json({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } }, e.status);
+    const body = JSON.stringify({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } });
+    return c.body(redactJsonText(body, secrets), e.status, { 'content-type': 'application/json; charset=utf-8' });
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
 
@@ -82,8 +83,13 @@ export function createServeApp(o: ServeAppOptions): Hono {
   // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
   // site cannot start, answer or cancel a turn with a plain form or text post.
   app.use('*', async (c, next) => {
-    if (c.req.method === 'POST' && !(c.req.header('content-type') ?? '').includes('application/json')) {
+    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type'))) {
       throw new HttpError(415, 'unsupported_media_type', 'send requests with Content-Type: application/json');
+    }
+    // A browser says where a request comes from: another site is refused unless --cors named it.
+    const origin = c.req.header('origin');
+    if (c.req.header('sec-fetch-site') === 'cross-site' && (!o.corsOrigin || origin !== o.corsOrigin)) {
+      throw new HttpError(403, 'cross_site', 'requests from other sites are refused (adk serve --cors <origin> allows one)');
     }
     await next();
   });
@@ -230,6 +236,11 @@ export function createServeApp(o: ServeAppOptions): Hono {
   return app;
 }
 
+/** `application/json` itself (parameters allowed), not a type that merely mentions it. */
+function isJsonType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
 function wantsJson(c: Context): boolean {
   const accept = c.req.header('accept') ?? '';
   return accept.includes('application/json') && !accept.includes('text/event-stream');
@@ -240,7 +251,7 @@ async function parseBody<S extends z.ZodType>(c: Context, schema: S, optional = 
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.text();
   if (optional && !text.trim()) return schema.parse({});
-  if (!type.includes('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON (Content-Type: application/json)');
+  if (!isJsonType(type)) throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON (Content-Type: application/json)');
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -67,16 +67,24 @@ export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions
   app.get('/api/config', (c) => c.json({ rag: { provider: null }, models: { basic: o.models ?? [], reasoning: [] } }));
 
   app.post('/api/chat/stream', async (c) => {
-    const raw = await c.req.json().catch(() => undefined);
-    const parsed = ChatStreamBody.safeParse(raw ?? {});
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await c.req.text());
+    } catch (e) {
+      return c.json({ error: { code: 'invalid_json', message: `the body is not valid JSON: ${(e as Error).message}` } }, 400);
+    }
+    const parsed = ChatStreamBody.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       return c.json({ error: { code: 'invalid_body', message: `${issue.path.join('.')}: ${issue.message}`, path: issue.path.join('.') } }, 400);
     }
     const body = parsed.data;
+    const text = lastUserText(body.messages);
+    // Nothing is created for a request that could not start anything.
+    const known = body.thread_id === '__default__' ? undefined : await hub.stores.kv.get(THREAD_KEY(body.thread_id));
+    if (!known && !text) return c.json({ error: { code: 'invalid_body', message: 'messages: no user message to send', path: 'messages' } }, 400);
     const live = await sessionFor(body.thread_id);
     const thread = body.thread_id === '__default__' ? live.id : body.thread_id;
-    const text = lastUserText(body.messages);
     const pending = live.conv.record.pendingInterrupts;
     let step: { content: string } | { targets: Record<string, unknown> };
     if (pending.length && !live.busy) {
@@ -146,7 +154,7 @@ function lastUserText(messages: ReadonlyArray<{ role?: string | undefined; conte
   const m = [...messages].reverse().find((x) => (x.role ?? 'user') === 'user');
   if (!m) return '';
   if (typeof m.content === 'string') return m.content;
-  return (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('');
+  return (m.content as Array<{ text?: unknown } | null>).map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('');
 }
 
 /** adk's run events (as `adk run --json` has them) → DeerFlow's SSE events. */

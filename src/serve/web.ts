@@ -9,7 +9,7 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
  * styles, so nothing a model writes into the page can run.
  */
 export function addWebRoutes(app: Hono, root: string): void {
-  const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+  const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
   app.get('/', (c) => c.redirect('/index.html'));
   app.get('/:file{.+\\.(html|js|css|svg|json)}', async (c) => {
     const rel = normalize(c.req.path).replace(/^[/\\]+/, '');

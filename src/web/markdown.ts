@@ -11,6 +11,10 @@ const marked = new Marked({
       return `<a href="${escapeHtml(safe)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>`;
     },
     image: ({ text }) => escapeHtml(`[image: ${text}]`),
+    // marked passes text after an inline tag through as already escaped: escape it always.
+    text(token) {
+      return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : escapeHtml(token.text);
+    },
   },
 });
 

@@ -117,8 +117,12 @@ describe('adk serve: bad requests', () => {
     expect(notJson.status).toBe(415);
     // A cross-site page can send a text/plain POST without asking first: none is taken, even without a body.
     for (const path of [`/v1/sessions/${id}/cancel`, '/v1/sessions', '/api/chat/stream']) {
-      expect((await call(path, { method: 'POST', body: '{"messages":[{"role":"user","content":"x"}]}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+      for (const type of ['text/plain', 'text/plain; x=application/json']) {
+        expect((await call(path, { method: 'POST', body: '{"messages":[{"role":"user","content":"x"}]}', headers: { 'content-type': type } })).status).toBe(415);
+      }
     }
+    // A browser's cross-site request (Sec-Fetch-Site) is refused outright.
+    expect((await call(`/v1/sessions/${id}`, { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status).toBe(403);
     const broken = await call(`/v1/sessions/${id}/messages`, { method: 'POST', body: '{"content":', headers: { 'content-type': 'application/json' } });
     expect(await broken.json()).toMatchObject({ error: { code: 'invalid_json' } });
     expect((await post({ content: 'x'.repeat(5000) })).status).toBe(413);

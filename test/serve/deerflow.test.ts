@@ -89,6 +89,17 @@ describe('DeerFlow 1.x protocol', () => {
     expect(accepted.some((e) => e.event === 'interrupt')).toBe(false);
   }, 60_000);
 
+  it('a request that cannot start anything creates no session', async () => {
+    researchModel();
+    const home = mkdtempSync(join(tmpdir(), 'adk-deerflow-'));
+    const url = await startServe(home);
+    const post = (body: string) => fetch(`${url}/api/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post('{"messages":')).status).toBe(400);
+    expect((await post('{}')).status).toBe(400);
+    expect((await post('{"messages":[{"role":"user","content":[null]}],"thread_id":"t9"}')).status).toBe(400);
+    expect(((await (await fetch(`${url}/v1/sessions`)).json()) as any).sessions).toEqual([]);
+  }, 30_000);
+
   it('auto_accepted_plan runs straight through to the report', async () => {
     researchModel();
     const url = await startServe(mkdtempSync(join(tmpdir(), 'adk-deerflow-')));

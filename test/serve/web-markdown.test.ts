@@ -11,4 +11,10 @@ describe('the web UI markdown', () => {
     expect(html).toContain('href="https://example.com"');
     expect(html).toContain('href="#"');
   });
+
+  it('text after an inline tag is escaped too (marked treats it as already escaped)', () => {
+    const html = renderMarkdown('<code> <meta/http-equiv=refresh/content=0;url=//evil> and <div/style=position:fixed;inset:0>');
+    expect(html).not.toMatch(/<meta|<div/i);
+    expect(html).toContain('&lt;meta');
+  });
 });

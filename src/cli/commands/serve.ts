@@ -30,6 +30,7 @@ export const DEFAULT_SERVE_PORT = 8321;
 /** `adk serve`: the HTTP + SSE API until SIGINT/SIGTERM; running turns stop at a safe point and are saved first. */
 export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const host = opts.host ?? '127.0.0.1';
+  if (opts.cors === '*' && !env.ADK_SERVE_TOKEN) throw new CliError("--cors '*' lets every web site drive this server: name one origin, or set ADK_SERVE_TOKEN");
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
   // The file is read, validated and trusted once up front: a bad or untrusted file fails here, not on the first request.
