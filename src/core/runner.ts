@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { RunJournal, type JournalStore } from './agents/run-journal.js';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
 import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type RunContext, type RunInbox, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
@@ -50,6 +51,11 @@ export interface RunOptions {
   artifacts?: ArtifactStore | undefined;
   /** Messages the person sends while the run works: agents take them after a batch of tool calls. */
   inbox?: RunInbox | undefined;
+  /**
+   * Records every model reply and tool result of this run as it happens; a later run of the same
+   * turn with the same journal (another worker after a crash) replays them instead of calling again.
+   */
+  journal?: JournalStore | undefined;
 }
 
 /** What a resume answers. */
@@ -130,6 +136,7 @@ export class Runner {
       approvalPolicy: opts.approvalPolicy,
       artifacts: opts.artifacts,
       inbox: opts.inbox,
+      journal: opts.journal ? new RunJournal(opts.journal) : undefined,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
     });
   }

@@ -226,12 +226,15 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     for (const t of setup.tools) tools.set(t.name, t);
     const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
-    const baseModel: ModelHandler = (messages, options) =>
+    const modelCall: ModelHandler = (messages, options) =>
       callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, messages, options);
+    // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
+    const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
     const execute: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
-    const baseTool = ctx.callbacks ? observedTool(execute, ctx.callbacks, this.name, ctx.runPath) : execute;
+    const journaled = ctx.journal ? ctx.journal.tool(execute) : execute;
+    const baseTool = ctx.callbacks ? observedTool(journaled, ctx.callbacks, this.name, ctx.runPath) : journaled;
     const run: RunExec = {
       tools,
       toolInfos,

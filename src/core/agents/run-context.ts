@@ -4,6 +4,7 @@ import { Session } from './session.js';
 import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './types.js';
 import type { RunCallbacks } from '../callbacks.js';
+import type { RunJournal } from './run-journal.js';
 import type { ArtifactStore } from '../middlewares/reduce-tool-results.js';
 
 export type { AgentRunInfo, AgentCallbacks } from '../callbacks.js';
@@ -33,6 +34,8 @@ export interface RunContext {
   artifacts?: ArtifactStore | undefined;
   /** Messages the person sent while the run works, taken at the next safe point (Eino's TurnLoop Push). */
   inbox?: RunInbox | undefined;
+  /** Model replies and tool results recorded as they happen, replayed by a later attempt of the turn (workers). */
+  journal?: RunJournal | undefined;
 }
 
 /**

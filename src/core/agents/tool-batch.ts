@@ -68,7 +68,7 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         if (r.action) entry.action = r.action;
         if (r.edited) entry.editedArguments = JSON.stringify(r.arguments ?? null);
         result.done[call.id] = entry;
-        if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
+        if (call.id !== result.returnDirectlyId) env.emit({ ...toolEvent(call, entry, env.agentName), ...(r.replayed ? { replayed: true } : {}) });
       }),
   );
   return result;

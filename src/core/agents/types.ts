@@ -64,6 +64,8 @@ export interface AgentEvent {
   action?: AgentAction | undefined;
   error?: Error | undefined;
   retry?: RetryNotice | undefined;
+  /** Handed back by the run's journal from an earlier attempt of the same turn: already shown once. */
+  replayed?: boolean | undefined;
 }
 
 /** Anything that runs as an agent: a chat agent, a workflow, a prebuilt team. Runs yield events rather than return a value. */

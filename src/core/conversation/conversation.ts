@@ -15,6 +15,7 @@ import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_KEEP_TURNS, type CompactionEvent } f
 import { Runner } from '../runner.js';
 import { systemMessage, userMessage, type Message } from '../schema/message.js';
 import type { AgentEvent } from '../agents/types.js';
+import type { JournalStore } from '../agents/run-journal.js';
 import type { HistoryEntry } from '../agents/history.js';
 import type { InterruptContext } from '../interrupt.js';
 import { cancelledText, type Session } from '../agents/session.js';
@@ -30,7 +31,17 @@ export interface TurnOptions {
   signal?: AbortSignal | undefined;
   /** Messages the person sends while the turn works: the agent takes them after its current tool calls. */
   inbox?: RunInbox | undefined;
+  /**
+   * The turn's own id (a queued job's). Starting a turn whose id is the session's running turn
+   * runs it again rather than adding the message twice (a worker taking over from one that died).
+   */
+  turnId?: string | undefined;
+  /** Records model replies and tool results; a run again of the same turn replays them (see RunOptions.journal). */
+  journal?: JournalStore | undefined;
 }
+
+/** Where a turn with an id stands in its session: not started, started and not ended, or ended. */
+export type TurnState = 'new' | 'running' | 'ended';
 
 /** A compaction between turns: how many messages the summary now stands for. */
 export interface ContextCompaction {
@@ -211,15 +222,34 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
 
   private counter?: TokenCounter | undefined;
 
-  /** Starts a new turn. The user's message is saved before the model is called; the context is compacted first if it must be. */
-  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox): Promise<AsyncIterable<AgentEvent>> {
-    await this.abandonStoppedTurn();
-    const compacted = await this.compact({ next: text, signal });
-    const prior = this.contextHistory();
-    this.record.messages.push(userMessage(text));
-    this.record.status = 'active';
-    this.record.pendingInterrupts = [];
-    await this.save();
+  /** Where the turn `turnId` stands: a worker that picks up a job asks before running it. */
+  turnState(turnId: string): TurnState {
+    if (this.record.turnId !== turnId) return 'new';
+    return this.record.status === 'active' ? 'running' : 'ended';
+  }
+
+  /**
+   * Starts a new turn. The user's message is saved before the model is called; the context is
+   * compacted first if it must be. A turn id that is already running (its process died) runs
+   * again from the saved message, its journal replaying what the first attempt did.
+   */
+  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox, opts: Pick<TurnOptions, 'turnId' | 'journal'> = {}): Promise<AsyncIterable<AgentEvent>> {
+    const again = opts.turnId !== undefined && this.turnState(opts.turnId) === 'running';
+    let compacted: ContextCompaction | undefined;
+    let prior: HistoryEntry[];
+    if (again) {
+      // The message was saved by the first attempt: it is the last one, and it is this turn's input.
+      prior = this.contextHistory().slice(0, -1);
+    } else {
+      await this.abandonStoppedTurn();
+      compacted = await this.compact({ next: text, signal });
+      prior = this.contextHistory();
+      this.record.messages.push(userMessage(text));
+      this.record.status = 'active';
+      this.record.pendingInterrupts = [];
+      this.record.turnId = opts.turnId;
+      await this.save();
+    }
     const events = this.runner().run([userMessage(text)], {
       signal: this.runSignal(signal),
       history: prior,
@@ -228,6 +258,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
       inbox,
+      journal: opts.journal,
     });
     return compacted ? withFirst(compactionEvent(this.team.rootName ?? this.team.agent.name, compacted), events) : events;
   }
@@ -238,13 +269,13 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    */
   send(text: string, options: TurnOptions = {}): RunStream {
     const signal = options.signal ?? new AbortController().signal;
-    return this.recorded(() => this.startTurn(text, signal, options.inbox));
+    return this.recorded(() => this.startTurn(text, signal, options.inbox, options));
   }
 
   /** Answers the waiting interrupts by id (approval `{ approved }`, a question's text, …) and goes on with the turn. */
   answer(targets: Record<string, unknown>, options: TurnOptions = {}): RunStream {
     const signal = options.signal ?? new AbortController().signal;
-    return this.recorded(() => this.resumeTurn(targets, signal, options.inbox));
+    return this.recorded(() => this.resumeTurn(targets, signal, options.inbox, options));
   }
 
   /** The saved messages of the conversation as loaded (user turns have no agentName). */
@@ -302,16 +333,20 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */
-  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): Promise<AsyncIterable<AgentEvent>> {
+  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox, opts: Pick<TurnOptions, 'turnId' | 'journal'> = {}): Promise<AsyncIterable<AgentEvent>> {
     const checkpointId = this.record.checkpointId ?? this.id;
-    this.record.status = 'active';
-    await this.save();
+    if (opts.turnId === undefined || this.turnState(opts.turnId) !== 'running') {
+      this.record.status = 'active';
+      this.record.turnId = opts.turnId;
+      await this.save();
+    }
     return this.runner().resume(checkpointId, { targets }, {
       signal: this.runSignal(signal),
       approvalPolicy: this.approvalPolicy,
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s) => (this.session = s),
       inbox,
+      journal: opts.journal,
     });
   }
 

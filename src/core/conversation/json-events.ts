@@ -29,6 +29,8 @@ export class JsonEvents implements EventSink {
     this.emit({ type: 'thought', ...base(e), content });
   }
   message(e: AgentEvent, m: Message): void {
+    // A later attempt of the turn (another worker) replays what the first one already streamed.
+    if (e.replayed) return;
     if (m.role === 'tool') {
       this.emit({ type: 'tool_result', ...base(e), id: m.toolCallId, name: m.toolName, content: m.content, isError: !!m.isError });
       return;
@@ -39,6 +41,7 @@ export class JsonEvents implements EventSink {
     }
   }
   transfer(e: AgentEvent, to: string): void {
+    if (e.replayed) return;
     this.emit({ type: 'transfer', ...base(e), to });
   }
   retry(e: AgentEvent): void {

@@ -72,6 +72,12 @@ export interface SessionRecord {
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
   pendingTurn?: Message[] | undefined;
   pendingInterrupts: PendingInterrupt[];
+  /**
+   * The id the caller gave the latest turn or continuation (a queued job's): while `status` is
+   * `active` it has started and not ended, so another worker picking the job up runs it again
+   * (with its journal) instead of starting it a second time.
+   */
+  turnId?: string | undefined;
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;
   updatedAt: string;
@@ -124,6 +130,7 @@ const metadataFields = {
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),
+  turnId: z.string().optional(),
   usage: z.looseObject({ promptTokens: count, completionTokens: count }),
   createdAt: z.string(),
   updatedAt: z.string(),

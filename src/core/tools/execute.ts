@@ -22,7 +22,7 @@ export interface ToolCallEnv {
 }
 
 export type ToolCallResult =
-  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean }
+  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean }
   | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };
 
 /** Parses a model's raw argument string. Empty means `{}` (many models send "" for no arguments). */
