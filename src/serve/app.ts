@@ -6,20 +6,18 @@ import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
 import { AsyncQueue } from '../core/async-queue.js';
 import { InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
-import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
-import { SessionBusyError, type LiveSession, type SessionEvent } from './live-session.js';
+import { SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
 import { addWebRoutes } from './web.js';
 import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
-import { SessionHub, UnknownSessionError } from './session-hub.js';
 
 /** What `createServeApp` serves and how it guards it. */
 export interface ServeAppOptions {
-  hub: SessionHub;
+  hub: ServedHub;
   /** The team tree for `GET /v1/agents`. */
   agents: () => unknown;
   /** When set, every API request needs `Authorization: Bearer <token>`. */
@@ -114,17 +112,17 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
   app.get('/v1/sessions/:id', async (c) => {
     const live = await hub.get(c.req.param('id'));
-    const r = live.conv.record;
+    const [r, busy, lastEventId, turnFrom] = await Promise.all([live.record(), live.busy(), live.lastId(), live.turnFrom()]);
     return redactedJson(c, {
       id: r.id,
       title: r.title,
       agent: r.rootAgent,
-      status: live.busy ? 'running' : r.status,
-      messages: live.conv.history,
+      status: busy ? 'running' : r.status,
+      messages: r.messages,
       pending: r.pendingInterrupts,
       usage: r.usage,
-      lastEventId: live.lastId,
-      turnFrom: live.turnFrom,
+      lastEventId,
+      turnFrom,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     });
@@ -137,8 +135,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.post('/v1/sessions/:id/messages', async (c) => {
     const { content } = await parseBody(c, MessageBody);
     const live = await hub.get(c.req.param('id'));
-    const r = live.conv.record;
-    if (!live.busy && r.status === 'interrupted' && r.pendingInterrupts.length) {
+    const r = await live.record();
+    if (!(await live.busy()) && r.status === 'interrupted' && r.pendingInterrupts.length) {
       throw new HttpError(409, 'interrupts_pending', `session ${r.id} is waiting on ${r.pendingInterrupts.length} interrupt(s); answer them with POST /v1/sessions/${r.id}/interrupts`);
     }
     return turn(c, live, { content });
@@ -146,26 +144,27 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.post('/v1/sessions/:id/interrupts', async (c) => {
     const body = await parseBody(c, InterruptsBody);
     const live = await hub.get(c.req.param('id'));
-    const r = live.conv.record;
-    if (!live.busy && !r.pendingInterrupts.length) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no pending interrupts (status: ${r.status})`);
+    const r = await live.record();
+    if (!(await live.busy()) && !r.pendingInterrupts.length) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no pending interrupts (status: ${r.status})`);
     return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body) });
   });
   app.post('/v1/sessions/:id/cancel', async (c) => {
     const live = await hub.get(c.req.param('id'));
-    return c.json({ cancelled: live.cancel() }, 202);
+    return c.json({ cancelled: await live.cancel() }, 202);
   });
   app.get('/v1/sessions/:id/events', async (c) => {
     const live = await hub.get(c.req.param('id'));
-    const after = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? live.lastId);
+    const asked = c.req.header('last-event-id') ?? c.req.query('after');
+    const after = asked === undefined ? NaN : Number(asked);
     return streamSSE(c, async (stream) => {
       const queue = new AsyncQueue<SessionEvent>();
       // Subscribed before the replay is read: nothing falls between the two, and ids drop duplicates.
-      const unsubscribe = live.subscribe((e) => queue.push(e));
+      const unsubscribe = await live.subscribe((e) => queue.push(e));
       const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
       stream.onAbort(() => queue.close());
-      let last = Number.isFinite(after) ? after : live.lastId;
+      let last = Number.isFinite(after) ? after : await live.lastId();
       try {
-        for (const e of live.since(last)) {
+        for (const e of await live.since(last)) {
           await send(stream, e);
           last = e.id;
         }
@@ -185,35 +184,43 @@ export function createServeApp(o: ServeAppOptions): Hono {
   if (o.webRoot) addWebRoutes(app, o.webRoot);
 
   /** A turn as SSE until its `done` event, or (Accept: application/json) its result once saved. */
-  async function turn(c: Context, live: LiveSession, step: { content: string } | { targets: Record<string, unknown> }) {
+  async function turn(c: Context, live: ServedSession, step: TurnStep) {
     const queue = new AsyncQueue<SessionEvent>();
-    const unsubscribe = live.subscribe((e) => {
+    const unsubscribe = await live.subscribe((e) => {
       queue.push(e);
       if (e.event.type === 'done') queue.close();
     });
-    let done;
     try {
-      done = live.start(step);
+      await live.start(step);
     } catch (e) {
       unsubscribe();
       throw e;
     }
     if (wantsJson(c)) {
-      unsubscribe();
-      const summary = await done;
-      const r = live.conv.record;
+      // The result is what the turn's events told: its interrupts, its error, then `done`.
+      let error: string | undefined;
+      let interrupt: SessionEvent['event'] | undefined;
+      let done: SessionEvent['event'] | undefined;
+      try {
+        for await (const { event } of queue) {
+          if (event.type === 'error') error = String(event.message);
+          if (event.type === 'interrupt') interrupt = event;
+          if (event.type === 'done') done = event;
+        }
+      } finally {
+        unsubscribe();
+      }
       return redactedJson(c, {
         sessionId: live.id,
-        status: summary.status,
-        output: summary.output,
-        usage: summary.usage,
-        interrupts: summary.status === 'interrupted' ? summary.interrupts.map(describeInterrupt) : [],
-        ...(summary.error ? { error: summary.error.message } : {}),
-        checkpointId: r.checkpointId,
+        status: done?.status,
+        output: done?.output,
+        usage: done?.usage,
+        interrupts: done?.status === 'interrupted' ? (interrupt?.interrupts ?? []) : [],
+        ...(error ? { error } : {}),
+        checkpointId: interrupt?.checkpointId ?? (await live.record()).checkpointId,
       });
     }
     // The client going away does not stop the turn (POST /cancel does).
-    void done.catch(() => {});
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => queue.close());
       try {

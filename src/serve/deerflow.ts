@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { AsyncQueue } from '../core/async-queue.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
-import type { SessionEvent, LiveSession } from './live-session.js';
-import type { SessionHub } from './session-hub.js';
+import type { ServedHub, ServedSession, SessionEvent, TurnStep } from './served-session.js';
 
 /**
  * DeerFlow 1.x's chat protocol (bytedance/deer-flow, branch main-1.x: `POST /api/chat/stream`,
@@ -61,7 +60,7 @@ export function deerflowPlan(steps: readonly string[], title: string, thought: s
 }
 
 /** Adds DeerFlow's endpoints to the app. */
-export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions & { secrets: readonly string[] }): void {
+export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions & { secrets: readonly string[] }): void {
   const rootAgent = o.agent ?? 'research';
 
   app.get('/api/config', (c) => c.json({ rag: { provider: null }, models: { basic: o.models ?? [], reasoning: [] } }));
@@ -85,9 +84,9 @@ export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions
     if (!known && !text) return c.json({ error: { code: 'invalid_body', message: 'messages: no user message to send', path: 'messages' } }, 400);
     const live = await sessionFor(body.thread_id);
     const thread = body.thread_id === '__default__' ? live.id : body.thread_id;
-    const pending = live.conv.record.pendingInterrupts;
-    let step: { content: string } | { targets: Record<string, unknown> };
-    if (pending.length && !live.busy) {
+    const pending = (await live.record()).pendingInterrupts;
+    let step: TurnStep;
+    if (pending.length && !(await live.busy())) {
       // The person answers the plan: `accepted`, or `edit_plan` with what to change.
       const feedback = body.interrupt_feedback ?? (/^\[?accepted\]?$/i.test(text.trim()) ? 'accepted' : 'edit_plan');
       step = { targets: answers(pending, feedback, text.replace(/^\[[a-z_]+\]\s*/i, '')) };
@@ -98,7 +97,7 @@ export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions
     return stream(c, live, thread, step, body.auto_accepted_plan ?? false);
   });
 
-  async function sessionFor(thread: string): Promise<LiveSession> {
+  async function sessionFor(thread: string): Promise<ServedSession> {
     if (thread !== '__default__') {
       const known = await hub.stores.kv.get(THREAD_KEY(thread));
       if (known) return hub.get(known);
@@ -108,12 +107,14 @@ export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions
     return live;
   }
 
-  function stream(c: Context, live: LiveSession, thread: string, first: { content: string } | { targets: Record<string, unknown> }, autoAccept: boolean) {
+  async function stream(c: Context, live: ServedSession, thread: string, first: TurnStep, autoAccept: boolean) {
     const queue = new AsyncQueue<SessionEvent>();
-    const unsubscribe = live.subscribe((e) => queue.push(e));
-    const translate = new DeerFlowTranslator(thread, o.roles, () => live.conv.record.title || (live.conv.history.find((m) => m.role === 'user')?.content ?? ''));
+    const unsubscribe = await live.subscribe((e) => queue.push(e));
+    const r = await live.record();
+    const title = r.title || r.messages.find((m) => m.role === 'user')?.content || ('content' in first ? first.content : '');
+    const translate = new DeerFlowTranslator(thread, o.roles, () => title);
     try {
-      live.start(first).catch(() => {});
+      await live.start(first);
     } catch (e) {
       unsubscribe();
       throw e;
@@ -124,10 +125,10 @@ export function addDeerFlowRoutes(app: Hono, hub: SessionHub, o: DeerFlowOptions
         for await (const { event } of queue) {
           for (const out of translate.next(event)) await sse.writeSSE({ event: out.event, data: jsonEventText(out.data as JsonEvent, o.secrets) });
           if (event.type !== 'done') continue;
-          const pending = live.conv.record.pendingInterrupts;
+          const pending = (await live.record()).pendingInterrupts;
           // `auto_accepted_plan`: the plan is accepted on the person's behalf and the run goes on.
           if (autoAccept && event.status === 'interrupted' && pending.length && pending.every((p) => p.kind === 'plan_review')) {
-            live.start({ targets: answers(pending, 'accepted', '') }).catch(() => {});
+            await live.start({ targets: answers(pending, 'accepted', '') });
             continue;
           }
           break;

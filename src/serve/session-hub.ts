@@ -5,6 +5,9 @@ import type { SessionRecord } from '../core/store/session-record.js';
 import { lockSession } from '../core/store/session-lock.js';
 import { newSessionId } from '../core/store/session-store.js';
 import { LiveSession } from './live-session.js';
+import { UnknownSessionError, type ServedHub } from './served-session.js';
+
+export { UnknownSessionError } from './served-session.js';
 
 /** A team the server runs, and how to let it go. */
 export interface ServedTeam extends ConversationTeam {
@@ -20,18 +23,11 @@ export interface SessionHubOptions {
   sessionTeam(record: SessionRecord): Promise<ServedTeam>;
 }
 
-/** A session id the store does not have. */
-export class UnknownSessionError extends Error {
-  constructor(id: string) {
-    super(`no session ${id}`);
-  }
-}
-
 /**
  * The sessions this server holds open. A session is opened (its lease taken) on first use and kept
  * while the server runs, so one process serves it; another process holding it is an error.
  */
-export class SessionHub {
+export class SessionHub implements ServedHub {
   private readonly open = new Map<string, Promise<LiveSession>>();
 
   constructor(private readonly options: SessionHubOptions) {}
@@ -72,7 +68,7 @@ export class SessionHub {
     const live = await this.open.get(id)?.catch(() => undefined);
     this.open.delete(id);
     if (live) {
-      live.cancel();
+      await live.cancel();
       await live.settle();
       await live.close();
     }
@@ -83,7 +79,7 @@ export class SessionHub {
   async close(opts: { cancel?: boolean } = {}): Promise<void> {
     const all = await Promise.all([...this.open.values()].map((p) => p.catch(() => undefined)));
     this.open.clear();
-    for (const live of all) if (live && opts.cancel) live.cancel();
+    for (const live of all) if (live && opts.cancel) await live.cancel();
     await Promise.all(all.map(async (live) => live && (await live.settle(), await live.close())));
   }
 

@@ -1,0 +1,65 @@
+import type { JsonEvent } from '../core/conversation/json-events.js';
+import type { AdkStores } from '../core/store/adk-stores.js';
+import type { SessionRecord } from '../core/store/session-record.js';
+
+/** One event of a session as the API streams it: `id` orders it (and resumes a dropped stream). */
+export interface SessionEvent {
+  id: number;
+  event: JsonEvent;
+}
+
+/** What a turn is asked to do: a new message, or answers to the interrupts it waits on. */
+export type TurnStep = { content: string } | { targets: Record<string, unknown> };
+
+/** Events kept per session for `Last-Event-ID` replay; older ones are dropped first. */
+export const EVENT_LOG_LIMIT = 10_000;
+
+/** A turn (or its continuation) already running: one at a time per session. */
+export class SessionBusyError extends Error {
+  constructor(id: string) {
+    super(`session ${id} is running a turn; wait for it to end, or POST /v1/sessions/${id}/cancel`);
+  }
+}
+
+/** A session id the store does not have. */
+export class UnknownSessionError extends Error {
+  constructor(id: string) {
+    super(`no session ${id}`);
+  }
+}
+
+/**
+ * A session as the HTTP API serves it, wherever its turns run: inside this process (LiveSession),
+ * or on `adk worker` processes with events through Redis (QueuedSession). A turn's outcome is read
+ * from its events (`interrupt`, `error`, then `done`), the same in both.
+ */
+export interface ServedSession {
+  readonly id: string;
+  /** The saved record, its messages from the model's context on. */
+  record(): Promise<SessionRecord>;
+  /** A turn is queued or running. */
+  busy(): Promise<boolean>;
+  /** The last event id handed out (0: none yet). */
+  lastId(): Promise<number>;
+  /** The id of the first event of the person's latest turn (its continuations after interrupts included). */
+  turnFrom(): Promise<number>;
+  /** Events after `id`, oldest first (the ones still kept). */
+  since(id: number): Promise<SessionEvent[]>;
+  /** Calls `listener` with each new event from now on, until the returned function is called. */
+  subscribe(listener: (e: SessionEvent) => void): Promise<() => void>;
+  /** Starts (or queues) the step; SessionBusyError while another runs. Its events tell how it ends. */
+  start(step: TurnStep): Promise<void>;
+  /** Stops the running turn at its next safe point (saved, resumable); false when none runs. */
+  cancel(): Promise<boolean>;
+}
+
+/** The sessions a server serves: created, found by id or prefix, deleted. */
+export interface ServedHub {
+  readonly stores: AdkStores;
+  create(init: { agent?: string | undefined; title?: string | undefined }): Promise<ServedSession>;
+  /** The session `id` (a unique prefix works); UnknownSessionError when there is none. */
+  get(idOrPrefix: string): Promise<ServedSession>;
+  delete(idOrPrefix: string): Promise<void>;
+  /** Lets go of every session; `cancel` stops turns running here at a safe point first. */
+  close(opts?: { cancel?: boolean }): Promise<void>;
+}
