@@ -11,7 +11,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 // Native code and optional drivers stay outside the bundle: they are found in node_modules when used.
-const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', 'react-devtools-core'];
+// BullMQ reads its Lua scripts from its own folder, so it (and ioredis) must be installed, not bundled.
+const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', 'react-devtools-core', 'bullmq', 'ioredis'];
 
 rmSync(`${root}dist/adk`, { recursive: true, force: true });
 rmSync(`${root}dist/cjs`, { recursive: true, force: true });

@@ -69,9 +69,20 @@ program
   .option('--port <port>', 'port (default 8321; 0 picks a free one)')
   .option('--cors <origin>', 'let this browser origin call the API')
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
+  .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
   .action(async (opts) => {
     const { serveCommand } = await import('./commands/serve.js');
     process.exitCode = await serveCommand(opts);
+  });
+
+program
+  .command('worker')
+  .description('run the turns `adk serve` queues on Redis (ADK_STORE=redis://…); start as many as you like, on any machine')
+  .option('--model <model>', 'model name (overrides ADK_MODEL and the one a session was saved with)')
+  .option('--concurrency <n>', 'turns this worker runs at once (default 1)')
+  .action(async (opts) => {
+    const { workerCommand } = await import('./commands/worker.js');
+    process.exitCode = await workerCommand(opts);
   });
 
 program

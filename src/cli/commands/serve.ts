@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { agentForest } from '../../core/config/index.js';
 import { secretsFromEnv } from '../../core/store/redact.js';
 import { SessionHub } from '../../serve/session-hub.js';
+import { QueuedHub } from '../../serve/queue/queued-hub.js';
+import type { ServedHub } from '../../serve/served-session.js';
 import { startServer } from '../../serve/server.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { configSecretValues } from '../secrets.js';
@@ -19,6 +21,8 @@ export interface ServeCommandOptions {
   cors?: string;
   /** The root agent DeerFlow's front end talks to (default `research`). */
   deerflowAgent?: string;
+  /** With a Redis store: run turns here rather than queue them for `adk worker`. */
+  inProcess?: boolean;
 }
 
 /** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
@@ -38,11 +42,17 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   const first = await loadTeam({ agentsFile: opts.agents, agentName: opts.agent, model: opts.model, env });
   await first.close();
   const stores = await openStores(env);
-  const hub = new SessionHub({
-    stores,
-    newTeam: (agent) => loadTeam({ agentsFile: opts.agents, agentName: agent ?? opts.agent, model: opts.model, env }),
-    sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
-  });
+  const newTeam = (agent?: string) => loadTeam({ agentsFile: opts.agents, agentName: agent ?? opts.agent, model: opts.model, env });
+  const redisUrl = stores.kv.kind === 'redis' && !opts.inProcess ? env.ADK_STORE?.trim() : undefined;
+  let hub: ServedHub;
+  try {
+    hub = redisUrl
+      ? await QueuedHub.open({ stores, redisUrl, newTeam })
+      : new SessionHub({ stores, newTeam, sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }) });
+  } catch (e) {
+    await stores.close();
+    throw new CliError((e as Error).message, ExitCode.usage);
+  }
   let server;
   try {
     server = await startServer(
@@ -64,6 +74,10 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
     throw new CliError((e as Error).message, ExitCode.usage);
   }
   process.stderr.write(`adk serve: listening on ${server.url} (API under /v1, OpenAPI at /openapi.json)${env.ADK_SERVE_TOKEN ? '; requests need the ADK_SERVE_TOKEN bearer token' : ''}\n`);
+  if (hub instanceof QueuedHub) {
+    const workers = await hub.workerCount().catch(() => 0);
+    process.stderr.write(`adk serve: turns are queued on ${stores.kv.describe()} for \`adk worker\` processes (${workers} listening now)\n`);
+  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,0 +1,56 @@
+import { secretsFromEnv } from '../../core/store/redact.js';
+import { startTurnWorker } from '../../serve/queue/turn-worker.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { configSecretValues } from '../secrets.js';
+import { sessionTeamOptions } from '../session-access.js';
+import { openStores } from '../stores.js';
+import { loadTeam } from '../team.js';
+
+export interface WorkerCommandOptions {
+  model?: string;
+  concurrency?: string;
+}
+
+/**
+ * `adk worker`: runs the turns `adk serve` queues on Redis until SIGINT/SIGTERM; the turns it is
+ * running then stop at a safe point and are saved (resumable), as `adk serve` does with its own.
+ */
+export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const concurrency = opts.concurrency === undefined ? 1 : Number(opts.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a whole number of at least 1, not '${opts.concurrency}'`);
+  const stores = await openStores(env);
+  if (stores.kv.kind !== 'redis') {
+    await stores.close();
+    throw new CliError(`adk worker runs turns queued on Redis: set ADK_STORE=redis://host:6379 (the store is ${stores.kv.describe()})`, ExitCode.usage);
+  }
+  const lockMs = Number(env.ADK_WORKER_LOCK_MS) > 0 ? Number(env.ADK_WORKER_LOCK_MS) : undefined;
+  let worker;
+  try {
+    worker = await startTurnWorker({
+      stores,
+      redisUrl: env.ADK_STORE!.trim(),
+      sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
+      concurrency,
+      lockMs,
+      secrets: [...secretsFromEnv(env), ...configSecretValues()],
+      log: (line) => process.stderr.write(`adk worker ${process.pid}: ${line}\n`),
+    });
+  } catch (e) {
+    await stores.close();
+    throw new CliError((e as Error).message, ExitCode.usage);
+  }
+  process.stderr.write(`adk worker ${process.pid}: waiting for turns on ${stores.kv.describe()} (${concurrency} at a time)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write(`adk worker ${process.pid}: stopping; running turns stop at a safe point and are saved\n`);
+  await worker.close({ cancel: true });
+  await stores.close();
+  return ExitCode.ok;
+}

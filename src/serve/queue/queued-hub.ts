@@ -1,0 +1,90 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Conversation } from '../../core/conversation/conversation.js';
+import type { AdkStores } from '../../core/store/adk-stores.js';
+import { lockSession } from '../../core/store/session-lock.js';
+import { newSessionId } from '../../core/store/session-store.js';
+import { SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession } from '../served-session.js';
+import type { ServedTeam } from '../session-hub.js';
+import { connectRedis, loadQueueLibs } from './redis-libs.js';
+import { cancelKey, RedisSessionEvents } from './redis-events.js';
+import { QueuedSession, type QueueParts } from './queued-session.js';
+import { TURN_QUEUE, type TurnJob } from './turn-job.js';
+
+/** How long a cancel mark waits for a queued turn to start (seconds). */
+const CANCEL_MARK_TTL_S = 24 * 60 * 60;
+
+/**
+ * The sessions of an `adk serve` whose turns run on `adk worker` processes: sessions are created and
+ * read in the shared store; turns are BullMQ jobs; events come from Redis. Nothing runs here, so
+ * any number of servers can serve the same sessions.
+ */
+export class QueuedHub implements ServedHub {
+  private constructor(
+    readonly stores: AdkStores,
+    private readonly newTeam: (agent?: string) => Promise<ServedTeam>,
+    private readonly parts: QueueParts,
+    private readonly connections: Redis[],
+  ) {}
+
+  static async open(o: { stores: AdkStores; redisUrl: string; newTeam(agent?: string): Promise<ServedTeam> }): Promise<QueuedHub> {
+    const { bullmq, Redis } = await loadQueueLibs();
+    const commands = connectRedis(Redis, o.redisUrl);
+    const subscriber = connectRedis(Redis, o.redisUrl);
+    const queue = new bullmq.Queue<TurnJob>(TURN_QUEUE, { connection: commands });
+    const parts: QueueParts = {
+      stores: o.stores,
+      events: new RedisSessionEvents(commands, subscriber),
+      queue,
+      publish: (channel, message) => commands.publish(channel, message),
+      setCancel: (turnId) => commands.set(cancelKey(turnId), '1', 'EX', CANCEL_MARK_TTL_S),
+    };
+    return new QueuedHub(o.stores, o.newTeam, parts, [commands, subscriber]);
+  }
+
+  /** Workers listening on the queue now (a server with none says so). */
+  async workerCount(): Promise<number> {
+    return (await this.parts.queue.getWorkers()).length;
+  }
+
+  async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<ServedSession> {
+    // The record names the team's file, its hash and workspace, as a session made in-process does.
+    const team = await this.newTeam(init.agent);
+    try {
+      const lease = await lockSession(this.stores.kv, newSessionId());
+      try {
+        const conv = await Conversation.create(this.stores, team, lease, { title: init.title });
+        return new QueuedSession(conv.id, this.parts);
+      } finally {
+        await lease.release();
+      }
+    } finally {
+      await team.close?.();
+    }
+  }
+
+  async get(idOrPrefix: string): Promise<ServedSession> {
+    return new QueuedSession(await this.resolve(idOrPrefix), this.parts);
+  }
+
+  async delete(idOrPrefix: string): Promise<void> {
+    const session = await this.get(idOrPrefix);
+    // The worker running a turn would write the session again as it ends.
+    if (await session.busy()) throw new SessionBusyError(session.id);
+    await this.stores.sessions.delete(session.id);
+    await this.parts.events.delete(session.id);
+  }
+
+  async close(): Promise<void> {
+    await this.parts.queue.close();
+    for (const c of this.connections) c.disconnect();
+  }
+
+  private async resolve(idOrPrefix: string): Promise<string> {
+    try {
+      return await this.stores.sessions.resolveId(idOrPrefix);
+    } catch {
+      throw new UnknownSessionError(idOrPrefix);
+    }
+  }
+}

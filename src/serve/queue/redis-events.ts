@@ -1,0 +1,132 @@
+import type { Redis } from 'ioredis';
+import { EVENT_LOG_LIMIT, type SessionEvent } from '../served-session.js';
+
+/** The Redis keys of one session's turns and events (hash-tagged: one cluster slot per session). */
+export function sessionKeys(id: string) {
+  return {
+    seq: `adk-serve:{${id}}:seq`,
+    stream: `adk-serve:{${id}}:events`,
+    running: `adk-serve:{${id}}:running`,
+    turnFrom: `adk-serve:{${id}}:turn-from`,
+    channel: `adk-serve:events:${id}`,
+  };
+}
+
+/** Where `POST …/cancel` reaches the worker running a turn. */
+export const CANCEL_CHANNEL = 'adk-serve:cancel';
+export const cancelKey = (turnId: string) => `adk-serve:cancel:${turnId}`;
+
+/**
+ * Numbers the event, appends it to the session's stream and tells subscribers, in one step; the
+ * session's `done` also frees it (when `release` is its turn) before anyone hears of it.
+ * KEYS: seq, stream, channel, running, turnFrom. ARGV: event JSON, max length, release turn id, '1' = first event of a turn.
+ */
+const PUBLISH_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+local e = '{"id":' .. n .. ',"event":' .. ARGV[1] .. '}'
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-1', 'e', e)
+if ARGV[4] == '1' then redis.call('SET', KEYS[5], n) end
+if ARGV[3] ~= '' and redis.call('GET', KEYS[4]) == ARGV[3] then redis.call('DEL', KEYS[4]) end
+redis.call('PUBLISH', KEYS[3], e)
+return n
+`;
+
+/** Deletes the key only if it still holds the value (a turn frees only its own claim). */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+type ScriptedRedis = Redis & {
+  adkPublish(seq: string, stream: string, channel: string, running: string, turnFrom: string, event: string, max: number, release: string, first: string): Promise<number>;
+  adkRelease(key: string, value: string): Promise<number>;
+};
+
+function withScripts(redis: Redis): ScriptedRedis {
+  const r = redis as ScriptedRedis;
+  if (typeof r.adkPublish !== 'function') {
+    redis.defineCommand('adkPublish', { numberOfKeys: 5, lua: PUBLISH_SCRIPT });
+    redis.defineCommand('adkRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  }
+  return r;
+}
+
+/**
+ * Sessions' events in Redis, shared by every `adk serve` and `adk worker`: a stream per session
+ * (kept to the last EVENT_LOG_LIMIT events) for replay, and a channel for live delivery. Ids count
+ * up per session in Redis, so they go on across server restarts and between servers.
+ */
+export class RedisSessionEvents {
+  private readonly redis: ScriptedRedis;
+  private readonly channels = new Map<string, { listeners: Set<(e: SessionEvent) => void>; ready: Promise<unknown> }>();
+
+  /** `subscriber` is a connection of its own (a subscribed connection runs no other commands); none on workers. */
+  constructor(redis: Redis, private readonly subscriber?: Redis) {
+    this.redis = withScripts(redis);
+    subscriber?.on('message', (channel: string, text: string) => {
+      const listeners = this.channels.get(channel)?.listeners;
+      if (!listeners?.size) return;
+      const e = JSON.parse(text) as SessionEvent;
+      for (const l of listeners) l(e);
+    });
+  }
+
+  /** Appends an event (its JSON text, already redacted) and returns its id. */
+  publish(id: string, eventJson: string, opts: { release?: string | undefined; turnStart?: boolean | undefined } = {}): Promise<number> {
+    const k = sessionKeys(id);
+    return this.redis.adkPublish(k.seq, k.stream, k.channel, k.running, k.turnFrom, eventJson, EVENT_LOG_LIMIT, opts.release ?? '', opts.turnStart ? '1' : '0');
+  }
+
+  async since(id: string, after: number): Promise<SessionEvent[]> {
+    const rows = await this.redis.xrange(sessionKeys(id).stream, `${Math.max(0, Math.floor(after)) + 1}-0`, '+');
+    return rows.map(([, fields]) => JSON.parse(fields[1]!) as SessionEvent);
+  }
+
+  async lastId(id: string): Promise<number> {
+    return Number((await this.redis.get(sessionKeys(id).seq)) ?? 0);
+  }
+
+  async turnFrom(id: string): Promise<number> {
+    return Number((await this.redis.get(sessionKeys(id).turnFrom)) ?? 1);
+  }
+
+  /** Claims the session for a turn: false when another turn holds it. */
+  async claim(id: string, turnId: string): Promise<boolean> {
+    return (await this.redis.set(sessionKeys(id).running, turnId, 'NX')) === 'OK';
+  }
+
+  /** The turn holding the session, if any. */
+  running(id: string): Promise<string | null> {
+    return this.redis.get(sessionKeys(id).running);
+  }
+
+  /** Frees the session if `turnId` still holds it. */
+  async release(id: string, turnId: string): Promise<void> {
+    await this.redis.adkRelease(sessionKeys(id).running, turnId);
+  }
+
+  async delete(id: string): Promise<void> {
+    const k = sessionKeys(id);
+    await this.redis.del(k.seq, k.stream, k.running, k.turnFrom);
+  }
+
+  /** Live events of a session, from when the returned promise resolves. */
+  async subscribe(id: string, listener: (e: SessionEvent) => void): Promise<() => void> {
+    const subscriber = this.subscriber;
+    if (!subscriber) throw new Error('this connection does not listen to events');
+    const channel = sessionKeys(id).channel;
+    let entry = this.channels.get(channel);
+    if (!entry) {
+      const created = { listeners: new Set<(e: SessionEvent) => void>(), ready: subscriber.subscribe(channel) };
+      this.channels.set(channel, created);
+      entry = created;
+    }
+    const { listeners } = entry;
+    listeners.add(listener);
+    await entry.ready;
+    return () => {
+      listeners.delete(listener);
+      if (!listeners.size && this.channels.get(channel) === entry) {
+        this.channels.delete(channel);
+        void subscriber.unsubscribe(channel).catch(() => {});
+      }
+    };
+  }
+}

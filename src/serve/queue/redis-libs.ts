@@ -1,0 +1,18 @@
+import type { Redis } from 'ioredis';
+import { importOptional, notInstalled } from '../../core/optional-peer.js';
+
+/** BullMQ and ioredis, loaded when a server or worker runs on Redis (optional peer dependencies). */
+export async function loadQueueLibs(): Promise<{ bullmq: typeof import('bullmq'); Redis: typeof import('ioredis').Redis }> {
+  const missing = (pkg: string) => () => new Error(`turns queued on Redis (ADK_STORE=redis://…) need ${notInstalled(pkg)}`);
+  const bullmq = await importOptional(() => import('bullmq'), 'bullmq', missing('bullmq'));
+  const ioredis = await importOptional(() => import('ioredis'), 'ioredis', missing('ioredis'));
+  return { bullmq, Redis: ioredis.Redis };
+}
+
+/** A connection as BullMQ wants it (no per-command retry limit: blocking reads wait). */
+export function connectRedis(RedisClass: typeof import('ioredis').Redis, url: string): Redis {
+  const redis = new RedisClass(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  // Failures reach callers through their commands; the client reconnects by itself.
+  redis.on('error', () => {});
+  return redis;
+}

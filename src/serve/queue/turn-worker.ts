@@ -1,0 +1,166 @@
+import type { Job, Worker } from 'bullmq';
+import { sleep } from '../../core/abort.js';
+import { Conversation } from '../../core/conversation/conversation.js';
+import { jsonEventText, type JsonEvent } from '../../core/conversation/json-events.js';
+import type { AdkStores } from '../../core/store/adk-stores.js';
+import type { SessionRecord } from '../../core/store/session-record.js';
+import { lockSession, SessionInUseError, DEFAULT_LEASE_TTL_MS, type SessionLease } from '../../core/store/session-lock.js';
+import type { ServedTeam } from '../session-hub.js';
+import { runTurn } from '../turn-run.js';
+import { kvJournal } from './kv-journal.js';
+import { connectRedis, loadQueueLibs } from './redis-libs.js';
+import { CANCEL_CHANNEL, cancelKey, RedisSessionEvents } from './redis-events.js';
+import { TURN_QUEUE, type TurnJob } from './turn-job.js';
+
+/** What `adk worker` runs turns with. */
+export interface TurnWorkerOptions {
+  stores: AdkStores;
+  redisUrl: string;
+  /** The team a saved session runs with (its agents file, workspace and root agent). */
+  sessionTeam(record: SessionRecord): Promise<ServedTeam>;
+  /** Turns run at once by this worker (default 1). */
+  concurrency?: number | undefined;
+  /** How long a turn stays with a worker that stops renewing it (died) before another takes it (default 30 s). */
+  lockMs?: number | undefined;
+  /** Values never published (API keys): replaced by [REDACTED]. */
+  secrets?: readonly string[] | undefined;
+  /** One line per turn started, taken over, ended. */
+  log?(line: string): void;
+}
+
+/** A running worker: `close({cancel})` stops taking turns and lets (or makes) the running ones end. */
+export interface RunningWorker {
+  close(opts?: { cancel?: boolean }): Promise<void>;
+}
+
+/**
+ * Takes queued turns off Redis and runs them, publishing their events for any `adk serve` to stream.
+ * A worker that dies mid-turn stops renewing its job's lock; BullMQ hands the job to another worker,
+ * which runs the turn again with its journal: the replies and tool results recorded so far are
+ * replayed, nothing finished runs twice, and the turn goes on from where it was.
+ */
+export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWorker> {
+  const { bullmq, Redis } = await loadQueueLibs();
+  const commands = connectRedis(Redis, o.redisUrl);
+  const listener = connectRedis(Redis, o.redisUrl);
+  const events = new RedisSessionEvents(commands);
+  const secrets = o.secrets ?? [];
+  const log = o.log ?? (() => {});
+  const running = new Map<string, AbortController>();
+
+  await listener.subscribe(CANCEL_CHANNEL);
+  listener.on('message', (_channel: string, text: string) => {
+    try {
+      const { turnId } = JSON.parse(text) as { turnId?: string };
+      if (turnId) running.get(turnId)?.abort();
+    } catch {
+      // not ours
+    }
+  });
+
+  const lockMs = o.lockMs ?? 30_000;
+  const worker: Worker<TurnJob> = new bullmq.Worker<TurnJob>(TURN_QUEUE, (job) => runJob(job), {
+    connection: commands,
+    concurrency: o.concurrency ?? 1,
+    lockDuration: lockMs,
+    stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
+    // A turn is handed on each time its worker dies; a turn that kills every worker stops somewhere.
+    maxStalledCount: 5,
+  });
+  worker.on('error', () => {});
+  // A turn no worker could run (its session stayed locked, the store was down): its clients are told, and the session is freed.
+  worker.on('failed', (job, err) => {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    const { sessionId, claim } = job.data;
+    void (async () => {
+      await events.publish(sessionId, jsonEventText({ type: 'error', agent: '', runPath: [], message: err.message }, secrets));
+      await events.publish(sessionId, jsonEventText({ type: 'done', status: 'error', sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } }, secrets), { release: claim });
+    })().catch(() => {});
+  });
+
+  async function runJob(job: Job<TurnJob>): Promise<void> {
+    const { sessionId, turnId, step, claim } = job.data;
+    const abort = new AbortController();
+    running.set(turnId, abort);
+    try {
+      if (await commands.exists(cancelKey(turnId))) abort.abort();
+      const lease = await takeLease(o.stores, sessionId, lockMs, abort.signal);
+      let team: ServedTeam | undefined;
+      try {
+        const record = await o.stores.sessions.get(sessionId, { from: 'context' });
+        if (!record) {
+          await events.release(sessionId, claim);
+          return;
+        }
+        team = await o.sessionTeam(record);
+        const conv = Conversation.open(o.stores, team, record, lease);
+        const state = conv.turnState(turnId);
+        if (state === 'ended') {
+          // It ended under a worker that died before telling anyone: say how, once.
+          if ((await events.running(sessionId)) === claim) await publishClosing(conv.record.status);
+          return;
+        }
+        log(`${state === 'running' ? 'taking over' : 'starting'} turn ${turnId} of session ${sessionId}`);
+        const journal = kvJournal(o.stores.kv, sessionId, turnId);
+        let chain = Promise.resolve();
+        let first = state === 'new' && 'content' in step;
+        const publish = (e: JsonEvent) => {
+          const opts = { turnStart: first, release: e.type === 'done' ? claim : undefined };
+          first = false;
+          const text = jsonEventText(e, secrets);
+          chain = chain.then(() => events.publish(sessionId, text, opts).then(() => {}));
+        };
+        if (state === 'running') publish({ type: 'retry', agent: conv.team.agent.name, runPath: [], attempt: job.attemptsMade + 1, delayMs: 0, error: 'the worker running this turn stopped; another worker goes on with it' });
+        const turn = { turnId, journal };
+        const summary = await runTurn(
+          conv,
+          (signal) => ('content' in step ? conv.startTurn(step.content, signal, undefined, turn) : conv.resumeTurn(step.targets, signal, undefined, turn)),
+          abort.signal,
+          publish,
+          // Saved: the session goes to the next turn's worker before its `done` is published.
+          async () => {
+            await chain;
+            await lease.release();
+          },
+        );
+        await chain;
+        // The job ends here whatever the status: no attempt of this turn will read its journal again.
+        await journal.clear();
+        log(`ended turn ${turnId} of session ${sessionId}: ${summary.status}`);
+      } finally {
+        await lease.release();
+        await team?.close?.();
+      }
+    } finally {
+      running.delete(turnId);
+    }
+
+    async function publishClosing(status: string): Promise<void> {
+      const done = { type: 'done', status, sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } };
+      await events.publish(sessionId, jsonEventText(done, secrets), { release: claim });
+    }
+  }
+
+  return {
+    async close(opts = {}) {
+      if (opts.cancel) for (const a of running.values()) a.abort();
+      await worker.close();
+      listener.disconnect();
+      commands.disconnect();
+    },
+  };
+}
+
+/** The session's lease: the worker that died holding it may need a lease's lifetime to let go. */
+async function takeLease(stores: AdkStores, sessionId: string, lockMs: number, signal: AbortSignal): Promise<SessionLease> {
+  const deadline = Date.now() + Math.max(lockMs, DEFAULT_LEASE_TTL_MS) * 2;
+  for (;;) {
+    try {
+      return await lockSession(stores.kv, sessionId);
+    } catch (e) {
+      if (!(e instanceof SessionInUseError) || Date.now() > deadline) throw e;
+      await sleep(250, signal).catch(() => {});
+    }
+  }
+}
+
