@@ -8,8 +8,8 @@ export function serveEnv(home: string, modelUrl: string, extra: Record<string, s
 }
 
 /** Starts `adk serve --port 0` in `home`; resolves with its URL once it listens (stderr so far in `log()`). */
-export function startServeProcess(home: string, env: Record<string, string>, children: ChildProcess[]): Promise<{ url: string; child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+export function startServeProcess(home: string, env: Record<string, string>, children: ChildProcess[], args: string[] = []): Promise<{ url: string; child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0', ...args], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let err = '';
   return new Promise((resolve, reject) => {
@@ -19,5 +19,19 @@ export function startServeProcess(home: string, env: Record<string, string>, chi
       if (m) resolve({ url: m[1]!, child, log: () => err });
     });
     child.once('exit', () => reject(new Error(`adk serve exited: ${err}`)));
+  });
+}
+
+/** Starts `adk worker` in `home`; resolves once it waits for turns (its stderr so far in `log()`). */
+export function startWorkerProcess(home: string, env: Record<string, string>, children: ChildProcess[], args: string[] = []): Promise<{ child: ChildProcess; pid: number; log: () => string }> {
+  const child = spawn(process.execPath, [ADK_BIN, 'worker', ...args], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      if (/waiting for turns/.test(err)) resolve({ child, pid: child.pid!, log: () => err });
+    });
+    child.once('exit', (code) => reject(new Error(`adk worker exited (${code}): ${err}`)));
   });
 }

@@ -1,0 +1,137 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from '../cli/helpers.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { trustAgentsFile } from '../support/trust.js';
+import { serveEnv, startServeProcess, startWorkerProcess } from './serve-process.js';
+import { readSse } from './sse.js';
+
+// Issue 17: `adk serve` + 3 `adk worker` processes on one Redis. 100 sessions × 3 turns with a
+// scripted model: every turn completes exactly once, the work is spread, and SIGKILL of the worker
+// running a turn (after its tool finished) loses no turn and runs no finished tool again.
+const model = useServer();
+const children: ChildProcess[] = [];
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  await redis?.stop();
+});
+
+const SESSIONS = 100;
+const TURNS = 3;
+const CLIENTS = 20;
+const VICTIM = 's0-t2';
+
+/** A team whose one tool appends its line to a file: the file counts every run of the tool, across processes. */
+function recordingTeam(dir: string, log: string): string {
+  writeFileSync(
+    join(dir, 'tools.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export const record = {
+  name: 'record', description: 'Records a line.',
+  parameters: { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] },
+  execute: ({ line }) => { appendFileSync(${JSON.stringify(log)}, line + '\\n'); return 'recorded ' + line; },
+};
+`,
+  );
+  const file = join(dir, 'agents.yaml');
+  writeFileSync(file, 'version: 1\ndefault: r\nagents:\n  r:\n    description: Records.\n    instruction: Record the line.\n    tools: [{ module: ./tools.mjs, export: record }]\n');
+  return realpathSync(file);
+}
+
+/** Whether a worker's log shows a turn of the session started and not ended: the worker running it. */
+function runningTurnOf(log: string, session: string): boolean {
+  const started = [...log.matchAll(new RegExp(`starting turn (\\S+) of session ${session}`, 'g'))].map((m) => m[1]);
+  return started.some((turn) => !log.includes(`ended turn ${turn} `));
+}
+
+describe('adk serve + adk worker on Redis (scale-out)', () => {
+  it('100 sessions × 3 turns over 3 workers: each turn once, spread, and a SIGKILLed worker loses nothing', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale-')));
+    const toolLog = join(home, 'tool-runs.log');
+    writeFileSync(toolLog, '');
+    const agents = recordingTeam(home, toolLog);
+    const env = serveEnv(home, model().url, { ADK_STORE: redis.url, ADK_WORKER_LOCK_MS: '2000' });
+    trustAgentsFile(env.ADK_HOME!, agents);
+
+    const workers = await Promise.all([0, 1, 2].map(() => startWorkerProcess(home, env, children)));
+    let killed: (typeof workers)[number] | undefined;
+    const userText = (messages: Array<{ role: string; content: unknown }>) => String([...messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+    model().onRequest(async (req) => {
+      const messages = req.body.messages as Array<{ role: string; content: unknown }>;
+      const line = userText(messages);
+      if (messages.at(-1)!.role === 'user') return { toolCalls: [{ id: 'call_1', name: 'record', arguments: { line } }] };
+      if (line === VICTIM && !killed) {
+        // The tool has run; the worker running this turn now dies while the model answers.
+        killed = workers.find((w) => runningTurnOf(w.log(), victimSession))!;
+        killed.child.kill('SIGKILL');
+        await new Promise((r) => killed!.child.once('exit', r));
+        return { content: 'lost with its worker' };
+      }
+      return { content: `done ${line}` };
+    });
+
+    const { url } = await startServeProcess(home, env, children, ['--agents', agents]);
+    const post = (path: string, body: unknown, accept = 'application/json') =>
+      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+    const ids: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) ids.push(((await (await post('/v1/sessions', {})).json()) as { id: string }).id);
+    const victimSession = ids[0]!;
+
+    // A second client watches the victim's session live while its turn is handed over.
+    const watched = fetch(`${url}/v1/sessions/${victimSession}/events?after=0`).then((r) =>
+      readSse(r, (e) => e.event === 'done' && String(e.data.output).includes(VICTIM)),
+    );
+    watched.catch(() => {});
+
+    const results: Array<{ line: string; status: string; output: string }> = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < SESSIONS) {
+          const i = next++;
+          for (let t = 1; t <= TURNS; t++) {
+            const line = `s${i}-t${t}`;
+            const r = (await (await post(`/v1/sessions/${ids[i]}/messages`, { content: line })).json()) as { status: string; output: string };
+            results.push({ line, status: r.status, output: r.output });
+          }
+        }
+      }),
+    );
+
+    // Every turn completed, with its own answer.
+    expect(results).toHaveLength(SESSIONS * TURNS);
+    expect(results.filter((r) => r.status !== 'completed' || r.output !== `done ${r.line}`)).toEqual([]);
+    // Each tool ran exactly once, the victim's included.
+    const runs = readFileSync(toolLog, 'utf8').trim().split('\n');
+    expect(runs).toHaveLength(SESSIONS * TURNS);
+    expect(new Set(runs).size).toBe(SESSIONS * TURNS);
+    // The victim's turn was taken over: the model was asked for its tool call once (the journal replayed it).
+    expect(killed).toBeDefined();
+    const firstAsks = model().chatRequests.filter((r) => r.body.messages.at(-1).role === 'user' && r.body.messages.at(-1).content === VICTIM);
+    expect(firstAsks).toHaveLength(1);
+    const takers = workers.filter((w) => w !== killed && w.log().includes('taking over turn'));
+    expect(takers).toHaveLength(1);
+    // The work was spread: every worker ran turns (the killed one until it died).
+    const ended = workers.map((w) => (w.log().match(/ended turn/g) ?? []).length);
+    for (const n of ended) expect(n).toBeGreaterThan(0);
+    expect(ended.reduce((a, b) => a + b, 0)).toBe(SESSIONS * TURNS);
+
+    // The watcher saw the handover and one end of the turn; the session holds its three turns once each.
+    const seen = await watched;
+    const doneForVictim = seen.filter((e) => e.event === 'done' && String(e.data.output).includes(VICTIM));
+    expect(doneForVictim).toHaveLength(1);
+    expect(seen.some((e) => e.event === 'retry')).toBe(true);
+    const ids2 = seen.map((e) => Number(e.id));
+    expect(ids2).toEqual([...ids2].sort((a, b) => a - b));
+    const history = (await (await fetch(`${url}/v1/sessions/${victimSession}`)).json()) as { messages: Array<{ role: string; content: string }> };
+    expect(history.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['s0-t1', 's0-t2', 's0-t3']);
+    expect(history.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
+  }, 120_000);
+});
