@@ -16,8 +16,8 @@ const ADK = fileURLToPath(new URL('../bin/adk.js', import.meta.url));
 const SESSIONS = 100;
 const TURNS = 400;
 
-function startServe(env, cwd) {
-  const child = spawn(process.execPath, [ADK, 'serve', '--port', '0'], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+function startServe(env, cwd, args = []) {
+  const child = spawn(process.execPath, [ADK, 'serve', '--port', '0', ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -27,6 +27,71 @@ function startServe(env, cwd) {
     });
     child.once('exit', (code) => reject(new Error(`adk serve exited ${code}: ${err}`)));
   });
+}
+
+function startWorker(env, cwd) {
+  const child = spawn(process.execPath, [ADK, 'worker', '--concurrency', '4'], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (/waiting for turns/.test(err)) resolve({ stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+    });
+    child.once('exit', (code) => reject(new Error(`adk worker exited ${code}: ${err}`)));
+  });
+}
+
+/** A throwaway redis-server on a free port (none installed: no Redis rows). */
+async function startRedis() {
+  const { createServer } = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const ok = await new Promise((resolve) => {
+    child.once('error', () => resolve(false));
+    setTimeout(() => resolve(child.exitCode === null), 300);
+  });
+  return ok ? { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') } : undefined;
+}
+
+async function createSessions(url) {
+  const ids = [];
+  for (let i = 0; i < SESSIONS; i++) ids.push((await (await fetch(`${url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).id);
+  return ids;
+}
+
+/** `adk serve` on Redis: in-process, then queuing turns for `workers` worker processes. */
+async function overRedis(env, dir, workers) {
+  const redis = await startRedis();
+  if (!redis) return undefined;
+  const renv = { ...env, ADK_STORE: redis.url };
+  try {
+    const inProcess = await startServe(renv, dir, ['--in-process']);
+    let local;
+    try {
+      const ids = await createSessions(inProcess.url);
+      await load(inProcess.url, ids, 1); // warm-up
+      local = { one: await load(inProcess.url, ids, 1), ten: await load(inProcess.url, ids, 10) };
+    } finally {
+      await inProcess.stop();
+    }
+    const pool = await Promise.all(Array.from({ length: workers }, () => startWorker(renv, dir)));
+    const server = await startServe(renv, dir);
+    try {
+      const ids = await createSessions(server.url);
+      await load(server.url, ids, 1); // warm-up
+      return { local, one: await load(server.url, ids, 1), ten: await load(server.url, ids, 10) };
+    } finally {
+      await server.stop();
+      await Promise.all(pool.map((w) => w.stop()));
+    }
+  } finally {
+    redis.stop();
+  }
 }
 
 async function load(url, ids, connections) {
@@ -74,8 +139,7 @@ export async function benchServe({ log = () => {} } = {}) {
     const lib = await library(model.url, dir);
     const server = await startServe(env, dir);
     try {
-      const ids = [];
-      for (let i = 0; i < SESSIONS; i++) ids.push((await (await fetch(`${server.url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).id);
+      const ids = await createSessions(server.url);
       await load(server.url, ids, 1); // warm-up
       const one = await load(server.url, ids, 1);
       const ten = await load(server.url, ids, 10);
@@ -85,6 +149,16 @@ export async function benchServe({ log = () => {} } = {}) {
       rows.push(row('baseline', lib, 'the same turns through Conversation.send in-process (no HTTP)'));
     } finally {
       await server.stop();
+    }
+    const workers = 2;
+    const redis = await overRedis(env, dir, workers);
+    const redisTitle = `W9 serve on Redis: ${TURNS} turns over ${SESSIONS} sessions (instant model)`;
+    const rrow = (impl, r, note) => ({ id: 'W9', workload: redisTitle, impl, value: r.p50, min: r.p50, max: r.p99, unit: 'ms p50 (max = p99)', note: `${r.turnsPerSec.toFixed(0)} turns/s; p99 ${r.p99.toFixed(1)} ms; ${note}` });
+    if (redis) {
+      rows.push(rrow('adk', redis.one, `adk serve + ${workers} adk worker processes (BullMQ), 1 connection; vs in-process on Redis: p50 +${(redis.one.p50 - redis.local.one.p50).toFixed(1)} ms`));
+      rows.push(rrow('adk', redis.ten, `adk serve + ${workers} adk worker processes (BullMQ, 4 turns each at once), 10 connections`));
+      rows.push(rrow('baseline', redis.local.one, 'adk serve --in-process on the same Redis store, 1 connection'));
+      rows.push(rrow('baseline', redis.local.ten, 'adk serve --in-process on the same Redis store, 10 connections'));
     }
   } finally {
     await model.close();

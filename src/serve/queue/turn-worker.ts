@@ -8,6 +8,7 @@ import { lockSession, SessionInUseError, DEFAULT_LEASE_TTL_MS, type SessionLease
 import type { ServedTeam } from '../session-hub.js';
 import { runTurn } from '../turn-run.js';
 import { kvJournal } from './kv-journal.js';
+import { TeamCache } from './team-cache.js';
 import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { CANCEL_CHANNEL, cancelKey, RedisSessionEvents } from './redis-events.js';
 import { TURN_QUEUE, type TurnJob } from './turn-job.js';
@@ -47,6 +48,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
   const secrets = o.secrets ?? [];
   const log = o.log ?? (() => {});
   const running = new Map<string, AbortController>();
+  const teams = new TeamCache((record) => o.sessionTeam(record));
 
   await listener.subscribe(CANCEL_CHANNEL);
   listener.on('message', (_channel: string, text: string) => {
@@ -85,15 +87,15 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
     try {
       if (await commands.exists(cancelKey(turnId))) abort.abort();
       const lease = await takeLease(o.stores, sessionId, lockMs, abort.signal);
-      let team: ServedTeam | undefined;
+      let team: { team: ServedTeam; release(): void } | undefined;
       try {
         const record = await o.stores.sessions.get(sessionId, { from: 'context' });
         if (!record) {
           await events.release(sessionId, claim);
           return;
         }
-        team = await o.sessionTeam(record);
-        const conv = Conversation.open(o.stores, team, record, lease);
+        team = await teams.take(record);
+        const conv = Conversation.open(o.stores, team.team, record, lease);
         const state = conv.turnState(turnId);
         if (state === 'ended') {
           // It ended under a worker that died before telling anyone: say how, once.
@@ -129,7 +131,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         log(`ended turn ${turnId} of session ${sessionId}: ${summary.status}`);
       } finally {
         await lease.release();
-        await team?.close?.();
+        team?.release();
       }
     } finally {
       running.delete(turnId);
@@ -145,6 +147,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
     async close(opts = {}) {
       if (opts.cancel) for (const a of running.values()) a.abort();
       await worker.close();
+      await teams.close();
       listener.disconnect();
       commands.disconnect();
     },
