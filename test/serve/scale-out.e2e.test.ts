@@ -137,4 +137,34 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     expect(history.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['s0-t1', 's0-t2', 's0-t3']);
     expect(history.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   }, 120_000);
+
+  it('two servers, one worker: either server streams the session from any event id, and a cancel sent to the other stops the turn', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale2-')));
+    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    model().onRequest(() => ({ content: 'one two three four five six seven eight nine ten', chunkSize: 4, chunkDelayMs: 150 }));
+    await startWorkerProcess(home, env, children);
+    const [a, b] = await Promise.all([startServeProcess(home, env, children), startServeProcess(home, env, children)]);
+    const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post(a.url, '/v1/sessions', {})).json()) as { id: string };
+
+    // The turn starts on A; after its third event B is asked for what follows it, and cancels it.
+    let cancelled = false;
+    const onA = await readSse(await post(a.url, `/v1/sessions/${id}/messages`, { content: 'count' }), (e) => {
+      if (Number(e.id) === 3 && !cancelled) {
+        cancelled = true;
+        void post(b.url, `/v1/sessions/${id}/cancel`, {});
+      }
+      return e.event === 'done';
+    });
+    expect(onA.at(-1)!.data.status).toBe('cancelled');
+    const onB = await readSse(await fetch(`${b.url}/v1/sessions/${id}/events`, { headers: { 'last-event-id': '2' } }), (e) => e.event === 'done');
+    expect(onB.map((e) => e.id)).toEqual(onA.slice(2).map((e) => e.id));
+    expect(onB.map((e) => e.data)).toEqual(onA.slice(2).map((e) => e.data));
+
+    // The cancelled turn is saved resumable; B reads it as A does.
+    const read = async (base: string) => (await (await fetch(`${base}/v1/sessions/${id}`)).json()) as { status: string; lastEventId: number; turnFrom: number };
+    const [fromA, fromB] = await Promise.all([read(a.url), read(b.url)]);
+    expect(fromA).toEqual(fromB);
+    expect(fromA).toMatchObject({ status: 'cancelled', lastEventId: Number(onA.at(-1)!.id), turnFrom: 1 });
+  }, 60_000);
 });
