@@ -33,6 +33,10 @@ export interface ServeAppOptions {
   webRoot?: string | undefined;
   /** DeerFlow 1.x's `/api/chat/stream` and `/api/config` (off without it). */
   deerflow?: DeerFlowOptions | undefined;
+  /** Host names besides localhost/127.0.0.1/[::1] that name this loopback server (the address it listens on). */
+  hosts?: readonly string[] | undefined;
+  /** Keep-alive comment interval on event streams (default 15 s). */
+  heartbeatMs?: number | undefined;
 }
 
 /** Keep-alive comment on idle event streams, so proxies keep them open. */
@@ -55,6 +59,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
   const app = new Hono();
   const hub = o.hub;
   const secrets = o.secrets ?? [];
+  const loopbackHosts = new Set([...LOOPBACK_HOSTS, ...(o.hosts ?? [])]);
+  const heartbeatMs = o.heartbeatMs ?? HEARTBEAT_MS;
 
   app.onError((err, c) => {
     const e = toHttpError(err);
@@ -69,7 +75,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   if (!o.token) {
     app.use('*', async (c, next) => {
       const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
-      if (!LOOPBACK_HOSTS.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; set ADK_SERVE_TOKEN to serve other names`);
+      if (!loopbackHosts.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; set ADK_SERVE_TOKEN to serve other names`);
       await next();
     });
   }
@@ -160,9 +166,11 @@ export function createServeApp(o: ServeAppOptions): Hono {
       const queue = new AsyncQueue<SessionEvent>();
       // Subscribed before the replay is read: nothing falls between the two, and ids drop duplicates.
       const unsubscribe = await live.subscribe((e) => queue.push(e));
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), heartbeatMs);
       stream.onAbort(() => queue.close());
-      let last = Number.isFinite(after) ? after : await live.lastId();
+      const newest = await live.lastId();
+      // An id beyond the newest was handed out before this server restarted: send all that is kept.
+      let last = Number.isFinite(after) ? (after > newest ? 0 : after) : newest;
       try {
         for (const e of await live.since(last)) {
           await send(stream, e);
@@ -222,10 +230,12 @@ export function createServeApp(o: ServeAppOptions): Hono {
     }
     // The client going away does not stop the turn (POST /cancel does).
     return streamSSE(c, async (stream) => {
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), heartbeatMs);
       stream.onAbort(() => queue.close());
       try {
         for await (const e of queue) await send(stream, e);
       } finally {
+        clearInterval(heartbeat);
         unsubscribe();
       }
     });
@@ -281,8 +291,10 @@ function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 
   if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };
   if (err instanceof InvalidAnswerError) return { status: 400, code: 'invalid_answer', message: err.message };
   if ('getResponse' in err && typeof err.getResponse === 'function') {
+    // Hono's own refusals: a missing or wrong token (401), a malformed Authorization header (400).
     const status = (err as { status?: number }).status ?? 500;
-    return { status: status === 401 ? 401 : 500, code: status === 401 ? 'unauthorized' : 'http_error', message: err.message || 'unauthorized' };
+    if (status === 401 || status === 400) return { status, code: status === 401 ? 'unauthorized' : 'bad_request', message: err.message || (status === 401 ? 'unauthorized' : 'bad request') };
+    return { status: 500, code: 'http_error', message: err.message };
   }
   if (/unknown agent|is not defined in/.test(err.message)) return { status: 400, code: 'unknown_agent', message: err.message };
   return { status: 500, code: 'internal', message: err.message };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AsyncQueue } from '../core/async-queue.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
-import type { ServedHub, ServedSession, SessionEvent, TurnStep } from './served-session.js';
+import { UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 
 /**
  * DeerFlow 1.x's chat protocol (bytedance/deer-flow, branch main-1.x: `POST /api/chat/stream`,
@@ -80,7 +80,7 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
     const body = parsed.data;
     const text = lastUserText(body.messages);
     // Nothing is created for a request that could not start anything.
-    const known = body.thread_id === '__default__' ? undefined : await hub.stores.kv.get(THREAD_KEY(body.thread_id));
+    const known = body.thread_id === '__default__' ? undefined : await knownSession(body.thread_id);
     if (!known && !text) return c.json({ error: { code: 'invalid_body', message: 'messages: no user message to send', path: 'messages' } }, 400);
     const live = await sessionFor(body.thread_id);
     const thread = body.thread_id === '__default__' ? live.id : body.thread_id;
@@ -97,10 +97,23 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
     return stream(c, live, thread, step, body.auto_accepted_plan ?? false);
   });
 
+  /** The session a thread was mapped to, if it still exists. */
+  async function knownSession(thread: string): Promise<string | undefined> {
+    const id = await hub.stores.kv.get(THREAD_KEY(thread));
+    return id && (await hub.stores.sessions.get(id)) ? id : undefined;
+  }
+
   async function sessionFor(thread: string): Promise<ServedSession> {
     if (thread !== '__default__') {
       const known = await hub.stores.kv.get(THREAD_KEY(thread));
-      if (known) return hub.get(known);
+      // A thread whose session was deleted starts a new one.
+      if (known) {
+        const live = await hub.get(known).catch((e: unknown) => {
+          if (e instanceof UnknownSessionError) return undefined;
+          throw e;
+        });
+        if (live) return live;
+      }
     }
     const live = await hub.create({ agent: rootAgent });
     if (thread !== '__default__') await hub.stores.kv.set(THREAD_KEY(thread), live.id);

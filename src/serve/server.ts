@@ -24,7 +24,9 @@ export async function startServer(app: ServeAppOptions, listen: ListenOptions): 
   if (!isLoopback(listen.host) && !app.token) {
     throw new Error(`adk serve listens on ${listen.host}, beyond this machine: set ADK_SERVE_TOKEN (clients send it as "Authorization: Bearer …")`);
   }
-  const hono = createServeApp(app);
+  // Bound to another loopback address (127.0.0.2): that is the name clients use for it.
+  const hosts = isLoopback(listen.host) ? [listen.host.includes(':') ? `[${listen.host}]` : listen.host] : [];
+  const hono = createServeApp({ ...app, hosts: [...(app.hosts ?? []), ...hosts] });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: hono.fetch, hostname: listen.host, port: listen.port }, () => resolve(s));
     s.once('error', reject);

@@ -19,11 +19,11 @@ afterEach(async () => {
 let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
-async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; tools?: Tool<any>[] } = {}) {
   ran = [];
   const stores = await openAdkStores('memory://');
   const model = new ScriptedChatModel(replies);
-  const team = () => ({ agent: new ChatModelAgent({ name: 'assistant', description: 'helps', model, tools: [touch], approval: ['touch'] }) });
+  const team = () => ({ agent: new ChatModelAgent({ name: 'assistant', description: 'helps', model, tools: [touch, ...(opts.tools ?? [])], approval: ['touch'] }) });
   const hub = new SessionHub({
     stores,
     newTeam: async (agent) => {
@@ -32,7 +32,8 @@ async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBy
     },
     sessionTeam: async () => team(),
   });
-  const server = await startServer({ hub, agents: () => ({ name: 'assistant', children: [] }), secrets: ['sk-secret-value-123'], ...opts }, { host: '127.0.0.1', port: 0 });
+  const { host = '127.0.0.1', tools: _tools, ...appOpts } = opts;
+  const server = await startServer({ hub, agents: () => ({ name: 'assistant', children: [] }), secrets: ['sk-secret-value-123'], ...appOpts }, { host, port: 0 });
   open.push({ server, stores });
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
@@ -219,5 +220,54 @@ describe('adk serve: streams, interrupts, cancel', () => {
     const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
     expect(shown.status).toBe('cancelled');
     expect(await (await call(`/v1/sessions/${id}/cancel`, { method: 'POST' })).json()).toEqual({ cancelled: false });
+  });
+});
+
+describe('adk serve: edges found in review', () => {
+  it('a malformed Authorization header is a 400 or 401, not a 500', async () => {
+    const { call } = await serve([], { token: 'tok-123456' });
+    for (const authorization of ['Bearer', 'Basic dXNlcjpwYXNz', 'Bearer tok-123456 extra', 'bearer\ttok']) {
+      const res = await call('/v1/agents', { headers: { authorization } });
+      expect([400, 401], authorization).toContain(res.status);
+    }
+  });
+
+  it('a Last-Event-ID from before a restart (beyond the last id) replays what is kept instead of waiting for ids to catch up', async () => {
+    const { call, newSession } = await serve([{ content: 'after the restart' }]);
+    const id = await newSession();
+    const turn = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'hi' } }));
+    const seen = await readSse(await call(`/v1/sessions/${id}/events`, { headers: { 'last-event-id': '5000' } }), (e) => e.event === 'done');
+    expect(seen).toEqual(turn);
+  });
+
+  it('bound to another loopback address, the page and API answer to that Host', async () => {
+    const { server } = await serve([], { host: '127.0.0.2' });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/v1/agents`, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      req.on('error', reject).end();
+    });
+    expect(server.url).toContain('127.0.0.2');
+    expect(status).toBe(200);
+  });
+
+  it("a turn's stream sends keep-alive comments while the model is quiet", async () => {
+    const { call, newSession } = await serve([{ content: 'late', delayMs: 400 }], { heartbeatMs: 50 });
+    const id = await newSession();
+    const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'hi' } });
+    const text = await res.text();
+    expect(text.match(/^: keep-alive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(text).toContain('event: done');
+  });
+
+  it('shutdown is bounded: a tool that ignores cancellation does not keep the server from closing', async () => {
+    const stuck: Tool<Record<string, never>> = { name: 'stuck', description: 'never ends', parameters: z.object({}), execute: () => new Promise(() => {}) };
+    const { server, call, newSession } = await serve([{ toolCalls: [{ name: 'stuck', arguments: {} }] }], { tools: [stuck] });
+    const id = await newSession();
+    const res = await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'go' } });
+    await readSse(res, (e) => e.event === 'tool_call');
+    open.splice(open.findIndex((o) => o.server === server), 1);
+    const started = Date.now();
+    await server.close({ cancel: true });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });

@@ -108,4 +108,16 @@ describe('DeerFlow 1.x protocol', () => {
     expect(events.filter((e) => e.event === 'interrupt').length).toBe(1);
     expect(events.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
   }, 60_000);
+
+  it('a thread whose session was deleted starts afresh instead of failing', async () => {
+    researchModel();
+    const url = await startServe(mkdtempSync(join(tmpdir(), 'adk-deerflow-')));
+    const first = await chat(url, { messages: [{ role: 'user', content: 'research it' }], thread_id: 'thread-1', auto_accepted_plan: true });
+    expect(first.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
+    const [session] = ((await (await fetch(`${url}/v1/sessions`)).json()) as any).sessions;
+    expect((await fetch(`${url}/v1/sessions/${session.id}`, { method: 'DELETE' })).status).toBe(204);
+    const again = await chat(url, { messages: [{ role: 'user', content: 'research it again' }], thread_id: 'thread-1', auto_accepted_plan: true });
+    expectDeerFlowShape(again);
+    expect(again.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
+  }, 60_000);
 });
