@@ -20,6 +20,7 @@ export class LiveSession implements ServedSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private running?: { abort: AbortController; done: Promise<RunSummary> } | undefined;
   private turnStart = 1;
+  private lastActive = Date.now();
 
   constructor(
     readonly conv: Conversation<ConversationTeam>,
@@ -59,7 +60,15 @@ export class LiveSession implements ServedSession {
 
   async subscribe(listener: (e: SessionEvent) => void): Promise<() => void> {
     this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+      this.lastActive = Date.now();
+    };
+  }
+
+  /** Nothing runs, nobody listens, and nothing happened for `ms`: the hub may let it go. */
+  idleFor(ms: number, now = Date.now()): boolean {
+    return !this.running && this.listeners.size === 0 && now - this.lastActive >= ms;
   }
 
   async start(step: TurnStep): Promise<void> {
@@ -91,6 +100,7 @@ export class LiveSession implements ServedSession {
   }
 
   private publish(event: JsonEvent): void {
+    this.lastActive = Date.now();
     const e = { id: ++this.seq, event };
     this.log.push(e);
     if (this.log.length > EVENT_LOG_LIMIT) this.log.splice(0, this.log.length - EVENT_LOG_LIMIT);

@@ -21,16 +21,38 @@ export interface SessionHubOptions {
   newTeam(agent?: string): Promise<ServedTeam>;
   /** The team a saved session runs with (its agents file, workspace and root agent). */
   sessionTeam(record: SessionRecord): Promise<ServedTeam>;
+  /** A session nobody used for this long is let go (lease, team, event log); default 10 minutes. */
+  idleMs?: number | undefined;
 }
+
+/** How long an unused session stays open by default. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 /**
  * The sessions this server holds open. A session is opened (its lease taken) on first use and kept
- * while the server runs, so one process serves it; another process holding it is an error.
+ * while it is used, so one process serves it; another process holding it is an error. A session
+ * left idle is closed (its lease given up, its team's tools stopped) and opened again on next use.
  */
 export class SessionHub implements ServedHub {
   private readonly open = new Map<string, Promise<LiveSession>>();
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly options: SessionHubOptions) {}
+  constructor(private readonly options: SessionHubOptions) {
+    const idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.sweeper = setInterval(() => void this.closeIdle(idleMs), Math.min(idleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  /** Closes the sessions idle for `idleMs`. */
+  private async closeIdle(idleMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, pending] of this.open) {
+      const live = await pending.catch(() => undefined);
+      if (!live || !live.idleFor(idleMs, now) || this.open.get(id) !== pending) continue;
+      this.open.delete(id);
+      await live.close().catch(() => {});
+    }
+  }
 
   get stores(): AdkStores {
     return this.options.stores;
@@ -77,6 +99,7 @@ export class SessionHub implements ServedHub {
 
   /** Lets running turns finish (or reach a safe point when `cancel`), then closes every session. */
   async close(opts: { cancel?: boolean } = {}): Promise<void> {
+    clearInterval(this.sweeper);
     const all = await Promise.all([...this.open.values()].map((p) => p.catch(() => undefined)));
     this.open.clear();
     for (const live of all) if (live && opts.cancel) await live.cancel();

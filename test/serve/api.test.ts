@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ChatModelAgent, ScriptedChatModel, type ScriptedReply, type Tool } from '../../src/core/index.js';
 import { openAdkStores, type AdkStores } from '../../src/core/store/index.js';
 import { SessionHub } from '../../src/serve/session-hub.js';
+import { Conversation } from '../../src/core/conversation/conversation.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { readSse, type SseEvent } from './sse.js';
 
@@ -19,7 +20,7 @@ afterEach(async () => {
 let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
-async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; tools?: Tool<any>[] } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; tools?: Tool<any>[] } = {}) {
   ran = [];
   const stores = await openAdkStores('memory://');
   const model = new ScriptedChatModel(replies);
@@ -31,8 +32,9 @@ async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBy
       return team();
     },
     sessionTeam: async () => team(),
+    idleMs: opts.idleMs,
   });
-  const { host = '127.0.0.1', tools: _tools, ...appOpts } = opts;
+  const { host = '127.0.0.1', tools: _tools, idleMs: _idle, ...appOpts } = opts;
   const server = await startServer({ hub, agents: () => ({ name: 'assistant', children: [] }), secrets: ['sk-secret-value-123'], ...appOpts }, { host, port: 0 });
   open.push({ server, stores });
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
@@ -42,7 +44,7 @@ async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBy
     return fetch(`${server.url}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   };
   const newSession = async () => ((await (await call('/v1/sessions', { method: 'POST', json: {} })).json()) as { id: string }).id;
-  return { server, model, call, newSession };
+  return { server, model, call, newSession, stores };
 }
 
 const types = (events: SseEvent[]) => events.map((e) => e.event);
@@ -269,5 +271,21 @@ describe('adk serve: edges found in review', () => {
     const started = Date.now();
     await server.close({ cancel: true });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('a session left idle is let go (its lease and team) and opened again on its next use', async () => {
+    const { call, newSession, stores } = await serve([{ content: 'first' }, { content: 'second' }], { idleMs: 100 });
+    const id = await newSession();
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    expect(await (await call(`/v1/sessions/${id}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: 'one' }) })).json()).toMatchObject({ output: 'first' });
+    // Held while used: another process is refused.
+    const agent = new ChatModelAgent({ name: 'assistant', description: 'helps', model: new ScriptedChatModel([]) });
+    await expect(Conversation.load({ agent, stores }, id)).rejects.toThrow(/in use/);
+    await new Promise((r) => setTimeout(r, 400));
+    const other = await Conversation.load({ agent, stores }, id);
+    await other.close();
+    expect(await (await call(`/v1/sessions/${id}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: 'two' }) })).json()).toMatchObject({ output: 'second' });
+    const shown = (await (await call(`/v1/sessions/${id}`)).json()) as { messages: Array<{ content: string }> };
+    expect(shown.messages.map((m) => m.content)).toEqual(['one', 'first', 'two', 'second']);
   });
 });
