@@ -49,6 +49,7 @@ program
   .option('--json', 'print JSON Lines events on stdout')
   .option('--approve [ids...]', 'approve pending approvals (all, or the given interrupt ids)')
   .option('--reject [ids...]', 'reject pending approvals (all, or the given interrupt ids)')
+  .option('--always [ids...]', 'approve pending approvals and let their tools run without asking for the rest of the session')
   .option('--reason <text>', 'why (sent to the model with --reject)')
   .option('--input <text>', 'answer pending questions (ask_user)')
   .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')

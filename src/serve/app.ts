@@ -5,7 +5,7 @@ import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
 import { AsyncQueue } from '../core/async-queue.js';
-import { InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
+import { grantsFromFlags, InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
@@ -152,7 +152,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
     const live = await hub.get(c.req.param('id'));
     const r = await live.record();
     if (!(await live.busy()) && !r.pendingInterrupts.length) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no pending interrupts (status: ${r.status})`);
-    return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body) });
+    return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body), grants: grantsFromFlags(r.pendingInterrupts, body) });
   });
   app.post('/v1/sessions/:id/cancel', async (c) => {
     const live = await hub.get(c.req.param('id'));

@@ -81,11 +81,16 @@ export class LiveSession implements ServedSession {
     const abort = new AbortController();
     if ('content' in step) this.turnStart = this.seq + 1;
     const start = (signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> =>
-      'content' in step ? this.conv.startTurn(step.content, signal) : this.conv.resumeTurn(step.targets, signal);
+      'content' in step ? this.conv.startTurn(step.content, signal) : this.resume(step, signal);
     // The session is free before `done` is seen: a client that answers at once is not told it is busy.
     const done = runTurn(this.conv, start, abort.signal, (e) => this.publish(e), () => void (this.running = undefined));
     this.running = { abort, done };
     return done;
+  }
+
+  private async resume(step: Extract<TurnStep, { targets: unknown }>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    for (const tool of step.grants ?? []) await this.conv.grant(tool);
+    return this.conv.resumeTurn(step.targets, signal);
   }
 
   async cancel(): Promise<boolean> {

@@ -19,8 +19,9 @@ export const InterruptsBody = z
     reject: z.array(z.string()).optional().describe('Interrupt ids to reject ([]: every pending approval and plan review)'),
     reason: z.string().optional().describe('Why they were rejected (told to the model)'),
     input: z.string().optional().describe('The answer to every pending question'),
+    always: z.array(z.string()).optional().describe('Approval ids to approve and whose tools then run without asking for the rest of the session ([]: every pending approval)'),
   })
-  .refine((b) => b.targets || b.approve || b.reject || b.input !== undefined, { message: 'give targets, approve, reject or input' });
+  .refine((b) => b.targets || b.approve || b.reject || b.always || b.input !== undefined, { message: 'give targets, approve, reject, always or input' });
 
 /** The error body of every failed request. */
 export const ErrorBody = z.object({

@@ -9,7 +9,7 @@ export interface SessionEvent {
 }
 
 /** What a turn is asked to do: a new message, or answers to the interrupts it waits on. */
-export type TurnStep = { content: string } | { targets: Record<string, unknown> };
+export type TurnStep = { content: string } | { targets: Record<string, unknown>; /** Tools allowed from now on in the session ("always"). */ grants?: string[] | undefined };
 
 /** Events kept per session for `Last-Event-ID` replay; older ones are dropped first. */
 export const EVENT_LOG_LIMIT = 10_000;

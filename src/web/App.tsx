@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
-import { api, watch, type AdkEvent, type PendingInterrupt, type SessionSummary } from './api.js';
+import { api, NeedsTokenError, token, watch, type AdkEvent, type PendingInterrupt, type SessionSummary } from './api.js';
 import { InterruptCards } from './InterruptCards.js';
 import { SessionList } from './SessionList.js';
 import { apply, emptyView, fromHistory, type ViewState } from './transcript.js';
@@ -18,8 +18,12 @@ export function App() {
   const [pending, setPending] = useState<PendingInterrupt[]>([]);
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState('');
+  // Bumped when a token is given: everything is asked again with it.
+  const [auth, setAuth] = useState(0);
+  const [needsToken, setNeedsToken] = useState(false);
+  const report = useCallback((e: Error) => (e instanceof NeedsTokenError ? setNeedsToken(true) : setProblem(e.message)), []);
 
-  const refreshList = useCallback(() => void api.sessions().then(setSessions, () => {}), []);
+  const refreshList = useCallback(() => void api.sessions().then(setSessions, report), [report, auth]);
   useEffect(refreshList, [refreshList]);
 
   // Open a session: its saved history, then the events of the turn under way and what follows.
@@ -36,27 +40,31 @@ export function App() {
         const history = open ? { ...s, messages: s.messages.slice(0, lastUserIndex(s.messages) + 1) } : s;
         dispatch({ type: 'reset', view: fromHistory(history) });
         setPending(s.status === 'interrupted' ? s.pending : []);
-        stop = watch(current, open ? s.turnFrom - 1 : s.lastEventId, (e) => {
-          dispatch({ type: 'event', event: e });
-          if (e.type === 'session') setPending([]);
-          if (e.type === 'interrupt') setPending(e.interrupts as PendingInterrupt[]);
-          if (e.type === 'done') refreshList();
-        });
+        stop = watch(
+          current,
+          open ? s.turnFrom - 1 : s.lastEventId,
+          (e) => {
+            dispatch({ type: 'event', event: e });
+            if (e.type === 'session') setPending([]);
+            if (e.type === 'interrupt') setPending(e.interrupts as PendingInterrupt[]);
+            if (e.type === 'done') refreshList();
+          },
+          report,
+        );
       },
-      (e: Error) => setProblem(e.message),
+      report,
     );
     return () => {
       cancelled = true;
       stop();
     };
-  }, [current, refreshList]);
+  }, [current, refreshList, report, auth]);
 
   const open = (id: string) => {
     location.hash = `s=${id}`;
     setProblem('');
     setCurrent(id);
   };
-  const report = (e: Error) => setProblem(e.message);
   const send = async () => {
     const text = draft.trim();
     if (!text) return;
@@ -78,7 +86,23 @@ export function App() {
           {view.running ? `⋯ ${view.path.join(' ▸ ') || 'working'}` : current ? `session ${current}` : 'adk'}
         </header>
         <TranscriptView items={view.items} />
-        {pending.length && current ? <InterruptCards pending={pending} onAnswer={(t) => (setPending([]), api.answer(current, t).catch(report))} /> : null}
+        {pending.length && current ? (
+          <InterruptCards
+            pending={pending}
+            onAnswer={(t) => (setPending([]), api.answer(current, t).catch(report))}
+            onAlways={(id) => (setPending([]), api.always(current, id).catch(report))}
+          />
+        ) : null}
+        {needsToken ? (
+          <TokenForm
+            onToken={(t) => {
+              token.set(t);
+              setNeedsToken(false);
+              setProblem('');
+              setAuth((n) => n + 1);
+            }}
+          />
+        ) : null}
         {problem ? <div className="note error">{problem}</div> : null}
         <form
           className="composer"
@@ -106,4 +130,26 @@ export function App() {
 function lastUserIndex(messages: Array<{ role: string; agentName?: string }>): number {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user' && !messages[i]!.agentName) return i;
   return messages.length;
+}
+
+/** Asks for the server's ADK_SERVE_TOKEN, kept for this tab only (sessionStorage). */
+function TokenForm({ onToken }: { onToken: (token: string) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <form
+      className="card token"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (value.trim()) onToken(value.trim());
+      }}
+    >
+      <div className="card-title">This server needs its access token (ADK_SERVE_TOKEN).</div>
+      <input aria-label="access token" type="password" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} />
+      <div className="buttons">
+        <button className="approve" type="submit">
+          Use token
+        </button>
+      </div>
+    </form>
+  );
 }

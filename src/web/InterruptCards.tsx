@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import type { PendingInterrupt } from './api.js';
 
-/** What the run waits for: approve / reject (with a reason) / edit the arguments, answer a question, review a plan. */
-export function InterruptCards({ pending, onAnswer }: { pending: PendingInterrupt[]; onAnswer: (targets: Record<string, unknown>) => void }) {
+/** What the run waits for: approve / always allow / reject (with a reason) / edit the arguments, answer a question, review a plan. */
+export function InterruptCards({ pending, onAnswer, onAlways }: { pending: PendingInterrupt[]; onAnswer: (targets: Record<string, unknown>) => void; onAlways: (id: string) => void }) {
   return (
     <div className="interrupts">
       {pending.map((p) => (
-        <Card key={p.id} p={p} onAnswer={(data) => onAnswer({ [p.id]: data })} />
+        <Card key={p.id} p={p} onAnswer={(data) => onAnswer({ [p.id]: data })} onAlways={() => onAlways(p.id)} />
       ))}
     </div>
   );
 }
 
-function Card({ p, onAnswer }: { p: PendingInterrupt; onAnswer: (data: unknown) => void }) {
+function Card({ p, onAnswer, onAlways }: { p: PendingInterrupt; onAnswer: (data: unknown) => void; onAlways: () => void }) {
   const [text, setText] = useState('');
   const [args, setArgs] = useState(() => JSON.stringify(p.arguments ?? {}, null, 2));
   const [editing, setEditing] = useState(false);
@@ -39,6 +39,9 @@ function Card({ p, onAnswer }: { p: PendingInterrupt; onAnswer: (data: unknown) 
             }}
           >
             Approve
+          </button>
+          <button title={`run ${p.tool} without asking for the rest of this session`} onClick={onAlways}>
+            Always allow {p.tool}
           </button>
           <button onClick={() => setEditing((x) => !x)}>{editing ? 'Keep arguments' : 'Edit arguments'}</button>
           <button className="reject" onClick={() => onAnswer(text ? { approved: false, reason: text } : { approved: false })}>

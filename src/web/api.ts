@@ -29,12 +29,33 @@ export interface SessionView {
 
 export type AdkEvent = { type: string; agent?: string; runPath?: string[]; [k: string]: unknown };
 
+/** A server started with ADK_SERVE_TOKEN wants it on every request; the page keeps it for this tab only. */
+const TOKEN_KEY = 'adk-serve-token';
+export const token = {
+  get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  set: (value: string) => sessionStorage.setItem(TOKEN_KEY, value),
+  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** The server refused the request for want of the right token. */
+export class NeedsTokenError extends Error {
+  constructor() {
+    super('this server needs its access token (ADK_SERVE_TOKEN)');
+  }
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const t = token.get();
+  return { ...extra, ...(t ? { authorization: `Bearer ${t}` } : {}) };
+}
+
 async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const res = await fetch(path, {
     ...init,
-    headers: { accept: 'application/json', ...(init.json !== undefined || init.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    headers: headers({ accept: 'application/json', ...(init.json !== undefined || init.method === 'POST' ? { 'content-type': 'application/json' } : {}) }),
     body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
   });
+  if (res.status === 401) throw new NeedsTokenError();
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
     throw new Error(body.error?.message ?? `${res.status} ${res.statusText}`);
@@ -48,13 +69,61 @@ export const api = {
   session: (id: string) => call<SessionView>(`/v1/sessions/${id}`),
   send: (id: string, content: string) => call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content } }),
   answer: (id: string, targets: Record<string, unknown>) => call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { targets } }),
+  always: (id: string, interruptId: string) => call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { always: [interruptId] } }),
   cancel: (id: string) => call(`/v1/sessions/${id}/cancel`, { method: 'POST' }),
 };
 
-/** The session's events from `after` on, live; EventSource reconnects with Last-Event-ID by itself. */
-export function watch(id: string, after: number, onEvent: (e: AdkEvent) => void): () => void {
-  const source = new EventSource(`/v1/sessions/${id}/events?after=${after}`);
-  const types = ['session', 'delta', 'thought', 'message', 'tool_call', 'tool_result', 'transfer', 'retry', 'error', 'compaction', 'todos', 'interrupt', 'done'];
-  for (const t of types) source.addEventListener(t, (m) => onEvent(JSON.parse((m as MessageEvent<string>).data) as AdkEvent));
-  return () => source.close();
+/** Wait before reconnecting a dropped event stream. */
+const RECONNECT_MS = 1000;
+
+/**
+ * The session's events from `after` on, live. Read with fetch rather than EventSource, which cannot
+ * send the token; a dropped stream reconnects from the last event seen (Last-Event-ID), as
+ * EventSource would.
+ */
+export function watch(id: string, after: number, onEvent: (e: AdkEvent) => void, onError: (e: Error) => void = () => {}): () => void {
+  const stop = new AbortController();
+  let last = after;
+  void (async () => {
+    while (!stop.signal.aborted) {
+      try {
+        const res = await fetch(`/v1/sessions/${id}/events`, { headers: headers({ accept: 'text/event-stream', 'last-event-id': String(last) }), signal: stop.signal });
+        if (res.status === 401) throw new NeedsTokenError();
+        if (!res.ok || !res.body) throw new Error(`${res.status} ${res.statusText}`);
+        for await (const e of sseEvents(res.body)) {
+          if (e.id !== undefined) last = e.id;
+          onEvent(e.event);
+        }
+      } catch (e) {
+        if (stop.signal.aborted) return;
+        if (e instanceof NeedsTokenError) return onError(e);
+      }
+      await new Promise((r) => setTimeout(r, RECONNECT_MS));
+    }
+  })();
+  return () => stop.abort();
+}
+
+/** Server-sent events of a response body: each `data:` parsed, with its `id:`. */
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncIterable<{ id?: number; event: AdkEvent }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, cut);
+      buf = buf.slice(cut + 2);
+      let data = '';
+      let id: number | undefined;
+      for (const line of block.split('\n')) {
+        if (line.startsWith('data:')) data += line.slice(5).replace(/^ /, '');
+        else if (line.startsWith('id:')) id = Number(line.slice(3).trim());
+      }
+      if (data) yield { id, event: JSON.parse(data) as AdkEvent };
+    }
+  }
 }

@@ -89,8 +89,8 @@ describe('run journal (issue 17)', () => {
     const s = await stores();
     const journal = memoryJournal();
     journal.entries.set('model:agent:bot#1', {
-      model: { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'append', arguments: '{"line":"x"}' } }] },
-    } as JournalEntry);
+      model: { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', function: { name: 'append', arguments: '{"line":"x"}' } }] },
+    });
     journal.entries.set('tool:agent:bot;tool:append:call_1', { toolStarted: true });
     const runs: string[] = [];
     const t = team([{ content: 'I could not tell whether it ran.' }], runs);

@@ -288,4 +288,24 @@ describe('adk serve: edges found in review', () => {
     const shown = (await (await call(`/v1/sessions/${id}`)).json()) as { messages: Array<{ content: string }> };
     expect(shown.messages.map((m) => m.content)).toEqual(['one', 'first', 'two', 'second']);
   });
+
+  it('"always" approves the call and lets the tool run without asking for the rest of the session', async () => {
+    const { call, newSession } = await serve([
+      { toolCalls: [{ name: 'touch', arguments: { name: 'a' } }] },
+      { content: 'made a' },
+      { toolCalls: [{ name: 'touch', arguments: { name: 'b' } }] },
+      { content: 'made b' },
+    ]);
+    const id = await newSession();
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const first = (await (await call(`/v1/sessions/${id}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: 'a' }) })).json()) as any;
+    expect(first.status).toBe('interrupted');
+    const bad = await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', headers: json, body: JSON.stringify({ always: ['nope'] }) });
+    expect(bad.status).toBe(400);
+    const answered = (await (await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', headers: json, body: JSON.stringify({ always: [first.interrupts[0].id] }) })).json()) as any;
+    expect(answered).toMatchObject({ status: 'completed', output: 'made a' });
+    const second = (await (await call(`/v1/sessions/${id}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: 'b' }) })).json()) as any;
+    expect(second).toMatchObject({ status: 'completed', output: 'made b' });
+    expect(ran).toEqual(['a', 'b']);
+  });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
-import { serveEnv, startServeProcess } from './serve-process.js';
+import { startRedisServer } from '../support/redis-server.js';
+import { serveEnv, startServeProcess, startWorkerProcess } from './serve-process.js';
 
 // Issue 17: the web UI of `adk serve` in Debian's Chromium: send a prompt, watch it stream, approve
 // a shell call, reload mid-run and see the run go on, resume an older session.
@@ -75,5 +76,43 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     await page.getByLabel('message').press('Enter');
     await page.getByText('resumed and answered').waitFor();
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('with a token and turns on workers: the page asks for the token, and "Always allow" lets the next shell call run unasked', async () => {
+    model().onRequest((req) => {
+      const msgs = req.body.messages;
+      const last = msgs.at(-1);
+      const tools = msgs.filter((m: any) => m.role === 'tool').length;
+      if (last.role === 'user') return { content: 'First one.', toolCalls: [{ id: 'c1', name: 'shell', arguments: { command: 'echo one-ran' } }] };
+      if (tools === 1) return { content: 'Second one.', toolCalls: [{ id: 'c2', name: 'shell', arguments: { command: 'echo two-ran' } }] };
+      return { content: 'Both ran.' };
+    });
+    const redis = await startRedisServer();
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'adk-web-token-'));
+      const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off', ADK_SERVE_TOKEN: 'tok-web-123456', ADK_STORE: redis.url });
+      await startWorkerProcess(home, env, children);
+      const { url } = await startServeProcess(home, env, children);
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(url);
+      await page.getByLabel('access token').fill('tok-web-123456');
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await page.getByLabel('message').fill('run two commands');
+      await page.getByLabel('message').press('Enter');
+      const card = page.locator('.card.approval');
+      await card.waitFor();
+      expect(await card.textContent()).toContain('echo one-ran');
+      await card.getByRole('button', { name: 'Always allow shell' }).click();
+      await page.getByText('Both ran.').waitFor({ timeout: 15_000 });
+      const text = (await page.locator('.transcript').textContent()) ?? '';
+      expect(text).toContain('one-ran');
+      expect(text).toContain('two-ran');
+      expect(await page.locator('.card.approval').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await redis.stop();
+    }
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { InvalidAnswerError, targetsFromFlags, type AnswerFlags } from '../../core/conversation/answers.js';
+import { grantsFromFlags, InvalidAnswerError, targetsFromFlags, type AnswerFlags } from '../../core/conversation/answers.js';
 import { Conversation } from '../../core/conversation/conversation.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
@@ -11,7 +11,7 @@ export interface ResumeCommandOptions extends AnswerFlags {
   model?: string;
 }
 
-const answering = (o: AnswerFlags) => !!(o.approve || o.reject || o.input !== undefined || o.targets);
+const answering = (o: AnswerFlags) => !!(o.approve || o.reject || o.always || o.input !== undefined || o.targets);
 
 export async function resumeCommand(id: string, words: string[], opts: ResumeCommandOptions): Promise<number> {
   const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && words.length === 0;
@@ -45,6 +45,7 @@ async function continueSession(conv: Conversation<Team>, prompt: string, opts: R
   if (resumable && !(prompt && record.status === 'cancelled')) {
     if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
     const targets = answerTargets(record.pendingInterrupts, opts);
+    for (const tool of grantsFromFlags(record.pendingInterrupts, opts)) await conv.grant(tool);
     return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
   }
   if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);

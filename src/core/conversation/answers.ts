@@ -15,6 +15,8 @@ export interface AnswerFlags {
   input?: string;
   /** JSON text, or the object itself: `{interruptId: data}`. */
   targets?: string | Record<string, unknown>;
+  /** Approvals to approve whose tools are then allowed for the rest of the session (see `grantsFromFlags`). */
+  always?: string[] | boolean;
 }
 
 /** How a person answers waiting interrupts: `adk resume` flags, the HTTP API's `/interrupts` body. */
@@ -41,12 +43,23 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
     return chosen;
   };
   for (const p of pick(flags.approve, ['approval', 'plan_review'])) targets[p.id] = p.kind === 'plan_review' ? { accept: true } : { approved: true };
+  for (const p of pick(flags.always, ['approval'])) {
+    if (p.kind !== 'approval') throw new InvalidAnswerError(`interrupt ${p.id} is a ${p.kind}, not an approval: "always" allows a tool`);
+    targets[p.id] = { approved: true };
+  }
   for (const p of pick(flags.reject, ['approval', 'plan_review'])) {
     targets[p.id] = p.kind === 'plan_review' ? { accept: false, feedback: flags.reason ?? 'Please revise the plan.' } : { approved: false, reason: flags.reason };
   }
   if (flags.input !== undefined) for (const p of pending.filter((x) => x.kind === 'input')) targets[p.id] = flags.input;
   for (const id of Object.keys(targets)) findPending(pending, id);
   return targets;
+}
+
+/** The tools that "always" answers allow from now on in the session (its grants). */
+export function grantsFromFlags(pending: PendingInterrupt[], flags: Pick<AnswerFlags, 'always'>): string[] {
+  if (!flags.always) return [];
+  const chosen = flags.always === true || flags.always.length === 0 ? pending.filter((p) => p.kind === 'approval') : flags.always.map((id) => findPending(pending, id));
+  return [...new Set(chosen.map((p) => p.tool).filter((t): t is string => !!t))];
 }
 
 function findPending(pending: PendingInterrupt[], id: string): PendingInterrupt {

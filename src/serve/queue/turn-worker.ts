@@ -116,7 +116,11 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         const turn = { turnId, journal };
         const summary = await runTurn(
           conv,
-          (signal) => ('content' in step ? conv.startTurn(step.content, signal, undefined, turn) : conv.resumeTurn(step.targets, signal, undefined, turn)),
+          async (signal) => {
+            if ('content' in step) return conv.startTurn(step.content, signal, undefined, turn);
+            for (const tool of step.grants ?? []) await conv.grant(tool);
+            return conv.resumeTurn(step.targets, signal, undefined, turn);
+          },
           abort.signal,
           publish,
           // Saved: the session goes to the next turn's worker before its `done` is published.
