@@ -75,6 +75,20 @@ describe('adk run with a shell that needs approval', () => {
     expect(server().chatRequests).toHaveLength(2);
   });
 
+  it('--always approves and lets shell run unasked for the rest of the session', async () => {
+    server().enqueue(
+      { toolCalls: [{ id: 'call_a', name: 'shell', arguments: { command: 'echo first-ran' } }] },
+      { content: 'first done' },
+      { toolCalls: [{ id: 'call_b', name: 'shell', arguments: { command: 'echo second-ran' } }] },
+      { content: 'second done' },
+    );
+    const id = sessionIdOf(await run('run the first', 3));
+    expect(ofType((await resume(id, ['--always'], 0)).lines, 'done')[0].output).toBe('first done');
+    const next = await expectExit(['resume', id, 'run the second', '--json'], 0, opts());
+    expect(ofType(next.lines, 'interrupt')).toEqual([]);
+    expect(ofType(next.lines, 'tool_result')[0].content).toContain('second-ran');
+  });
+
   it('--reject --reason reaches the model as the tool result and the command never runs', async () => {
     server().enqueue({ toolCalls: [{ id: 'call_rm', name: 'shell', arguments: { command: 'touch rejected-marker' } }] }, { content: 'Understood, I will not run it.' });
     const r = await run('make a marker file', 3);
