@@ -6,6 +6,7 @@ export * from './async-queue.js';
 export { sleep, raceAbort, childSignal } from './abort.js';
 export * from './agents/types.js';
 export * from './agents/run-context.js';
+export { RunJournal, UNFINISHED_CALL_RESULT, type JournalEntry, type JournalStore } from './agents/run-journal.js';
 export { Session, type RecordedEvent } from './agents/session.js';
 export * from './agents/chat-model-agent.js';
 export * from './agents/flow.js';
