@@ -69,7 +69,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
 
-  if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
+  if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Cache-Control'] }));
   // Without a token the server is loopback-only; a page on another site that points its own DNS
   // name at 127.0.0.1 (rebinding) is refused by its Host header.
   if (!o.token) {

@@ -20,7 +20,7 @@ afterEach(async () => {
 let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
-async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; tools?: Tool<any>[] } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigin?: string; tools?: Tool<any>[] } = {}) {
   ran = [];
   const stores = await openAdkStores('memory://');
   const model = new ScriptedChatModel(replies);
@@ -307,5 +307,21 @@ describe('adk serve: edges found in review', () => {
     const second = (await (await call(`/v1/sessions/${id}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: 'b' }) })).json()) as any;
     expect(second).toMatchObject({ status: 'completed', output: 'made b' });
     expect(ran).toEqual(['a', 'b']);
+  });
+
+  it("--cors answers the preflight of the named origin, with the headers DeerFlow's front end sends; other origins get no grant", async () => {
+    const { server } = await serve([], { corsOrigin: 'http://localhost:3000' });
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/api/chat/stream`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,cache-control' },
+      });
+    const ok = await preflight('http://localhost:3000');
+    expect(ok.status).toBeLessThan(300);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const allowed = (ok.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'cache-control', 'authorization', 'last-event-id']));
+    const other = await preflight('http://evil.example');
+    expect(other.headers.get('access-control-allow-origin')).not.toBe('http://evil.example');
   });
 });
