@@ -125,7 +125,8 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
     const unsubscribe = await live.subscribe((e) => queue.push(e));
     const r = await live.record();
     const title = r.title || r.messages.find((m) => m.role === 'user')?.content || ('content' in first ? first.content : '');
-    const translate = new DeerFlowTranslator(thread, o.roles, () => title);
+    // The team's root is DeerFlow's coordinator, whatever its name ('research' is not a researcher).
+    const translate = new DeerFlowTranslator(thread, { [rootAgent]: 'coordinator', ...o.roles }, () => title);
     try {
       await live.start(first);
     } catch (e) {
@@ -172,6 +173,9 @@ function lastUserText(messages: ReadonlyArray<{ role?: string | undefined; conte
 }
 
 /** adk's run events (as `adk run --json` has them) → DeerFlow's SSE events. */
+/** Calls DeerFlow shows otherwise: the plan review as the plan card, hand-overs as the next agent speaking. */
+const HIDDEN_TOOLS = new Set(['review_plan', 'transfer_to_agent']);
+
 export class DeerFlowTranslator {
   private seq = 0;
   private readonly open = new Map<string, string>();
@@ -185,6 +189,9 @@ export class DeerFlowTranslator {
 
   next(e: JsonEvent): Array<{ event: string; data: unknown }> {
     const agent = String(e.agent ?? '');
+    // DeerFlow reads every planner message as its plan JSON: the planner speaks only through the
+    // plan card made from its review (its own words, e.g. the plan restated once accepted, are not shown).
+    if ((e.type === 'delta' || e.type === 'thought' || e.type === 'message') && deerflowRole(agent, this.roles) === 'planner') return [];
     const base = () => ({ thread_id: this.thread, agent: deerflowRole(agent, this.roles), id: this.messageId(agent), role: 'assistant' });
     switch (e.type) {
       case 'delta':
@@ -192,13 +199,21 @@ export class DeerFlowTranslator {
       case 'thought':
         return [{ event: 'message_chunk', data: { ...base(), content: '', reasoning_content: e.content } }];
       case 'message': {
-        const out = [{ event: 'message_chunk', data: { ...base(), content: '', finish_reason: 'stop' } }];
+        // The end of a streamed message; a message not streamed comes whole; one with nothing to
+        // show (only a hidden call: the hand-over, the plan review) is not a message in DeerFlow.
+        const streamed = this.open.has(agent);
+        const content = String(e.content ?? '');
+        if (!streamed && !content) return [];
+        const out = [
+          ...(streamed ? [] : [{ event: 'message_chunk', data: { ...base(), content } }]),
+          { event: 'message_chunk', data: { ...base(), content: '', finish_reason: 'stop' } },
+        ];
         this.open.delete(agent);
         return out;
       }
       case 'tool_call': {
         // The plan is shown as the planner's plan card, not as a tool call.
-        if (e.name === 'review_plan' || e.name === 'transfer_to_agent') {
+        if (HIDDEN_TOOLS.has(String(e.name))) {
           this.hidden.add(String(e.id));
           return [];
         }
@@ -217,7 +232,8 @@ export class DeerFlowTranslator {
         ];
       }
       case 'tool_result':
-        if (this.hidden.has(String(e.id))) return [];
+        // (a continuation answers the review call made in an earlier request: hidden by name too)
+        if (this.hidden.has(String(e.id)) || HIDDEN_TOOLS.has(String(e.name))) return [];
         return [{ event: 'tool_call_result', data: { ...base(), content: e.content, tool_call_id: e.id } }];
       case 'interrupt': {
         const out: Array<{ event: string; data: unknown }> = [];

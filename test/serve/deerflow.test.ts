@@ -70,6 +70,12 @@ describe('DeerFlow 1.x protocol', () => {
     expect(interrupt).toMatchObject({ role: 'assistant', finish_reason: 'interrupt', options: [{ text: 'Edit plan', value: 'edit_plan' }, { text: 'Start research', value: 'accepted' }] });
     // No tool-call rows for the plan or the hand-over: DeerFlow shows the plan card.
     expect(first.some((e) => e.event === 'tool_calls')).toBe(false);
+    // DeerFlow's page opens a research panel for the first researcher/coder/reporter message and
+    // needs a plan before it: the coordinator ('research') is the coordinator, and the only planner
+    // message is the plan card (no empty one for the review call).
+    const roles = first.filter((e) => e.event === 'message_chunk').map((e) => e.data.agent);
+    expect(roles.every((r) => r === 'coordinator' || r === 'planner')).toBe(true);
+    expect(new Set(first.filter((e) => e.data.agent === 'planner').map((e) => e.data.id))).toEqual(new Set([card.id]));
 
     const edited = await chat(url, { messages: [{ role: 'user', content: 'add a comparison step' }], thread_id: 'thread-1', interrupt_feedback: 'edit_plan' });
     expectDeerFlowShape(edited);
@@ -87,6 +93,11 @@ describe('DeerFlow 1.x protocol', () => {
     expect(report).toBe('# Report\n\nAll found.');
     expect(accepted.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
     expect(accepted.some((e) => e.event === 'interrupt')).toBe(false);
+    // Once accepted, nothing more from the planner (DeerFlow would parse it as a plan), and no
+    // result for the review call, whose call it never saw.
+    expect(accepted.some((e) => e.data.agent === 'planner')).toBe(false);
+    const callIds = new Set(accepted.flatMap((e) => (e.event === 'tool_calls' ? e.data.tool_calls.map((c: any) => c.id) : [])));
+    for (const r of accepted.filter((e) => e.event === 'tool_call_result')) expect(callIds.has(r.data.tool_call_id)).toBe(true);
   }, 60_000);
 
   it('a request that cannot start anything creates no session', async () => {
