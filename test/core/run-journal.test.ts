@@ -33,7 +33,7 @@ function memoryJournal(): JournalStore & { entries: Map<string, JournalEntry> } 
   };
 }
 
-function team(script: ConstructorParameters<typeof ScriptedChatModel>[0], runs: string[]) {
+function team(script: ConstructorParameters<typeof ScriptedChatModel>[0], runs: string[], approval: string[] = []) {
   const append = defineTool({
     name: 'append',
     description: 'appends a line',
@@ -44,7 +44,7 @@ function team(script: ConstructorParameters<typeof ScriptedChatModel>[0], runs: 
     },
   });
   const model = new ScriptedChatModel(script);
-  return { model, agent: new ChatModelAgent({ name: 'bot', description: 'appends', model, tools: [append] }) };
+  return { model, agent: new ChatModelAgent({ name: 'bot', description: 'appends', model, tools: [append], approval }) };
 }
 
 describe('run journal (issue 17)', () => {
@@ -113,5 +113,29 @@ describe('run journal (issue 17)', () => {
     await conv.send('second', { turnId: 'b', journal: memoryJournal() }).result;
     expect(conv.history.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'second']);
     await conv.close();
+  });
+
+  it('an approved call that finished before its worker died is not asked about again, nor run again', async () => {
+    const s = await stores();
+    const runs: string[] = [];
+    const first = team([{ toolCalls: [{ name: 'append', arguments: { line: 'approved' } }] }, { delayMs: 60_000, content: 'never' }], runs, ['append']);
+    const conv = await Conversation.start({ agent: first.agent, stores: s });
+    expect((await conv.send('append it').result).status).toBe('interrupted');
+    const [pending] = conv.pending;
+    // The continuation (a queued job) approves it; the tool runs; the worker dies in the next model call.
+    const journal = memoryJournal();
+    const events = await conv.resumeTurn({ [pending!.id]: { approved: true } }, new AbortController().signal, undefined, { turnId: 'resume-1', journal });
+    for await (const e of events) if (e.output?.message?.message?.role === 'tool') break;
+    expect(runs).toEqual(['approved']);
+    await conv.close();
+
+    const second = team([{ content: 'It is appended.' }], runs, ['append']);
+    const again = await Conversation.load({ agent: second.agent, stores: s }, conv.id);
+    expect(again.turnState('resume-1')).toBe('running');
+    const result = await again.answer({ [pending!.id]: { approved: true } }, { turnId: 'resume-1', journal }).result;
+    expect(result.status).toBe('completed');
+    expect(result.finalOutput).toBe('It is appended.');
+    expect(runs).toEqual(['approved']);
+    await again.close();
   });
 });

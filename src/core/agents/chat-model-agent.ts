@@ -233,7 +233,7 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
     const execute: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
-    const journaled = ctx.journal ? ctx.journal.tool(execute) : execute;
+    const journaled = ctx.journal ? ctx.journal.tool(execute, ctx.session.values) : execute;
     const baseTool = ctx.callbacks ? observedTool(journaled, ctx.callbacks, this.name, ctx.runPath) : journaled;
     const run: RunExec = {
       tools,

@@ -9,7 +9,7 @@ import type { CallIds } from './call-ids.js';
 export type JournalEntry =
   | { model: Message }
   | { toolStarted: true }
-  | { tool: Extract<ToolCallResult, { kind: 'done' }> };
+  | { tool: Extract<ToolCallResult, { kind: 'done' }>; /** The run's session values after the call (tools such as write_todos set them). */ values?: Record<string, unknown> | undefined };
 
 /** Where a run's journal is kept (a key-value store under the turn's own prefix). */
 export interface JournalStore {
@@ -61,13 +61,29 @@ export class RunJournal {
     };
   }
 
-  /** The tool handler with replay: a finished call returns its recorded result; a started one is not run again. */
-  tool(next: ToolCallHandler): ToolCallHandler {
+  /**
+   * The recorded result of the call at `address` if an earlier attempt finished it: the approval
+   * layer answers with it rather than ask again about a call that already ran.
+   */
+  async finished(address: string, values?: Record<string, unknown>): Promise<Extract<ToolCallResult, { kind: 'done' }> | undefined> {
+    const recorded = await this.store.read(`tool:${address}`);
+    if (!recorded || !('tool' in recorded)) return undefined;
+    this.replayed++;
+    if (values && recorded.values) Object.assign(values, recorded.values);
+    return { ...recorded.tool, replayed: true };
+  }
+
+  /**
+   * The tool handler with replay: a finished call returns its recorded result (and puts back the
+   * session values it left); a started one is not run again.
+   */
+  tool(next: ToolCallHandler, values?: Record<string, unknown>): ToolCallHandler {
     return async (req) => {
       const key = `tool:${req.address}`;
       const recorded = await this.store.read(key);
       if (recorded && 'tool' in recorded) {
         this.replayed++;
+        if (values && recorded.values) Object.assign(values, recorded.values);
         return { ...recorded.tool, replayed: true };
       }
       if (recorded && 'toolStarted' in recorded) {
@@ -77,9 +93,18 @@ export class RunJournal {
       await this.store.write(key, { toolStarted: true });
       const result = await next(req);
       // An interrupt is the checkpoint's business: the call has not run, so the next attempt may start it.
-      if (result.kind === 'done') await this.store.write(key, { tool: result });
+      if (result.kind === 'done') await this.store.write(key, { tool: result, ...(values ? { values: jsonValues(values) } : {}) });
       else await this.store.forget(key);
       return result;
     };
+  }
+}
+
+/** The session values that survive JSON (what a journal can keep). */
+function jsonValues(values: Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(JSON.stringify(values)) as Record<string, unknown>;
+  } catch {
+    return undefined;
   }
 }

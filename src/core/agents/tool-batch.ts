@@ -12,6 +12,8 @@ export interface DoneCall {
   action?: AgentAction | undefined;
   /** The arguments it ran with (JSON), when a person edited them before approving. */
   editedArguments?: string | undefined;
+  /** The result came from the run's journal (an earlier attempt of the turn ran the call). */
+  replayed?: boolean | undefined;
 }
 
 export interface ToolBatchEnv {
@@ -67,8 +69,9 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         const entry: DoneCall = { content: r.content, isError: r.isError };
         if (r.action) entry.action = r.action;
         if (r.edited) entry.editedArguments = JSON.stringify(r.arguments ?? null);
+        if (r.replayed) entry.replayed = true;
         result.done[call.id] = entry;
-        if (call.id !== result.returnDirectlyId) env.emit({ ...toolEvent(call, entry, env.agentName), ...(r.replayed ? { replayed: true } : {}) });
+        if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
       }),
   );
   return result;
@@ -79,6 +82,7 @@ export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): A
   e.agentName = agentName;
   if (entry.isError && e.output?.message?.message) e.output.message.message.isError = true;
   if (entry.action) e.action = entry.action;
+  if (entry.replayed) e.replayed = true;
   return e;
 }
 

@@ -28,6 +28,10 @@ export function approvalMiddleware(tools: Iterable<string>): AgentMiddleware {
 async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCallRequest): Promise<ToolCallResult> {
   const { call, resume, address } = req;
   const name = call.function.name;
+  // An earlier attempt of this turn (a worker that died later) finished the call: its result
+  // stands; asking again would let it run twice.
+  const finished = await ctx.run.journal?.finished(address, ctx.run.session.values);
+  if (finished) return finished;
   // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
   const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;
   if (before) return runApproved(next, ctx, req, { ...resume, state: before.state }, before.approved.arguments);
