@@ -164,10 +164,11 @@ export function createServeApp(o: ServeAppOptions): Hono {
     const after = asked === undefined ? NaN : Number(asked);
     return streamSSE(c, async (stream) => {
       const queue = new AsyncQueue<SessionEvent>();
+      // Told before anything is awaited: a client gone while we subscribe still ends this stream.
+      stream.onAbort(() => queue.close());
       // Subscribed before the replay is read: nothing falls between the two, and ids drop duplicates.
       const unsubscribe = await live.subscribe((e) => queue.push(e));
       const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), heartbeatMs);
-      stream.onAbort(() => queue.close());
       const newest = await live.lastId();
       // An id beyond the newest was handed out before this server restarted: send all that is kept.
       let last = Number.isFinite(after) ? (after > newest ? 0 : after) : newest;

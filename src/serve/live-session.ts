@@ -66,6 +66,11 @@ export class LiveSession implements ServedSession {
     };
   }
 
+  /** A request is using it: it is not idle. */
+  touch(): void {
+    this.lastActive = Date.now();
+  }
+
   /** Nothing runs, nobody listens, and nothing happened for `ms`: the hub may let it go. */
   idleFor(ms: number, now = Date.now()): boolean {
     return !this.running && this.listeners.size === 0 && now - this.lastActive >= ms;

@@ -81,7 +81,9 @@ export class SessionHub implements ServedHub {
       this.open.set(id, live);
       live.catch(() => this.open.delete(id));
     }
-    return live;
+    const session = await live;
+    session.touch();
+    return session;
   }
 
   /** Stops any turn, lets the session go and deletes it from the store. */

@@ -167,4 +167,44 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     expect(fromA).toEqual(fromB);
     expect(fromA).toMatchObject({ status: 'cancelled', lastEventId: Number(onA.at(-1)!.id), turnFrom: 1 });
   }, 60_000);
+
+  it('a turn no worker can run ends with an error for its client and frees the session; a stale copy of a job is dropped', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale3-')));
+    const toolLog = join(home, 'tool-runs.log');
+    writeFileSync(toolLog, '');
+    const agents = recordingTeam(home, toolLog);
+    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    trustAgentsFile(env.ADK_HOME!, agents);
+    model().onRequest(() => ({ content: 'fine' }));
+    const worker = await startWorkerProcess(home, env, children);
+    const { url } = await startServeProcess(home, env, children, ['--agents', agents]);
+    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    expect(((await (await post(`/v1/sessions/${id}/messages`, { content: 'first' })).json()) as any).status).toBe('completed');
+
+    // The agents file changes under the session: no worker will run it on the new file (a worker
+    // that has not built its team yet; the one that has keeps it, as one adk serve process does).
+    worker.child.kill('SIGTERM');
+    await new Promise((r) => worker.child.once('exit', r));
+    writeFileSync(agents, readFileSync(agents, 'utf8').replace('Record the line.', 'Record the line, changed.'));
+    const fresh = await startWorkerProcess(home, env, children);
+    const failed = (await (await post(`/v1/sessions/${id}/messages`, { content: 'second' })).json()) as any;
+    expect(failed.status).toBe('error');
+    expect(failed.error).toMatch(/could not be run/);
+    expect(((await (await fetch(`${url}/v1/sessions/${id}`)).json()) as any).status).not.toBe('running');
+
+    // A copy of a job whose turn no longer holds the session (delivered again) is not run.
+    const { Queue } = await import('bullmq');
+    const { Redis } = await import('ioredis');
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue('adk-turns', { connection });
+    await queue.add('turn', { sessionId: id, turnId: 'stale-copy', step: { content: 'ghost' }, claim: 'stale-copy@0' }, { jobId: 'stale-copy' });
+    for (let i = 0; i < 100 && !fresh.log().includes('dropping turn stale-copy'); i++) await new Promise((r) => setTimeout(r, 50));
+    await queue.close();
+    connection.disconnect();
+    expect(fresh.log()).toContain('dropping turn stale-copy');
+    const shown = (await (await fetch(`${url}/v1/sessions/${id}`)).json()) as { messages: Array<{ content: string }> };
+    expect(shown.messages.map((m) => m.content)).not.toContain('ghost');
+    expect(model().chatRequests.some((r) => JSON.stringify(r.body).includes('ghost'))).toBe(false);
+  }, 60_000);
 });

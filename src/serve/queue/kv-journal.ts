@@ -6,7 +6,7 @@ import type { KeyValueStore } from '../../core/store/key-value-store.js';
  * A replay reads every entry the earlier attempt wrote, so the keys this attempt touched are all
  * there are: clearing them needs no scan of the store.
  */
-export function kvJournal(kv: KeyValueStore, sessionId: string, turnId: string): JournalStore & { clear(): Promise<void> } {
+export function kvJournal(kv: KeyValueStore, sessionId: string, turnId: string): JournalStore & { clear(): Promise<void>; clearAll(): Promise<void> } {
   const prefix = `journal:${sessionId}:${turnId}:`;
   const touched = new Set<string>();
   return {
@@ -24,5 +24,7 @@ export function kvJournal(kv: KeyValueStore, sessionId: string, turnId: string):
     clear: async () => {
       if (touched.size) await kv.deleteMany([...touched]);
     },
+    /** Every entry of the turn, found by listing (a turn this attempt did not run: rare). */
+    clearAll: async () => kv.deleteMany(await kv.list(prefix)),
   };
 }

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Conversation } from '../../core/conversation/conversation.js';
+import { jsonEventText } from '../../core/conversation/json-events.js';
 import type { AdkStores } from '../../core/store/adk-stores.js';
 import { lockSession } from '../../core/store/session-lock.js';
 import { newSessionId } from '../../core/store/session-store.js';
@@ -39,7 +40,27 @@ export class QueuedHub implements ServedHub {
       publish: (channel, message) => commands.publish(channel, message),
       setCancel: (turnId) => commands.set(cancelKey(turnId), '1', 'EX', CANCEL_MARK_TTL_S),
     };
-    return new QueuedHub(o.stores, o.newTeam, parts, [commands, subscriber]);
+    const hub = new QueuedHub(o.stores, o.newTeam, parts, [commands, subscriber]);
+    // A turn no worker could finish (it killed every worker it ran on, its session stayed locked):
+    // whoever streams it is told, and the session is freed. Every server may say so; only the first
+    // does, while the turn still holds the session.
+    const failures = new bullmq.QueueEvents(TURN_QUEUE, { connection: commands });
+    failures.on('failed', ({ jobId, failedReason }) => void hub.turnFailed(jobId, failedReason).catch(() => {}));
+    failures.on('error', () => {});
+    hub.failures = failures;
+    return hub;
+  }
+
+  private failures?: { close(): Promise<void> } | undefined;
+
+  private async turnFailed(jobId: string, reason: string): Promise<void> {
+    if ((await this.parts.queue.getJobState(jobId)) !== 'failed') return;
+    const job = await this.parts.queue.getJob(jobId);
+    if (!job) return;
+    const { sessionId, claim } = job.data;
+    const closing = { onlyIf: claim };
+    await this.parts.events.publish(sessionId, jsonEventText({ type: 'error', agent: '', runPath: [], message: `the turn could not be run: ${reason}` }, []), closing);
+    await this.parts.events.publish(sessionId, jsonEventText({ type: 'done', status: 'error', sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } }, []), { ...closing, release: claim });
   }
 
   /** Workers listening on the queue now (a server with none says so). */
@@ -76,6 +97,7 @@ export class QueuedHub implements ServedHub {
   }
 
   async close(): Promise<void> {
+    await this.failures?.close();
     await this.parts.queue.close();
     for (const c of this.connections) c.disconnect();
   }

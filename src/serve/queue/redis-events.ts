@@ -19,9 +19,11 @@ export const cancelKey = (turnId: string) => `adk-serve:cancel:${turnId}`;
 /**
  * Numbers the event, appends it to the session's stream and tells subscribers, in one step; the
  * session's `done` also frees it (when `release` is its turn) before anyone hears of it.
- * KEYS: seq, stream, channel, running, turnFrom. ARGV: event JSON, max length, release turn id, '1' = first event of a turn.
+ * KEYS: seq, stream, channel, running, turnFrom. ARGV: event JSON, max length, claim to release, '1' = first
+ * event of a turn, claim that must still hold the session (else nothing is published: 0).
  */
 const PUBLISH_SCRIPT = `
+if ARGV[5] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[5] then return 0 end
 local n = redis.call('INCR', KEYS[1])
 local e = '{"id":' .. n .. ',"event":' .. ARGV[1] .. '}'
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-1', 'e', e)
@@ -35,7 +37,7 @@ return n
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 type ScriptedRedis = Redis & {
-  adkPublish(seq: string, stream: string, channel: string, running: string, turnFrom: string, event: string, max: number, release: string, first: string): Promise<number>;
+  adkPublish(seq: string, stream: string, channel: string, running: string, turnFrom: string, event: string, max: number, release: string, first: string, onlyIf: string): Promise<number>;
   adkRelease(key: string, value: string): Promise<number>;
 };
 
@@ -55,23 +57,29 @@ function withScripts(redis: Redis): ScriptedRedis {
  */
 export class RedisSessionEvents {
   private readonly redis: ScriptedRedis;
-  private readonly channels = new Map<string, { listeners: Set<(e: SessionEvent) => void>; ready: Promise<unknown> }>();
+  private readonly channels = new Map<string, Channel>();
 
   /** `subscriber` is a connection of its own (a subscribed connection runs no other commands); none on workers. */
   constructor(redis: Redis, private readonly subscriber?: Redis) {
     this.redis = withScripts(redis);
     subscriber?.on('message', (channel: string, text: string) => {
-      const listeners = this.channels.get(channel)?.listeners;
-      if (!listeners?.size) return;
-      const e = JSON.parse(text) as SessionEvent;
-      for (const l of listeners) l(e);
+      const entry = this.channels.get(channel);
+      if (entry) deliver(entry, [JSON.parse(text) as SessionEvent]);
+    });
+    // Pub/sub drops what is published while the connection is down: after a reconnect each stream
+    // is read from the last event delivered, so listeners see no gap.
+    subscriber?.on('ready', () => {
+      for (const entry of this.channels.values()) void this.since(entry.sessionId, entry.lastId).then((missed) => deliver(entry, missed), () => {});
     });
   }
 
-  /** Appends an event (its JSON text, already redacted) and returns its id. */
-  publish(id: string, eventJson: string, opts: { release?: string | undefined; turnStart?: boolean | undefined } = {}): Promise<number> {
+  /**
+   * Appends an event (its JSON text, already redacted) and returns its id; with `onlyIf`, only while
+   * that claim holds the session (0: not published).
+   */
+  publish(id: string, eventJson: string, opts: { release?: string | undefined; turnStart?: boolean | undefined; onlyIf?: string | undefined } = {}): Promise<number> {
     const k = sessionKeys(id);
-    return this.redis.adkPublish(k.seq, k.stream, k.channel, k.running, k.turnFrom, eventJson, EVENT_LOG_LIMIT, opts.release ?? '', opts.turnStart ? '1' : '0');
+    return this.redis.adkPublish(k.seq, k.stream, k.channel, k.running, k.turnFrom, eventJson, EVENT_LOG_LIMIT, opts.release ?? '', opts.turnStart ? '1' : '0', opts.onlyIf ?? '');
   }
 
   async since(id: string, after: number): Promise<SessionEvent[]> {
@@ -114,13 +122,25 @@ export class RedisSessionEvents {
     const channel = sessionKeys(id).channel;
     let entry = this.channels.get(channel);
     if (!entry) {
-      const created = { listeners: new Set<(e: SessionEvent) => void>(), ready: subscriber.subscribe(channel) };
+      const created: Channel = { sessionId: id, listeners: new Set(), lastId: 0, ready: Promise.resolve() };
+      // The newest id first, then the subscription: nothing arrives before the id it follows is known.
+      created.ready = this.lastId(id).then((n) => {
+        created.lastId = n;
+        return subscriber.subscribe(channel);
+      });
       this.channels.set(channel, created);
       entry = created;
     }
     const { listeners } = entry;
     listeners.add(listener);
-    await entry.ready;
+    try {
+      await entry.ready;
+    } catch (e) {
+      // A failed subscription is not kept for the next stream of this session to trip on.
+      listeners.delete(listener);
+      if (this.channels.get(channel) === entry) this.channels.delete(channel);
+      throw e;
+    }
     return () => {
       listeners.delete(listener);
       if (!listeners.size && this.channels.get(channel) === entry) {
@@ -128,5 +148,22 @@ export class RedisSessionEvents {
         void subscriber.unsubscribe(channel).catch(() => {});
       }
     };
+  }
+}
+
+interface Channel {
+  sessionId: string;
+  listeners: Set<(e: SessionEvent) => void>;
+  /** The newest event id delivered: a reconnect reads the stream after it. */
+  lastId: number;
+  ready: Promise<unknown>;
+}
+
+/** Hands events to a channel's listeners once each, in id order. */
+function deliver(entry: Channel, events: SessionEvent[]): void {
+  for (const e of events) {
+    if (e.id <= entry.lastId) continue;
+    entry.lastId = e.id;
+    for (const l of entry.listeners) l(e);
   }
 }

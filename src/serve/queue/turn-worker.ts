@@ -47,14 +47,14 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
   const events = new RedisSessionEvents(commands);
   const secrets = o.secrets ?? [];
   const log = o.log ?? (() => {});
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { abort: AbortController; lost: AbortController }>();
   const teams = new TeamCache((record) => o.sessionTeam(record));
 
   await listener.subscribe(CANCEL_CHANNEL);
   listener.on('message', (_channel: string, text: string) => {
     try {
       const { turnId } = JSON.parse(text) as { turnId?: string };
-      if (turnId) running.get(turnId)?.abort();
+      if (turnId) running.get(turnId)?.abort.abort();
     } catch {
       // not ours
     }
@@ -70,25 +70,25 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
     maxStalledCount: 5,
   });
   worker.on('error', () => {});
-  // A turn no worker could run (its session stayed locked, the store was down): its clients are told, and the session is freed.
-  worker.on('failed', (job, err) => {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-    const { sessionId, claim } = job.data;
-    void (async () => {
-      await events.publish(sessionId, jsonEventText({ type: 'error', agent: '', runPath: [], message: err.message }, secrets));
-      await events.publish(sessionId, jsonEventText({ type: 'done', status: 'error', sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } }, secrets), { release: claim });
-    })().catch(() => {});
+  // This worker stalled past its lock: the job is another worker's now. Stop, and say nothing more.
+  worker.on('lockRenewalFailed', (ids: string[]) => {
+    for (const id of ids) running.get(id)?.lost.abort();
   });
 
   async function runJob(job: Job<TurnJob>): Promise<void> {
     const { sessionId, turnId, step, claim } = job.data;
     const abort = new AbortController();
-    running.set(turnId, abort);
+    const lost = new AbortController();
+    running.set(turnId, { abort, lost });
     try {
       if (await commands.exists(cancelKey(turnId))) abort.abort();
-      const lease = await takeLease(o.stores, sessionId, lockMs, abort.signal);
+      // A job whose claim is gone was finished (its `done` freed the session) or given up on: a copy
+      // delivered again must not run as a new turn.
+      if (!(await holds(sessionId, claim, turnId))) return;
+      const lease = await takeLease(o.stores, sessionId, lockMs);
       let team: { team: ServedTeam; release(): void } | undefined;
       try {
+        if (!(await holds(sessionId, claim, turnId))) return;
         const record = await o.stores.sessions.get(sessionId, { from: 'context' });
         if (!record) {
           await events.release(sessionId, claim);
@@ -97,17 +97,21 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         team = await teams.take(record);
         const conv = Conversation.open(o.stores, team.team, record, lease);
         const state = conv.turnState(turnId);
+        const journal = kvJournal(o.stores.kv, sessionId, turnId);
         if (state === 'ended') {
           // It ended under a worker that died before telling anyone: say how, once.
-          if ((await events.running(sessionId)) === claim) await publishClosing(conv.record.status);
+          await publishClosing(conv.record.status);
+          await journal.clearAll();
           return;
         }
         log(`${state === 'running' ? 'taking over' : 'starting'} turn ${turnId} of session ${sessionId}`);
-        const journal = kvJournal(o.stores.kv, sessionId, turnId);
+        // Once the job or the session is another worker's, this one publishes nothing more.
+        const muted = () => lost.signal.aborted || lease.signal.aborted;
         let chain = Promise.resolve();
         let first = state === 'new' && 'content' in step;
         const publish = (e: JsonEvent) => {
-          const opts = { turnStart: first, release: e.type === 'done' ? claim : undefined };
+          if (muted()) return;
+          const opts = { turnStart: first, onlyIf: claim, release: e.type === 'done' ? claim : undefined };
           first = false;
           const text = jsonEventText(e, secrets);
           chain = chain.then(() => events.publish(sessionId, text, opts).then(() => {}));
@@ -121,15 +125,14 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
             for (const tool of step.grants ?? []) await conv.grant(tool);
             return conv.resumeTurn(step.targets, signal, undefined, turn);
           },
-          abort.signal,
+          AbortSignal.any([abort.signal, lost.signal]),
           publish,
-          // Saved: the session goes to the next turn's worker before its `done` is published.
-          async () => {
-            await chain;
-            await lease.release();
-          },
+          () => chain,
         );
+        // `done` (which frees the session) is out before the lease goes: a worker taking the session
+        // over then finds the turn ended and already told.
         await chain;
+        if (muted()) return;
         // The job ends here whatever the status: no attempt of this turn will read its journal again.
         await journal.clear();
         log(`ended turn ${turnId} of session ${sessionId}: ${summary.status}`);
@@ -143,13 +146,20 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
 
     async function publishClosing(status: string): Promise<void> {
       const done = { type: 'done', status, sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } };
-      await events.publish(sessionId, jsonEventText(done, secrets), { release: claim });
+      await events.publish(sessionId, jsonEventText(done, secrets), { onlyIf: claim, release: claim });
     }
+  }
+
+  /** Whether the job still holds its session (logged when it does not). */
+  async function holds(sessionId: string, claim: string, turnId: string): Promise<boolean> {
+    if ((await events.running(sessionId)) === claim) return true;
+    log(`dropping turn ${turnId} of session ${sessionId}: it no longer holds the session (it ended, or was given up)`);
+    return false;
   }
 
   return {
     async close(opts = {}) {
-      if (opts.cancel) for (const a of running.values()) a.abort();
+      if (opts.cancel) for (const r of running.values()) r.abort.abort();
       await worker.close();
       await teams.close();
       listener.disconnect();
@@ -159,15 +169,18 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
 }
 
 /** The session's lease: the worker that died holding it may need a lease's lifetime to let go. */
-async function takeLease(stores: AdkStores, sessionId: string, lockMs: number, signal: AbortSignal): Promise<SessionLease> {
+async function takeLease(stores: AdkStores, sessionId: string, lockMs: number): Promise<SessionLease> {
   const deadline = Date.now() + Math.max(lockMs, DEFAULT_LEASE_TTL_MS) * 2;
   for (;;) {
     try {
       return await lockSession(stores.kv, sessionId);
     } catch (e) {
       if (!(e instanceof SessionInUseError) || Date.now() > deadline) throw e;
-      await sleep(250, signal).catch(() => {});
+      // (not cut short by a cancel: a cancelled turn still takes the session to record that it stopped)
+      await sleep(LEASE_POLL_MS);
     }
   }
 }
 
+/** How often a worker asks again for a session another process holds. */
+const LEASE_POLL_MS = 50;
