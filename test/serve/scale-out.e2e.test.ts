@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { trustAgentsFile } from '../support/trust.js';
@@ -18,8 +18,15 @@ let redis: RedisServer;
 beforeAll(async () => {
   redis = await startRedisServer();
 });
+// Each test's servers and workers go with it: a worker left over would take the next test's jobs
+// from the shared Redis (with another ADK_HOME).
+afterEach(async () => {
+  const list = children.splice(0);
+  const exits = list.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve()));
+  for (const c of list) c.kill('SIGKILL');
+  await Promise.all(exits);
+});
 afterAll(async () => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
   await redis?.stop();
 });
 
