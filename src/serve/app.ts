@@ -125,6 +125,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
       agent: r.rootAgent,
       status: busy ? 'running' : r.status,
       messages: r.messages,
+      // What a stopped turn (waiting on a person, or cancelled) has done so far, until it ends.
+      pendingTurn: r.pendingTurn ?? [],
       pending: r.pendingInterrupts,
       usage: r.usage,
       lastEventId,

@@ -36,8 +36,10 @@ export function App() {
         if (cancelled) return;
         // A turn under way or waiting for a person is replayed from its first event: what it said so
         // far is not in the saved history yet.
-        const open = s.status === 'running' || s.status === 'interrupted';
-        const history = open ? { ...s, messages: s.messages.slice(0, lastUserIndex(s.messages) + 1) } : s;
+        // Events the server no longer has (it restarted): the stopped turn's saved messages stand in.
+        const replayable = s.lastEventId >= s.turnFrom;
+        const open = (s.status === 'running' || s.status === 'interrupted') && replayable;
+        const history = open ? { ...s, messages: s.messages.slice(0, lastUserIndex(s.messages) + 1) } : { ...s, messages: [...s.messages, ...(s.pendingTurn ?? [])] };
         dispatch({ type: 'reset', view: fromHistory(history) });
         setPending(s.status === 'interrupted' ? s.pending : []);
         stop = watch(

@@ -22,6 +22,8 @@ export interface SessionView {
   agent: string;
   status: string;
   messages: Array<{ role: string; content: string; agentName?: string; toolName?: string; toolCallId?: string; toolCalls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+  /** The messages of a stopped turn (waiting on a person, or cancelled) so far. */
+  pendingTurn?: SessionView['messages'];
   pending: PendingInterrupt[];
   lastEventId: number;
   turnFrom: number;

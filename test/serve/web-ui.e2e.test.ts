@@ -115,4 +115,31 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
       await redis.stop();
     }
   }, 60_000);
+
+  it('after a server restart, a turn waiting on an approval shows what it did so far, and the card', async () => {
+    model().onRequest((req) => {
+      const last = req.body.messages.at(-1);
+      if (last.role === 'user') return { content: 'Before asking, I looked around.', toolCalls: [{ id: 'c_ls', name: 'shell', arguments: { command: 'echo after-restart' } }] };
+      return { content: `Done: ${String(last.content).split('\n')[0]}` };
+    });
+    const home = mkdtempSync(join(tmpdir(), 'adk-web-restart-'));
+    const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off' });
+    const first = await startServeProcess(home, env, children);
+    const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post(first.url, '/v1/sessions', {})).json()) as { id: string };
+    expect(((await (await post(first.url, `/v1/sessions/${id}/messages`, { content: 'look around' })).json()) as any).status).toBe('interrupted');
+    first.child.kill('SIGTERM');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await startServeProcess(home, env, children);
+    const page = await browser.newPage();
+    await page.goto(`${second.url}/#s=${id}`);
+    await page.getByText('Before asking, I looked around.').waitFor();
+    const card = page.locator('.card.approval');
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Done: after-restart').waitFor({ timeout: 15_000 });
+    const text = (await page.locator('.transcript').textContent()) ?? '';
+    expect(text.split('Before asking').length).toBe(2);
+  }, 60_000);
 });
