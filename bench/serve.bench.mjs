@@ -94,6 +94,59 @@ async function overRedis(env, dir, workers) {
   }
 }
 
+/** LangGraph's API server (in-memory, as `langgraphjs dev` runs it) on the same model server. */
+async function langgraphServer(modelUrl) {
+  const { createServer } = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const script = fileURLToPath(new URL('./peers/langgraph-server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], { env: { ...process.env, MODEL_URL: modelUrl, PORT: String(port), LOG_LEVEL: 'error' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => ((out += d), /started/.test(out) && resolve()));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => reject(new Error(`langgraph server exited ${code}: ${out.slice(-500)}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGKILL'))) };
+}
+
+/** Turns through LangGraph's server, fewer than adk's: its in-memory run queue takes ~0.5 s a turn. */
+const LANGGRAPH_TURNS = 40;
+
+/** Whole turns through LangGraph's server: POST /threads/:id/runs/wait. */
+async function loadLangGraph(url, threads, connections) {
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    amount: LANGGRAPH_TURNS,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, path: `/threads/${threads[n++ % threads.length]}/runs/wait`, body: JSON.stringify({ assistant_id: 'agent', input: { messages: [{ role: 'user', content: `turn ${n}` }] } }) }),
+      },
+    ],
+  });
+  if (result.non2xx || result.errors) throw new Error(`langgraph: ${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
+  return { turnsPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function langgraphRows(modelUrl) {
+  const server = await langgraphServer(modelUrl);
+  try {
+    const threads = [];
+    for (let i = 0; i < SESSIONS; i++) threads.push((await (await fetch(`${server.url}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).thread_id);
+    return { one: await loadLangGraph(server.url, threads, 1), ten: await loadLangGraph(server.url, threads, 10) };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function load(url, ids, connections) {
   let n = 0;
   const result = await autocannon({
@@ -147,6 +200,11 @@ export async function benchServe({ log = () => {} } = {}) {
       rows.push(row('adk', one, `adk serve, 1 connection; overhead vs the library in-process: p50 +${(one.p50 - lib.p50).toFixed(1)} ms`));
       rows.push(row('adk', ten, 'adk serve, 10 connections'));
       rows.push(row('baseline', lib, 'the same turns through Conversation.send in-process (no HTTP)'));
+      const lg = await langgraphRows(model.url).catch((e) => (log(`W9 langgraph server: ${e.message}`), undefined));
+      if (lg) {
+        rows.push(row('langgraph', lg.one, `LangGraph API server (@langchain/langgraph-api 1.5, in-memory, as \`langgraphjs dev\`), createReactAgent, POST /threads/:id/runs/wait, ${LANGGRAPH_TURNS} turns, 1 connection`));
+        rows.push(row('langgraph', lg.ten, `the same, ${LANGGRAPH_TURNS} turns, 10 connections`));
+      }
     } finally {
       await server.stop();
     }
