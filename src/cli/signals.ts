@@ -61,3 +61,22 @@ export function stopOnClosedOutput(): { signal: AbortSignal; closed: () => boole
     },
   };
 }
+
+/**
+ * For long-running commands (`adk serve`, `adk worker`): resolves on the first SIGINT or SIGTERM,
+ * when the command starts stopping gracefully; a second one ends the process at once, so a stop
+ * stuck behind a tool that ignores cancellation can always be cut short.
+ */
+export function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const first = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', first);
+      process.off('SIGTERM', first);
+      process.once('SIGINT', dieBySignal);
+      process.once('SIGTERM', dieBySignal);
+      resolve(sig);
+    };
+    process.on('SIGINT', first);
+    process.on('SIGTERM', first);
+  });
+}

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KeyvSqlite } from '@keyv/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { runCli } from '../support/cli.js';
@@ -43,5 +44,35 @@ describe('adk serve (the command)', () => {
     const list = await runCli(['sessions', '--json'], { env: env(home), cwd: home });
     expect(list.stdout).toContain(id);
     expect(list.stdout).toMatch(/cancelled/);
+  }, 30_000);
+
+  it('a second SIGTERM during a stuck graceful stop ends the process at once; the store stays readable', async () => {
+    model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
+    const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
+    const { url, child, log } = await startServeProcess(home, env(home), children);
+    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const stream = await post(`/v1/sessions/${id}/messages`, { content: 'spell' });
+    await readSse(stream, (e) => e.event === 'delta');
+    // Another process holds the store's write lock: the save that stopping makes waits on it.
+    const holder = new KeyvSqlite({ uri: `sqlite://${join(home, 'adk', 'adk.sqlite')}` });
+    await holder.query('BEGIN EXCLUSIVE');
+    try {
+      child.kill('SIGTERM');
+      for (let i = 0; i < 100 && !log().includes('stopping'); i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(child.exitCode, 'the first SIGTERM waits for the save').toBeNull();
+      const second = Date.now();
+      child.kill('SIGTERM');
+      expect(await exited).toBe('SIGTERM');
+      expect(Date.now() - second).toBeLessThan(1000);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.disconnect();
+    }
+    const list = await runCli(['sessions', '--json'], { env: env(home), cwd: home });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id);
   }, 30_000);
 });

@@ -6,6 +6,7 @@ import { QueuedHub } from '../../serve/queue/queued-hub.js';
 import type { ServedHub } from '../../serve/served-session.js';
 import { startServer } from '../../serve/server.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { untilStopSignal } from '../signals.js';
 import { configSecretValues } from '../secrets.js';
 import { sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
@@ -78,16 +79,8 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
     const workers = await hub.workerCount().catch(() => 0);
     process.stderr.write(`adk serve: turns are queued on ${stores.kv.describe()} for \`adk worker\` processes (${workers} listening now)\n`);
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  process.stderr.write('adk serve: stopping; running turns stop at a safe point and are saved\n');
+  await untilStopSignal();
+  process.stderr.write('adk serve: stopping; running turns stop at a safe point and are saved (Ctrl-C again to quit at once)\n');
   await server.close({ cancel: true });
   await stores.close();
   return ExitCode.ok;

@@ -1,6 +1,7 @@
 import { secretsFromEnv } from '../../core/store/redact.js';
 import { startTurnWorker } from '../../serve/queue/turn-worker.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { untilStopSignal } from '../signals.js';
 import { configSecretValues } from '../secrets.js';
 import { sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
@@ -40,16 +41,8 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
     throw new CliError((e as Error).message, ExitCode.usage);
   }
   process.stderr.write(`adk worker ${process.pid}: waiting for turns on ${stores.kv.describe()} (${concurrency} at a time)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  process.stderr.write(`adk worker ${process.pid}: stopping; running turns stop at a safe point and are saved\n`);
+  await untilStopSignal();
+  process.stderr.write(`adk worker ${process.pid}: stopping; running turns stop at a safe point and are saved (Ctrl-C again to quit at once)\n`);
   await worker.close({ cancel: true });
   await stores.close();
   return ExitCode.ok;
