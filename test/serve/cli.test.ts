@@ -27,6 +27,22 @@ describe('adk serve (the command)', () => {
     expect(r.stderr).toMatch(/ADK_SERVE_TOKEN/);
   });
 
+  it('a port in use is a clear error naming it', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
+      const r = await runCli(['serve', '--port', String(port)], { env: env(home), cwd: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(r.stderr).toMatch(/--port/);
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('serves a turn; SIGTERM mid-turn stops it at a safe point, saves it and exits 0', async () => {
     model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
     const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));

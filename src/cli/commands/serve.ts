@@ -29,6 +29,9 @@ export interface ServeCommandOptions {
 /** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
 const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 
+/** How long after starting a queued server looks for workers. */
+const WORKER_CHECK_DELAY_MS = 3000;
+
 /** Default port of `adk serve`. */
 export const DEFAULT_SERVE_PORT = 8321;
 
@@ -71,13 +74,22 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
       { host, port },
     );
   } catch (e) {
+    await hub.close();
     await stores.close();
-    throw new CliError((e as Error).message, ExitCode.usage);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is already in use (another adk serve?): stop it, or pick another with --port`, ExitCode.usage);
+    throw new CliError(err.message, ExitCode.usage);
   }
   process.stderr.write(`adk serve: listening on ${server.url} (API under /v1, OpenAPI at /openapi.json)${env.ADK_SERVE_TOKEN ? '; requests need the ADK_SERVE_TOKEN bearer token' : ''}\n`);
   if (hub instanceof QueuedHub) {
-    const workers = await hub.workerCount().catch(() => 0);
-    process.stderr.write(`adk serve: turns are queued on ${stores.kv.describe()} for \`adk worker\` processes (${workers} listening now)\n`);
+    process.stderr.write(`adk serve: turns are queued on ${stores.kv.describe()} for \`adk worker\` processes\n`);
+    // (a worker that has just started takes a moment to show up)
+    const queued = hub;
+    setTimeout(() => {
+      void queued.workerCount().then((n) => {
+        if (n === 0) process.stderr.write(`adk serve: no adk worker is listening on ${stores.kv.describe()} yet; turns wait in the queue until one starts\n`);
+      }, () => {});
+    }, WORKER_CHECK_DELAY_MS).unref();
   }
   await untilStopSignal();
   process.stderr.write('adk serve: stopping; running turns stop at a safe point and are saved (Ctrl-C again to quit at once)\n');
