@@ -118,22 +118,11 @@ async function langgraphServer(modelUrl) {
 const LANGGRAPH_TURNS = 40;
 
 /** Whole turns through LangGraph's server: POST /threads/:id/runs/wait. */
-async function loadLangGraph(url, threads, connections) {
-  let n = 0;
-  const result = await autocannon({
-    url,
-    connections,
-    amount: LANGGRAPH_TURNS,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, path: `/threads/${threads[n++ % threads.length]}/runs/wait`, body: JSON.stringify({ assistant_id: 'agent', input: { messages: [{ role: 'user', content: `turn ${n}` }] } }) }),
-      },
-    ],
+function loadLangGraph(url, threads, connections) {
+  return loadTurns(url, connections, LANGGRAPH_TURNS, {
+    path: (n) => `/threads/${threads[n % threads.length]}/runs/wait`,
+    body: (n) => ({ assistant_id: 'agent', input: { messages: [{ role: 'user', content: `turn ${n}` }] } }),
   });
-  if (result.non2xx || result.errors) throw new Error(`langgraph: ${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
-  return { turnsPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 async function langgraphRows(modelUrl) {
@@ -147,15 +136,22 @@ async function langgraphRows(modelUrl) {
   }
 }
 
-async function load(url, ids, connections) {
+/** Whole turns through adk serve: POST /v1/sessions/:id/messages, Accept: application/json. */
+function load(url, ids, connections) {
+  return loadTurns(url, connections, TURNS, { path: (n) => `/v1/sessions/${ids[n % ids.length]}/messages`, body: (n) => ({ content: `turn ${n}` }), accept: 'application/json' });
+}
+
+/** `amount` POSTs over `connections` connections with autocannon, each to the next path and body. */
+async function loadTurns(url, connections, amount, { path, body, accept }) {
   let n = 0;
+  const headers = { 'content-type': 'application/json', ...(accept ? { accept } : {}) };
   const result = await autocannon({
     url,
     connections,
-    amount: TURNS,
-    requests: [{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, setupRequest: (req) => ({ ...req, path: `/v1/sessions/${ids[n++ % ids.length]}/messages`, body: JSON.stringify({ content: `turn ${n}` }) }) }],
+    amount,
+    requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: path(n), body: JSON.stringify(body(n++)) }) }],
   });
-  if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
   return { turnsPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
