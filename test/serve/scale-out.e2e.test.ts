@@ -214,4 +214,29 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     expect(shown.messages.map((m) => m.content)).not.toContain('ghost');
     expect(model().chatRequests.some((r) => JSON.stringify(r.body).includes('ghost'))).toBe(false);
   }, 60_000);
+
+  it("a server whose Redis subscription drops mid-turn reads back what it missed: the client's stream has no gap", async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale4-')));
+    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    // Hundreds of events in a burst, so some are published while the subscription is down.
+    const text = Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ");
+    model().onRequest(() => ({ content: text, chunkSize: 3, chunkDelayMs: 2 }));
+    await startWorkerProcess(home, env, children);
+    const { url } = await startServeProcess(home, env, children);
+    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url);
+    let kill: Promise<unknown> | undefined;
+    const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'count' }), (e) => {
+      // Every subscribed connection (the server's) is cut, while the worker goes on publishing.
+      if (e.event === 'delta' && Number(e.id) >= 5) kill ??= admin.client('KILL', 'TYPE', 'pubsub');
+      return e.event === 'done';
+    });
+    const killed = Number(await kill);
+    admin.disconnect();
+    expect(killed).toBeGreaterThan(0);
+    expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.content).join('')).toBe(text);
+  }, 60_000);
 });

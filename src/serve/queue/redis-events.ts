@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { sleep } from '../../core/abort.js';
 import { EVENT_LOG_LIMIT, type SessionEvent } from '../served-session.js';
 
 /** The Redis keys of one session's turns and events (hash-tagged: one cluster slot per session). */
@@ -62,15 +63,30 @@ export class RedisSessionEvents {
   /** `subscriber` is a connection of its own (a subscribed connection runs no other commands); none on workers. */
   constructor(redis: Redis, private readonly subscriber?: Redis) {
     this.redis = withScripts(redis);
+    // Pub/sub drops what is published while the connection is down. Ids count up by one, so a jump
+    // shows a gap: it is read back from the stream before the event after it is handed on. After a
+    // reconnect each stream is read once more, for a gap at the end of a turn (nothing after it).
     subscriber?.on('message', (channel: string, text: string) => {
       const entry = this.channels.get(channel);
-      if (entry) deliver(entry, [JSON.parse(text) as SessionEvent]);
+      if (entry) this.inOrder(entry, () => this.receive(entry, JSON.parse(text) as SessionEvent));
     });
-    // Pub/sub drops what is published while the connection is down: after a reconnect each stream
-    // is read from the last event delivered, so listeners see no gap.
     subscriber?.on('ready', () => {
-      for (const entry of this.channels.values()) void this.since(entry.sessionId, entry.lastId).then((missed) => deliver(entry, missed), () => {});
+      for (const entry of this.channels.values()) this.inOrder(entry, () => sleep(RESUBSCRIBE_GRACE_MS).then(() => this.backfill(entry)));
     });
+  }
+
+  /** Runs each step of a channel after the one before, so events are handed on in id order. */
+  private inOrder(entry: Channel, step: () => Promise<void>): void {
+    entry.chain = entry.chain.then(step).catch(() => {});
+  }
+
+  private async receive(entry: Channel, e: SessionEvent): Promise<void> {
+    if (e.id > entry.lastId + 1) await this.backfill(entry);
+    deliver(entry, [e]);
+  }
+
+  private async backfill(entry: Channel): Promise<void> {
+    deliver(entry, await this.since(entry.sessionId, entry.lastId));
   }
 
   /**
@@ -122,7 +138,7 @@ export class RedisSessionEvents {
     const channel = sessionKeys(id).channel;
     let entry = this.channels.get(channel);
     if (!entry) {
-      const created: Channel = { sessionId: id, listeners: new Set(), lastId: 0, ready: Promise.resolve() };
+      const created: Channel = { sessionId: id, listeners: new Set(), lastId: 0, ready: Promise.resolve(), chain: Promise.resolve() };
       // The newest id first, then the subscription: nothing arrives before the id it follows is known.
       created.ready = this.lastId(id).then((n) => {
         created.lastId = n;
@@ -157,7 +173,12 @@ interface Channel {
   /** The newest event id delivered: a reconnect reads the stream after it. */
   lastId: number;
   ready: Promise<unknown>;
+  /** The channel's deliveries and read-backs, one after another. */
+  chain: Promise<void>;
 }
+
+/** Time for the client to subscribe again after a reconnect before the streams are read back. */
+const RESUBSCRIBE_GRACE_MS = 100;
 
 /** Hands events to a channel's listeners once each, in id order. */
 function deliver(entry: Channel, events: SessionEvent[]): void {
