@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
@@ -238,5 +238,28 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     expect(killed).toBeGreaterThan(0);
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.event === 'delta').map((e) => e.data.content).join('')).toBe(text);
+  }, 60_000);
+
+  it('a worker that loses the session lease mid-turn hands the turn to its next attempt: the client still gets it done', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale5-')));
+    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    let calls = 0;
+    // The first answer is slow enough for a lease renewal (every 5 s) to find the lease gone.
+    model().onRequest(() => (++calls === 1 ? { content: 'x '.repeat(60), chunkSize: 2, chunkDelayMs: 150 } : { content: 'answered on the next attempt' }));
+    const worker = await startWorkerProcess(home, env, children);
+    const { url } = await startServeProcess(home, env, children);
+    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url);
+    const result = post(`/v1/sessions/${id}/messages`, { content: 'slow one' }).then((r) => r.json() as Promise<any>);
+    // The lease lapses and another process takes it (one since gone: a pid that no longer runs here).
+    for (let i = 0; i < 100 && !worker.log().includes('starting turn'); i++) await new Promise((r) => setTimeout(r, 50));
+    const holder = { owner: 'someone-else', pid: 2 ** 22 + 7, host: hostname(), pidns: readlinkSync('/proc/self/ns/pid'), since: new Date().toISOString() };
+    expect(await admin.set(`adk:lease:session:${id}`, `someone-else\n${JSON.stringify(holder)}`, 'PX', 15_000)).toBe('OK');
+    admin.disconnect();
+    const r = await result;
+    expect(r).toMatchObject({ status: 'completed', output: 'answered on the next attempt' });
+    expect(worker.log()).toContain('taking over turn');
   }, 60_000);
 });

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { sleep } from '../../core/abort.js';
 import { EVENT_LOG_LIMIT, type SessionEvent } from '../served-session.js';
 
 /** The Redis keys of one session's turns and events (hash-tagged: one cluster slot per session). */
@@ -71,7 +70,9 @@ export class RedisSessionEvents {
       if (entry) this.inOrder(entry, () => this.receive(entry, JSON.parse(text) as SessionEvent));
     });
     subscriber?.on('ready', () => {
-      for (const entry of this.channels.values()) this.inOrder(entry, () => sleep(RESUBSCRIBE_GRACE_MS).then(() => this.backfill(entry)));
+      // Subscribed again first (on the same connection, so after the client's own re-subscribe),
+      // then read back: nothing published after the read can be missed.
+      for (const [channel, entry] of this.channels) this.inOrder(entry, () => subscriber.subscribe(channel).then(() => this.backfill(entry)));
     });
   }
 
@@ -177,8 +178,6 @@ interface Channel {
   chain: Promise<void>;
 }
 
-/** Time for the client to subscribe again after a reconnect before the streams are read back. */
-const RESUBSCRIBE_GRACE_MS = 100;
 
 /** Hands events to a channel's listeners once each, in id order. */
 function deliver(entry: Channel, events: SessionEvent[]): void {

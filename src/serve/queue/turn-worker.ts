@@ -79,7 +79,8 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
     const { sessionId, turnId, step, claim } = job.data;
     const abort = new AbortController();
     const lost = new AbortController();
-    running.set(turnId, { abort, lost });
+    const mine = { abort, lost };
+    running.set(turnId, mine);
     try {
       if (await commands.exists(cancelKey(turnId))) abort.abort();
       // A job whose claim is gone was finished (its `done` freed the session) or given up on: a copy
@@ -132,7 +133,11 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         // `done` (which frees the session) is out before the lease goes: a worker taking the session
         // over then finds the turn ended and already told.
         await chain;
-        if (muted()) return;
+        // The job is another worker's: it goes on with the turn.
+        if (lost.signal.aborted) return;
+        // The session's lease lapsed (the store unreachable, the process stalled): nothing could be
+        // saved or told. Failing this attempt hands the turn to the next one, which replays it.
+        if (lease.signal.aborted) throw new Error(`the lease on session ${sessionId} was lost during turn ${turnId}`);
         // The job ends here whatever the status: no attempt of this turn will read its journal again.
         await journal.clear();
         log(`ended turn ${turnId} of session ${sessionId}: ${summary.status}`);
@@ -141,7 +146,8 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         team?.release();
       }
     } finally {
-      running.delete(turnId);
+      // (the same job handed back to this worker has an entry of its own by now)
+      if (running.get(turnId) === mine) running.delete(turnId);
     }
 
     async function publishClosing(status: string): Promise<void> {
@@ -154,6 +160,8 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
   async function holds(sessionId: string, claim: string, turnId: string): Promise<boolean> {
     if ((await events.running(sessionId)) === claim) return true;
     log(`dropping turn ${turnId} of session ${sessionId}: it no longer holds the session (it ended, or was given up)`);
+    // A worker that died after telling the turn's end left its journal behind.
+    await kvJournal(o.stores.kv, sessionId, turnId).clearAll().catch(() => {});
     return false;
   }
 
