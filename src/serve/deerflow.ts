@@ -80,9 +80,9 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
     const body = parsed.data;
     const text = lastUserText(body.messages);
     // Nothing is created for a request that could not start anything.
-    const known = body.thread_id === '__default__' ? undefined : await knownSession(body.thread_id);
+    const known = await knownSession(body.thread_id);
     if (!known && !text) return c.json({ error: { code: 'invalid_body', message: 'messages: no user message to send', path: 'messages' } }, 400);
-    const live = await sessionFor(body.thread_id);
+    const live = known ?? (await newThread(body.thread_id));
     const thread = body.thread_id === '__default__' ? live.id : body.thread_id;
     const pending = (await live.record()).pendingInterrupts;
     let step: TurnStep;
@@ -97,24 +97,17 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
     return stream(c, live, thread, step, body.auto_accepted_plan ?? false);
   });
 
-  /** The session a thread was mapped to, if it still exists. */
-  async function knownSession(thread: string): Promise<string | undefined> {
-    const id = await hub.stores.kv.get(THREAD_KEY(thread));
-    return id && (await hub.stores.sessions.get(id)) ? id : undefined;
+  /** The session a thread is mapped to, if it still exists (a thread whose session was deleted starts afresh). */
+  async function knownSession(thread: string): Promise<ServedSession | undefined> {
+    const id = thread === '__default__' ? undefined : await hub.stores.kv.get(THREAD_KEY(thread));
+    if (!id) return undefined;
+    return hub.get(id).catch((e: unknown) => {
+      if (e instanceof UnknownSessionError) return undefined;
+      throw e;
+    });
   }
 
-  async function sessionFor(thread: string): Promise<ServedSession> {
-    if (thread !== '__default__') {
-      const known = await hub.stores.kv.get(THREAD_KEY(thread));
-      // A thread whose session was deleted starts a new one.
-      if (known) {
-        const live = await hub.get(known).catch((e: unknown) => {
-          if (e instanceof UnknownSessionError) return undefined;
-          throw e;
-        });
-        if (live) return live;
-      }
-    }
+  async function newThread(thread: string): Promise<ServedSession> {
     const live = await hub.create({ agent: rootAgent });
     if (thread !== '__default__') await hub.stores.kv.set(THREAD_KEY(thread), live.id);
     return live;

@@ -216,6 +216,8 @@ export class SessionStore {
   async resolveId(idOrPrefix: string): Promise<string> {
     const input = idOrPrefix.trim();
     if (!input) throw new SessionStoreError('session_not_found', input, 'no session id given');
+    // A whole id is one read; only a prefix needs the keys listed (a scan on Redis).
+    if ((await this.kv.get(SESSION_PREFIX + input)) !== undefined) return input;
     // Keys, not values: a torn record must still resolve, so it can be shown and deleted.
     let matches = await this.kv.list(SESSION_PREFIX + input);
     if (matches.includes(SESSION_PREFIX + input)) return input;
