@@ -216,8 +216,9 @@ export class SessionStore {
   async resolveId(idOrPrefix: string): Promise<string> {
     const input = idOrPrefix.trim();
     if (!input) throw new SessionStoreError('session_not_found', input, 'no session id given');
-    // A whole id is one read; only a prefix needs the keys listed (a scan on Redis).
-    if ((await this.kv.get(SESSION_PREFIX + input)) !== undefined) return input;
+    // A whole id is one read; only a prefix needs the keys listed (a scan on Redis). A row that
+    // cannot be read (torn) is found by its key below.
+    if ((await this.kv.get(SESSION_PREFIX + input).catch(() => undefined)) !== undefined) return input;
     // Keys, not values: a torn record must still resolve, so it can be shown and deleted.
     let matches = await this.kv.list(SESSION_PREFIX + input);
     if (matches.includes(SESSION_PREFIX + input)) return input;
