@@ -1,10 +1,14 @@
 // Bundles the CLI (dist/adk/) and the runtime's CommonJS entry (dist/cjs/) with esbuild.
 // tsc has already written dist/ (the ESM library and its declarations); this adds:
-//  - dist/adk/main.js: the whole CLI in one file, each command, the REPL, MCP and the Anthropic
-//    client split into chunks loaded only when used, so `adk --version` and `adk run` parse little;
+//  - dist/adk/boot.cjs: what bin/adk.js starts; it picks one of the two CLI bundles below;
+//  - dist/adk/main.js: the whole CLI as ES modules, each command, the REPL, MCP and the Anthropic
+//    client split into chunks loaded only when used: `adk chat` and `adk resume` run from it;
+//  - dist/adk/cli.cjs: the CLI without the REPL as one CommonJS file, for every other command: V8
+//    caches its compiled code between runs (Node 20 cannot for ES modules), so `adk run` starts fast;
 //  - dist/cjs/index.cjs: `require('adk')` for CommonJS callers (dependencies stay external).
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,7 +40,76 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
+}).then(({ metafile }) => refuseZodLocales(metafile));
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { boot: 'src/cli/boot/boot.ts' },
+  outdir: 'dist/adk',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
 });
+
+// The REPL stays out of the CommonJS bundle (Ink uses top-level await): boot.js sends chat and resume
+// to main.js, so reaching it here is a bug, reported as one.
+const replOutside = {
+  name: 'repl-outside',
+  setup(b) {
+    b.onResolve({ filter: /\/chat\/(start-repl|ask-trust)\.js$/ }, (args) => ({ path: args.path, namespace: 'repl-outside' }));
+    b.onLoad({ filter: /.*/, namespace: 'repl-outside' }, () => ({
+      contents: "const fail = () => { throw new Error('internal error: the REPL runs from dist/adk/main.js, not the CommonJS bundle'); }; export const startRepl = fail, askTrust = fail;",
+      loader: 'js',
+    }));
+  },
+};
+
+// Code V8 restores from its cache has lost what Node needs to run an import() (Node 20), so the
+// bundle's one import() (src/core/dynamic-import.ts) becomes a call to boot's, passed in as __adkImport.
+const importOutside = {
+  name: 'import-outside',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]core[\\/]dynamic-import\.ts$/ }, () => ({
+      contents: 'export function importModule(specifier) { return __adkImport(specifier); }',
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist/adk',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // gpt-tokenizer (2.7 MB of tables, a dependency) is required from node_modules when first used:
+  // every start reads this file, and the tokenizer is needed only once a session is long.
+  external: [...cliExternal, 'gpt-tokenizer'],
+  plugins: [replOutside, importOutside],
+  // Node's own modules and gpt-tokenizer are require()d (no import() can run in cached code).
+  supported: { 'dynamic-import': false },
+  define: { 'process.env.ADK_BUNDLED_VERSION': JSON.stringify(pkg.version), 'import.meta.url': '__adkModuleUrl' },
+  banner: { js: "const __adkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // ASCII only (the loader reads it as latin1, skipping UTF-8 decoding).
+  charset: 'ascii',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+}).then(({ metafile }) => {
+  refuseZodLocales(metafile);
+  refuseDynamicImports(metafile);
+});
+assertAscii(`${root}dist/adk/cli.cjs`);
 
 await build({
   absWorkingDir: root,
@@ -51,3 +124,27 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+/** `import { z } from 'zod'` or a dynamic import('zod') pulls in all of zod's locales (~300 KB at every start). */
+function refuseZodLocales(metafile) {
+  const bundled = Object.values(metafile.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f));
+  const locales = bundled.filter((f) => /zod\/v4\/locales\/(?!(en|index)\.)/.test(f));
+  if (locales.length) throw new Error(`the CLI bundle includes zod locales (${locales.join(", ")}): import zod as \`import * as z from 'zod'\`, never dynamically`);
+}
+
+function assertAscii(file) {
+  const bytes = readFileSync(file);
+  const at = bytes.findIndex((b) => b > 0x7f);
+  if (at >= 0) throw new Error(`${file} has a non-ASCII byte at ${at}: the loader reads it as latin1`);
+}
+
+/**
+ * The CommonJS bundle turns import() into require(): right for Node's modules and gpt-tokenizer, wrong
+ * for optional peers (a CommonJS entry's `default` differs) and people's ES modules: those go through
+ * importModule (src/core/dynamic-import.ts).
+ */
+function refuseDynamicImports(metafile) {
+  const allowed = (path) => path.startsWith('node:') || builtinModules.includes(path) || path === 'gpt-tokenizer';
+  const found = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external && !allowed(i.path)).map((i) => i.path));
+  if (found.length) throw new Error(`dist/adk/cli.cjs would require() ${found.join(', ')} where the source says import(): load it with importModule (src/core/dynamic-import.ts)`);
+}

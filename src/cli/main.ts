@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { Command, Option } from 'commander';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { applySettings } from './settings.js';
@@ -162,11 +163,13 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
-// The command is done. Whatever still holds the event loop (a tool that ignored its AbortSignal
-// and left a timer running) must not keep a finished or cancelled run alive; output still on
-// its way to a slow reader is let out first.
-setTimeout(function exitOnceFlushed() {
-  if (process.stdout.writableLength || process.stderr.writableLength) return void setTimeout(exitOnceFlushed, 20).unref();
-  process.exit();
-}, 250).unref();
+// No top-level await: the CLI bundle is also built as CommonJS (its code can then be cached between runs).
+void main().then(() => {
+  // The command is done. Whatever still holds the event loop (a tool that ignored its AbortSignal
+  // and left a timer running) must not keep a finished or cancelled run alive; output still on
+  // its way to a slow reader is let out first.
+  setTimeout(function exitOnceFlushed() {
+    if (process.stdout.writableLength || process.stderr.writableLength) return void setTimeout(exitOnceFlushed, 20).unref();
+    process.exit();
+  }, 250).unref();
+});

@@ -98,8 +98,6 @@ export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamC
   const env = opts.env ?? process.env;
   const cwd = realWorkspace(opts.cwd ?? process.cwd());
   const { findAgentsFile, validateConfig, formatProblems, configPowers, teamFingerprint } = await import('../core/config/index.js');
-  // A CLI process parses each schema a few times: compiling zod's fast paths costs more than it saves.
-  (await import('zod')).config({ jitless: true });
   const found = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
   // Built from its real location: a symlinked agents.yaml cannot borrow a trusted file's hash while
   // its module paths resolve in another folder.

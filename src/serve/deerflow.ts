@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AsyncQueue } from '../core/async-queue.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import { jsonEventText } from '../core/conversation/json-events.js';

@@ -17,10 +17,12 @@ export interface RunCommandOptions {
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
   const prompt = await promptFromArgs(words);
   if (!prompt.trim()) throw new CliError('the prompt is empty');
-  // A new session's team does not depend on the store: it is built while the store opens.
+  // A new session's team does not depend on the store: it is built while the store opens. The store
+  // goes first, so its file work runs on libuv's threads while the agents file is checked here.
+  const opening = openStores();
   const early = opts.session ? undefined : settle(loadTeam({ model: opts.model, agentsFile: opts.agents, agentName: opts.agent }));
   try {
-    const stores = await openStores();
+    const stores = await opening;
     try {
       // The lease comes first: what is read next is what this process alone will change.
       const held = opts.session ? await lockedSession(stores, opts.session) : undefined;

@@ -18,6 +18,7 @@ import type { AgentMiddleware } from '../agents/middleware.js';
 import { pathToFileURL } from 'node:url';
 import { summarizeMiddleware } from '../middlewares/summarize.js';
 import { reduceToolResultsMiddleware } from '../middlewares/reduce-tool-results.js';
+import { importModule } from '../dynamic-import.js';
 
 /** What building a team needs from outside; tests inject scripted models and fake tools. */
 export interface TeamDeps {
@@ -173,7 +174,7 @@ async function buildMiddlewares(refs: MiddlewareRef[] | undefined, deps: TeamDep
 
 /** A module's export (default unless named): a middleware object, or a function that returns one. */
 export async function importMiddleware(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware> {
-  const mod = (await import(pathToFileURL(ref.resolvedPath).href)) as Record<string, unknown>;
+  const mod = await importModule(pathToFileURL(ref.resolvedPath).href);
   const name = ref.exportName ?? 'default';
   let value = mod[name];
   if (typeof value === 'function') value = await (value as () => unknown)();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkModulePath } from '../tools/module-tool.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';

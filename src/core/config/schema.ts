@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROVIDER_NAMES } from '../models/providers.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
 

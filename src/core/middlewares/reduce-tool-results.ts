@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentMiddleware, MiddlewareContext } from '../agents/middleware.js';
 import type { Message } from '../schema/message.js';
 import type { Tool } from '../tools/tool.js';

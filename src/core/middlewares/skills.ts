@@ -1,7 +1,7 @@
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentMiddleware } from '../agents/middleware.js';
 import type { Tool } from '../tools/tool.js';
 import { readTextFile } from '../tools/builtin/file-io.js';

@@ -4,6 +4,7 @@ import { makeKeyv, type Backend } from './key-value-store.js';
 import { importDriver } from './optional-driver.js';
 import type { NetworkOptions } from './redis-backend.js';
 import { scrub, type StoreLocation } from './store-url.js';
+import { importModule } from '../dynamic-import.js';
 
 const TABLE = 'public.keyv';
 const LEASES = 'public.adk_leases';
@@ -19,11 +20,11 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
   const display = loc.display;
   const connectTimeout = opts.connectTimeoutMs ?? 5000;
   const operationTimeoutMs = opts.operationTimeoutMs ?? 10_000;
-  const { KeyvPostgres } = await importDriver(() => import('@keyv/postgres'), '@keyv/postgres', 'postgres://', display);
+  const { KeyvPostgres } = await importDriver(() => importModule<typeof import('@keyv/postgres')>('@keyv/postgres'), '@keyv/postgres', 'postgres://', display);
   // @keyv/postgres's shared pool has no 'error' listener, so a server restart would crash the
   // process (an idle connection dying emits 'error'). Each store gets its own pool, with one.
   // pg is loaded from where @keyv/postgres finds it: it is that package's dependency.
-  const pg = createRequire(import.meta.resolve('@keyv/postgres'))('pg') as { Pool: new (config: object) => PgPool };
+  const pg = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'))('pg') as { Pool: new (config: object) => PgPool };
   const pool = new pg.Pool({ connectionString: loc.target, connectionTimeoutMillis: connectTimeout, query_timeout: operationTimeoutMs, max: 4 });
   pool.on('error', () => {}); // the next query opens a fresh connection, or fails clearly
   class PooledPostgres extends KeyvPostgres {

@@ -3,6 +3,7 @@ import { describeCause, StoreError } from './errors.js';
 import { makeKeyv, withTimeout, type Backend } from './key-value-store.js';
 import { importDriver } from './optional-driver.js';
 import { scrub, type StoreLocation } from './store-url.js';
+import { importModule } from '../dynamic-import.js';
 
 export interface NetworkOptions {
   connectTimeoutMs?: number | undefined;
@@ -19,7 +20,7 @@ const SERVER_REPLY = /^[A-Z]{2,}[A-Z_]*\b/;
 export async function openRedisBackend(loc: StoreLocation, opts: NetworkOptions = {}): Promise<Backend> {
   const connectTimeout = opts.connectTimeoutMs ?? 5000;
   const display = loc.display;
-  const { default: KeyvRedis, createClient } = await importDriver(() => import('@keyv/redis'), '@keyv/redis', 'redis://', display);
+  const { default: KeyvRedis, createClient } = await importDriver(() => importModule<typeof import('@keyv/redis')>('@keyv/redis'), '@keyv/redis', 'redis://', display);
   const client = createClient({
     url: loc.target,
     disableOfflineQueue: true,

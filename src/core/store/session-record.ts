@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InterruptKind } from '../interrupt.js';
 import type { Message } from '../schema/message.js';
 

@@ -5,6 +5,7 @@ import { sleep } from '../abort.js';
 import { describeCause, StoreError } from './errors.js';
 import { backoffMs, makeKeyv, type Backend } from './key-value-store.js';
 import { importDriver } from './optional-driver.js';
+import { importModule } from '../dynamic-import.js';
 
 export interface SqliteOptions {
   /** How long SQLite itself waits on a lock before reporting SQLITE_BUSY. */
@@ -28,7 +29,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
   const display = `sqlite://${file}`;
   const wrapError = (e: unknown, op: string): Error => sqliteError(e, op, file, display);
   prepareFile(file, display);
-  const { KeyvSqlite } = await importDriver(() => import('@keyv/sqlite'), '@keyv/sqlite', 'sqlite://', display);
+  const { KeyvSqlite } = await importDriver(() => importModule<typeof import('@keyv/sqlite')>('@keyv/sqlite'), '@keyv/sqlite', 'sqlite://', display);
 
   let adapter: KeyvSqlite | undefined;
   for (let attempt = 0; !adapter; attempt++) {

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import type { JsonSchema, Tool } from './tool.js';
 
 const isZod = (p: unknown): p is ZodType => typeof (p as ZodType)?.safeParse === 'function';

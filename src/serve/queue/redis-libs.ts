@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import { importOptional, notInstalled } from '../../core/optional-peer.js';
+import { importModule } from '../../core/dynamic-import.js';
 
 /** BullMQ and ioredis, loaded when a server or worker runs on Redis (optional peer dependencies). */
 export async function loadQueueLibs(): Promise<{ bullmq: typeof import('bullmq'); Redis: typeof import('ioredis').Redis }> {
   const missing = (pkg: string) => () => new Error(`turns queued on Redis (ADK_STORE=redis://…) need ${notInstalled(pkg)}`);
-  const bullmq = await importOptional(() => import('bullmq'), 'bullmq', missing('bullmq'));
-  const ioredis = await importOptional(() => import('ioredis'), 'ioredis', missing('ioredis'));
+  const bullmq = await importOptional(() => importModule<typeof import('bullmq')>('bullmq'), 'bullmq', missing('bullmq'));
+  const ioredis = await importOptional(() => importModule<typeof import('ioredis')>('ioredis'), 'ioredis', missing('ioredis'));
   return { bullmq, Redis: ioredis.Redis };
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../../tools/tool.js';
 
 /** The states a todo moves through, in order. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
 import { readEditableText, writeEditableText } from './text-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { formatBytes } from './file-io.js';

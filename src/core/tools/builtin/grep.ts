@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cancelledBy } from '../../errors.js';
 import type { Tool } from '../tool.js';
 import { openChild, openedPath, openInside, type Opened } from '../fs/verified-open.js';

@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { childPath, openedPath, openInside } from '../fs/verified-open.js';
 import type { Tool } from '../tool.js';
 import { locate, WorkspaceError } from '../workspace.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../tool.js';
 import { locate } from '../workspace.js';
 import { readTextFile } from './file-io.js';

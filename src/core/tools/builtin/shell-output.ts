@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../tool.js';
 import type { ShellJobs } from './shell-jobs.js';
 

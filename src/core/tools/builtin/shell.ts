@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { outputTail, type ToolOutputEvent } from './tool-output.js';
 import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bwrapArgs, sandboxStatus, type SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { OutputCapture } from './output-capture.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeInside } from '../fs/write-inside.js';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { cancelledBy, ConfigError } from '../../errors.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
@@ -38,7 +39,10 @@ export interface HostedModule {
  * a cancel always takes effect. The worker is started again for the next call.
  */
 export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv): Promise<HostedModule> {
-  const zodUrl = import.meta.resolve('zod');
+  // Found from here, not with import.meta.resolve: this code also runs from the CLI's CommonJS bundle.
+  const zodUrl = pathToFileURL(createRequire(import.meta.url).resolve('zod')).href;
+  // Loaded when a module tool is, not at every CLI start.
+  const { Worker: WorkerThread } = await import('node:worker_threads');
   let worker: Worker | undefined;
   let describe: Ready | undefined;
   let nextId = 1;
@@ -51,7 +55,7 @@ export async function hostModule(file: string, exportName: string, where: string
 
   function start(): Promise<Ready> {
     // `require` is handed over by name: a bundler rewrites `require` calls inside the function's own source.
-    const w = new Worker(`const workerRequire = require; (${String(moduleToolWorker)})()`, {
+    const w = new WorkerThread(`const workerRequire = require; (${String(moduleToolWorker)})()`, {
       eval: true,
       env: { ...env },
       workerData: { file: pathToFileURL(file).href, exportName, zodUrl },

@@ -1,8 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { AddressPolicy } from './address-policy.js';
 
@@ -37,10 +34,11 @@ const MAX_REDIRECTS = 5;
  * rebinding cannot swap it). Every redirect is checked the same way.
  */
 export async function safeGet(start: URL, opts: SafeGetOptions): Promise<SafeGetResult> {
+  const net = await (networking ??= loadNetworking());
   let url = start;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedDestinationError(`only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}`);
-    const res = await request(url, await checkedAddress(url, opts.policy), opts);
+    const res = await request(net, url, await checkedAddress(net, url, opts.policy), opts);
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
       res.destroy();
@@ -48,15 +46,24 @@ export async function safeGet(start: URL, opts: SafeGetOptions): Promise<SafeGet
       url = new URL(location, url);
       continue;
     }
-    const { bytes, truncated } = await readCapped(decoded(res), opts.maxBytes, opts.signal);
+    const { bytes, truncated } = await readCapped(decoded(net, res), opts.maxBytes, opts.signal);
     return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', url: url.href, contentType: String(res.headers['content-type'] ?? ''), bytes, truncated };
   }
 }
 
-async function checkedAddress(url: URL, policy: AddressPolicy): Promise<{ address: string; family: number }> {
+type Networking = Awaited<ReturnType<typeof loadNetworking>>;
+let networking: Promise<Networking> | undefined;
+
+/** Loaded on the first fetch, not when the tool is defined: TLS alone costs every CLI start ~2 ms. */
+async function loadNetworking() {
+  const [dns, http, https, zlib] = await Promise.all([import('node:dns/promises'), import('node:http'), import('node:https'), import('node:zlib')]);
+  return { lookup: dns.lookup, http: http.default, https: https.default, zlib };
+}
+
+async function checkedAddress(net: Networking, url: URL, policy: AddressPolicy): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await net.lookup(host, { all: true, verbatim: true });
   if (!found.length) throw new Error(`${host} has no address`);
   const reasons: string[] = [];
   for (const a of found) {
@@ -67,8 +74,8 @@ async function checkedAddress(url: URL, policy: AddressPolicy): Promise<{ addres
   throw new RefusedDestinationError(reasons[0]);
 }
 
-function request(url: URL, to: { address: string; family: number }, opts: SafeGetOptions): Promise<IncomingMessage> {
-  const client = url.protocol === 'https:' ? https : http;
+function request(net: Networking, url: URL, to: { address: string; family: number }, opts: SafeGetOptions): Promise<IncomingMessage> {
+  const client = url.protocol === 'https:' ? net.https : net.http;
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
@@ -88,9 +95,9 @@ function request(url: URL, to: { address: string; family: number }, opts: SafeGe
   });
 }
 
-function decoded(res: IncomingMessage): Readable {
+function decoded({ zlib }: Networking, res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
   if (!decoder) return res;
   res.on('error', (e) => decoder.destroy(e));
   return res.pipe(decoder);
