@@ -70,12 +70,17 @@ const replOutside = {
 };
 
 // Code V8 restores from its cache has lost what Node needs to run an import() (Node 20), so the
-// bundle's one import() (src/core/dynamic-import.ts) becomes a call to boot's, passed in as __adkImport.
+// bundle's one import() (src/core/dynamic-import.ts) is replaced: people's module files go to boot's
+// import() (passed in as __adkImport); packages (optional peers, each with a CommonJS entry whose
+// exports have the ES module's shape) are require()d, which spares starting Node's ES module loader.
 const importOutside = {
   name: 'import-outside',
   setup(b) {
     b.onLoad({ filter: /src[\\/]core[\\/]dynamic-import\.ts$/ }, () => ({
-      contents: 'export function importModule(specifier) { return __adkImport(specifier); }',
+      contents: `export function importModule(specifier) {
+        if (specifier.startsWith('file:')) return __adkImport(specifier);
+        return new Promise((resolve) => resolve(require(specifier)));
+      }`,
       loader: 'js',
     }));
   },
