@@ -180,3 +180,29 @@ describe('planExecute', () => {
     expect(executorModel.calls[0].messages[1].content).toContain('which is: \ncheck sources');
   });
 });
+
+describe('plan_execute in agents.yaml', () => {
+  it('each part’s `instruction` is its system prompt (executor and replanner too), with the plan’s values filled in', async () => {
+    const { createTeam, validateConfig, formatProblems } = await import('../../src/core/config/index.js');
+    const text = `version: 1
+agents:
+  pe:
+    type: plan_execute
+    description: Plans and does.
+    planner: { instruction: "Plan briefly." }
+    executor: { instruction: "Do only {step}, nothing more." }
+    replanner: { instruction: "Decide: call {respond_tool} or {plan_tool}." }
+`;
+    const r = validateConfig({ text }, { env: {} });
+    expect(r.problems, formatProblems(r.problems)).toEqual([]);
+    // The parts share the file's one model: its calls are the planner's, the executor's, the replanner's.
+    const model = new ScriptedChatModel([plan('find facts'), { content: 'facts found' }, respond('Done.')]);
+    const agent = await createTeam(r.config!, { model: () => model, tools: async () => [] }, 'pe');
+    await collect(toFlowAgent(agent).run({ messages: [userMessage('Go.')] }, createRunContext()));
+    const [planner, executor, replanner] = model.calls;
+    expect(planner!.messages[0]).toMatchObject({ role: 'system', content: 'Plan briefly.' });
+    expect(executor!.messages[0]).toMatchObject({ role: 'system', content: 'Do only find facts, nothing more.' });
+    expect(executor!.messages[1]!.content).toContain('## Your task is to execute the first step');
+    expect(replanner!.messages[0]).toMatchObject({ role: 'system', content: 'Decide: call respond or plan.' });
+  });
+});

@@ -126,8 +126,8 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           description: a.description,
           maxIterations: a.maxIterations,
           planner: new Planner({ model: modelFor(a.planner.model), instruction: a.planner.instruction, review: a.planner.review, retry: deps.retry }),
-          executor: new Executor({ model: modelFor(a.executor.model), tools: await resolveTools(a.executor.tools), approval: a.executor.approval, retry: deps.retry }),
-          replanner: new Replanner({ model: modelFor(a.replanner.model), retry: deps.retry }),
+          executor: new Executor({ model: modelFor(a.executor.model), instruction: a.executor.instruction, tools: await resolveTools(a.executor.tools), approval: a.executor.approval, retry: deps.retry }),
+          replanner: new Replanner({ model: modelFor(a.replanner.model), instruction: a.replanner.instruction, retry: deps.retry }),
         });
     }
   }

@@ -14,30 +14,31 @@ export interface ExecutorConfig {
   approval?: string[] | undefined;
   /** Model calls per step; default 20. */
   maxIterations?: number | undefined;
-  /** Replaces Eino's ExecutorPrompt. */
+  /**
+   * The system prompt, in place of Eino's (the user message with the objective, plan, steps done and
+   * step to do stays); `{input}`, `{plan}`, `{executed_steps}` and `{step}` are filled in.
+   */
+  instruction?: string | undefined;
+  /** Replaces Eino's ExecutorPrompt (system and user message); `instruction` is then not used. */
   genInput?: ((ec: ExecutionContext) => Message[]) | undefined;
   retry?: ChatModelAgentConfig['retry'] | undefined;
 }
 
-/** Eino's ExecutorPrompt, filled from the session. */
-export function defaultExecutorInput(ec: ExecutionContext): Message[] {
-  return [
-    systemMessage(EXECUTOR_SYSTEM_PROMPT),
-    userMessage(
-      formatPrompt(EXECUTOR_USER_PROMPT, {
-        input: formatInput(ec.userInput),
-        plan: JSON.stringify(ec.plan),
-        executed_steps: formatExecutedSteps(ec.executedSteps),
-        step: firstStep(ec.plan),
-      }),
-    ),
-  ];
+/** Eino's ExecutorPrompt, filled from the session; `instruction` replaces its system part. */
+export function defaultExecutorInput(ec: ExecutionContext, instruction?: string): Message[] {
+  const vars = {
+    input: formatInput(ec.userInput),
+    plan: JSON.stringify(ec.plan),
+    executed_steps: formatExecutedSteps(ec.executedSteps),
+    step: firstStep(ec.plan),
+  };
+  return [systemMessage(formatPrompt(instruction ?? EXECUTOR_SYSTEM_PROMPT, vars)), userMessage(formatPrompt(EXECUTOR_USER_PROMPT, vars))];
 }
 
 /** Eino's executor: a ReAct agent that executes the plan's first step; its answer goes to `ExecutedStep`. */
 export class Executor extends ChatModelAgent {
   constructor(config: ExecutorConfig) {
-    const gen = config.genInput ?? defaultExecutorInput;
+    const gen = config.genInput ?? ((ec: ExecutionContext) => defaultExecutorInput(ec, config.instruction));
     super({
       name: 'executor',
       description: 'an executor agent',

@@ -23,13 +23,18 @@ import { callForcedTool } from './tool-call-step.js';
 export interface ReplannerConfig {
   /** Called with the `plan` and `respond` tools, one of them required. */
   model: ChatModel;
-  /** Replaces Eino's ReplannerPrompt. */
+  /**
+   * The system prompt, in place of Eino's (the user message with the objective, plan and steps done
+   * stays); `{input}`, `{plan}`, `{executed_steps}`, `{plan_tool}` and `{respond_tool}` are filled in.
+   */
+  instruction?: string | undefined;
+  /** Replaces Eino's ReplannerPrompt (system and user message); `instruction` is then not used. */
   genInput?: ((ec: ExecutionContext) => Message[]) | undefined;
   retry?: Partial<RetryPolicy> | undefined;
 }
 
-/** Eino's ReplannerPrompt, filled from the session. */
-export function defaultReplannerInput(ec: ExecutionContext): Message[] {
+/** Eino's ReplannerPrompt, filled from the session; `instruction` replaces its system part. */
+export function defaultReplannerInput(ec: ExecutionContext, instruction?: string): Message[] {
   const vars = {
     plan: JSON.stringify(ec.plan),
     input: formatInput(ec.userInput),
@@ -37,7 +42,7 @@ export function defaultReplannerInput(ec: ExecutionContext): Message[] {
     plan_tool: PLAN_TOOL.name,
     respond_tool: RESPOND_TOOL.name,
   };
-  return [systemMessage(formatPrompt(REPLANNER_SYSTEM_PROMPT, vars)), userMessage(formatPrompt(REPLANNER_USER_PROMPT, vars))];
+  return [systemMessage(formatPrompt(instruction ?? REPLANNER_SYSTEM_PROMPT, vars)), userMessage(formatPrompt(REPLANNER_USER_PROMPT, vars))];
 }
 
 /**
@@ -60,7 +65,7 @@ export class Replanner implements Agent {
         const ec = executionContext(values);
         ec.executedSteps = [...ec.executedSteps, { step: firstStep(ec.plan), result }];
         values[EXECUTED_STEPS_SESSION_KEY] = ec.executedSteps;
-        const messages = (this.config.genInput ?? defaultReplannerInput)(ec);
+        const messages = this.config.genInput ? this.config.genInput(ec) : defaultReplannerInput(ec, this.config.instruction);
         const call = await callForcedTool(
           { model: this.config.model, agentName: this.name, ctx, emit, retry: this.config.retry, quiet: true },
           messages,
