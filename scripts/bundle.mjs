@@ -7,7 +7,8 @@
 //    caches its compiled code between runs (Node 20 cannot for ES modules), so `adk run` starts fast;
 //  - dist/cjs/index.cjs: `require('adk')` for CommonJS callers (dependencies stay external).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -101,8 +102,11 @@ await build({
   plugins: [replOutside, importOutside],
   // Node's own modules and gpt-tokenizer are require()d (no import() can run in cached code).
   supported: { 'dynamic-import': false },
-  define: { 'process.env.ADK_BUNDLED_VERSION': JSON.stringify(pkg.version), 'import.meta.url': '__adkModuleUrl' },
-  banner: { js: "const __adkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'process.env.ADK_BUNDLED_VERSION': JSON.stringify(pkg.version), 'import.meta.url': '__adkModuleUrl', 'import.meta.resolve': 'undefined' },
+  // Strict, as the ES modules it is built from are (a banner before esbuild's own directive would void it).
+  banner: { js: "'use strict';const __adkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Any other import.meta would be an empty object in CommonJS: a build error, not a surprise at run time.
+  logOverride: { 'empty-import-meta': 'error' },
   // ASCII only (the loader reads it as latin1, skipping UTF-8 decoding).
   charset: 'ascii',
   minifyWhitespace: true,
@@ -114,7 +118,7 @@ await build({
   refuseZodLocales(metafile);
   refuseDynamicImports(metafile);
 });
-assertAscii(`${root}dist/adk/cli.cjs`);
+finishCommonJsBundle(`${root}dist/adk/cli.cjs`);
 
 await build({
   absWorkingDir: root,
@@ -137,10 +141,19 @@ function refuseZodLocales(metafile) {
   if (locales.length) throw new Error(`the CLI bundle includes zod locales (${locales.join(", ")}): import zod as \`import * as z from 'zod'\`, never dynamically`);
 }
 
-function assertAscii(file) {
+/**
+ * Checks the CommonJS bundle and heads it with `//adk-build:<hash of the rest>`, which names its code
+ * cache (src/cli/boot/cached-commonjs.ts).
+ */
+function finishCommonJsBundle(file) {
   const bytes = readFileSync(file);
   const at = bytes.findIndex((b) => b > 0x7f);
-  if (at >= 0) throw new Error(`${file} has a non-ASCII byte at ${at}: the loader reads it as latin1`);
+  // ASCII only: the loader reads it as latin1, skipping UTF-8 decoding.
+  if (at >= 0) throw new Error(`${file} has a non-ASCII byte at ${at}`);
+  const text = bytes.toString('latin1');
+  if (!text.startsWith("'use strict';")) throw new Error(`${file} does not start in strict mode`);
+  if (!text.includes('__adkImport(')) throw new Error(`${file} does not load people's modules through __adkImport: src/core/dynamic-import.ts was not replaced`);
+  writeFileSync(file, `//adk-build:${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}\n${text}`, 'latin1');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -19,11 +20,15 @@ process.stdout.write(JSON.stringify(r) + '\\n');`;
   return { cache: JSON.parse(result!).cache, out: rest.join('\n').trim() };
 }
 
-function bundleFile(): string {
-  const dir = tempDir('adk-cc-');
-  const file = join(dir, 'b.cjs');
+/** A bundle as scripts/bundle.mjs writes one: a first line naming its build (the hash of the rest). */
+function writeBundle(file: string, code: string): void {
+  writeFileSync(file, `//adk-build:${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);
+}
+
+function bundleFile(extra = ''): string {
+  const file = join(tempDir('adk-cc-'), 'b.cjs');
   // Uses the CommonJS names, a global passed in, and has a function compiled only when called.
-  writeFileSync(file, `const path = require('node:path'); function later(x) { return x * 2; } setImmediate(() => console.log(greeting, path.basename(__filename), later(21), typeof module.exports));`);
+  writeBundle(file, `const path = require('node:path'); function later(x) { return x * 2; } setImmediate(() => console.log(greeting, path.basename(__filename), later(21), typeof module.exports));${extra}`);
   return file;
 }
 
@@ -53,16 +58,45 @@ describe('the CLI bundle loader keeps compiled code between runs', () => {
     expect(load(bundle, cacheDir).cache).toBe('hit');
   });
 
-  it('a rebuilt bundle never reads the old cache, and the old one is removed', () => {
+  it('another build never reads this one’s cache (the name holds the build’s hash and length)', () => {
     const bundle = bundleFile();
     const cacheDir = join(tempDir('adk-cc-home-'), 'compile');
     load(bundle, cacheDir);
     const [old] = cacheFiles(cacheDir);
-    writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}\n// rebuilt`);
+    writeBundle(bundle, `${readFileSync(bundle, 'utf8').split('\n').slice(1).join('\n')}\n// rebuilt`);
     expect(load(bundle, cacheDir).cache).toBe('miss');
     const now = cacheFiles(cacheDir);
-    expect(now).toHaveLength(1);
-    expect(now[0]).not.toBe(old);
+    // Both kept: a global and a local install of two versions must not keep deleting each other's.
+    expect(now).toHaveLength(2);
+    expect(now).toContain(old);
+    expect(load(bundle, cacheDir).cache).toBe('hit');
+  });
+
+  it('a bundle without its build line runs without a cache', () => {
+    const file = join(tempDir('adk-cc-'), 'plain.cjs');
+    writeFileSync(file, `setImmediate(() => console.log(greeting, 'plain'));`);
+    const cacheDir = join(tempDir('adk-cc-home-'), 'compile');
+    expect(load(file, cacheDir)).toEqual({ cache: 'off', out: 'hello plain' });
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('a run that fails writes no cache (it may have compiled little); the next good one does', () => {
+    const cacheDir = join(tempDir('adk-cc-home-'), 'compile');
+    const failing = bundleFile(' process.exitCode = 3;');
+    expect(() => load(failing, cacheDir)).toThrow();
+    expect(existsSync(cacheDir) ? cacheFiles(cacheDir) : []).toHaveLength(0);
+    load(bundleFile(), cacheDir);
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('makes no folder inside one another user owns (adk under sudo with HOME kept)', () => {
+    const home = tempDir('adk-cc-home-');
+    const theirs = join(home, '.cache');
+    mkdirSync(theirs);
+    chownSync(theirs, 4242, 4242);
+    const cacheDir = join(theirs, 'adk', 'compile');
+    expect(load(bundleFile(), cacheDir).out).toBe('hello b.cjs 42 object');
+    expect(existsSync(join(theirs, 'adk'))).toBe(false);
   });
 
   it.skipIf(process.platform === 'win32' || process.getuid?.() === undefined)('refuses a cache others could have written: a group-writable file or folder is neither read nor written', () => {
@@ -80,8 +114,47 @@ describe('the CLI bundle loader keeps compiled code between runs', () => {
     expect(cacheFiles(open)).toHaveLength(0);
   });
 
-  it('without a cache folder it just runs', () => {
+  it('without a cache folder it just runs; a relative ADK_COMPILE_CACHE (it would follow the current folder) is no cache', async () => {
     expect(load(bundleFile(), undefined)).toEqual({ cache: 'off', out: 'hello b.cjs 42 object' });
+    const { compileCacheDir } = await import('../../src/cli/boot/cached-commonjs.js');
+    expect(compileCacheDir({ ADK_COMPILE_CACHE: 'cache' })).toBeUndefined();
+    expect(compileCacheDir({ ADK_COMPILE_CACHE: '0' })).toBeUndefined();
+    expect(compileCacheDir({ ADK_COMPILE_CACHE: '/x/y' })).toBe('/x/y');
+    expect(compileCacheDir({ HOME: '/h', XDG_CACHE_HOME: '/c' })).toBe('/c/adk/compile');
+  });
+});
+
+// Starts `adk <args>` in a 30×100 pseudo-terminal and prints what it drew once the REPL's input
+// line shows (or after 10 s).
+const PTY = `
+import os, pty, select, struct, sys, termios, fcntl, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvpe(sys.argv[1], sys.argv[1:], os.environ)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 30, 100, 0, 0))
+seen, end = b'', time.time() + 10
+while time.time() < end and b'for commands' not in seen:
+    r, _, _ = select.select([fd], [], [], 0.05)
+    if r:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+os.kill(pid, 9)
+sys.stdout.write(seen.decode('utf-8', 'replace'))
+`;
+
+describe('which bundle runs a command', () => {
+  it('the command is the first word, after program options: adk --debug chat opens the REPL in a terminal', () => {
+    const bin = fileURLToPath(new URL('../../bin/adk.js', import.meta.url));
+    const env = { ...process.env, ADK_HOME: tempDir('adk-cc-home-'), OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+    const drawn = spawnSync('python3', ['-c', PTY, process.execPath, bin, '--debug', 'chat'], { env, encoding: 'utf8', timeout: 20_000 }).stdout;
+    expect(drawn).not.toMatch(/internal error/);
+    expect(drawn).toMatch(/offline demo team/);
+    expect(drawn).toMatch(/for commands/);
   });
 });
 

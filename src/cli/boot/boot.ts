@@ -10,7 +10,7 @@ import { compileCacheDir, runCachedCommonJs } from './cached-commonjs.js';
 export function boot(dir: string, argv: string[] = process.argv): void {
   // React's development build costs more than the rest of the REPL; tests may still opt in.
   process.env.NODE_ENV ??= 'production';
-  const command = argv[2] ?? '';
+  const command = commandOf(argv);
   if (needsRepl(command)) {
     // Node 22.1+ keeps compiled ES modules between runs; a no-op on Node 20.
     void import('node:module').then(async ({ default: mod }) => {
@@ -19,13 +19,22 @@ export function boot(dir: string, argv: string[] = process.argv): void {
     });
     return;
   }
+  const help = argv.includes('--help') || argv.includes('-h');
   runCachedCommonJs(join(dir, 'cli.cjs'), {
     cacheDir: compileCacheDir(),
-    key: command.startsWith('-') ? 'options' : command,
+    // What `adk run --help` compiles is not what `adk run` needs.
+    key: `${command || 'none'}${help ? '-help' : ''}`,
     // import() from here (a file Node loaded itself) works; from cached code it would not (Node 20).
     globals: { __adkImport: (specifier: string) => import(specifier) },
   });
 }
 
-/** `chat`, and `resume` (which opens the REPL when both ends are a terminal). */
-export const needsRepl = (command: string): boolean => command === 'chat' || command === 'resume';
+/** The command word: the first argument that is not an option (`adk --debug chat` is chat). */
+export function commandOf(argv: string[]): string {
+  return argv.slice(2).find((a) => !a.startsWith('-')) ?? '';
+}
+
+/** `chat`, and `resume` when both ends are a terminal (it then opens the REPL; otherwise it never does). */
+export function needsRepl(command: string, tty = !!(process.stdin.isTTY && process.stdout.isTTY)): boolean {
+  return command === 'chat' || (command === 'resume' && tty);
+}

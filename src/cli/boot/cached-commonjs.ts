@@ -1,16 +1,16 @@
-import { createHash } from 'node:crypto';
+import { randomBytes, createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import vm from 'node:vm';
 
 /**
- * Runs a CommonJS bundle with V8's code cache: the first run of a command compiles the bundle and,
- * on exit, saves the compiled code; later runs load it instead of parsing megabytes of JavaScript
- * again (Node 20 has no compile cache of its own; Node 22's `module.enableCompileCache` does the
- * same for ordinary modules). A cache that is missing, damaged, rejected by V8 (another Node, other
- * V8 flags) or not safely ours is not used: the bundle then compiles as usual.
+ * Runs a CommonJS bundle with V8's code cache: the first successful run of a command compiles the
+ * bundle and, on exit, saves the compiled code; later runs load it instead of parsing megabytes of
+ * JavaScript again (Node 20 has no compile cache of its own; Node 22's `module.enableCompileCache`
+ * does the same for ordinary modules). A cache that is missing, damaged, rejected by V8 (another
+ * Node, other V8 flags) or not safely ours is not used: the bundle then compiles as usual.
  */
 export interface CachedRunOptions {
   /** Where cached code lives; undefined runs without a cache. */
@@ -26,10 +26,18 @@ export interface CachedRun {
   cache: 'hit' | 'miss' | 'off';
 }
 
+/**
+ * The bundle's build writes `//adk-build:<hash of the rest>` as its first line: with the length, the
+ * name of its cache. The hash is of the bytes read here, so a bundle replaced while this process
+ * starts (an update) never gets another build's code, and two installs of one build share a cache.
+ */
+const BUILD_LINE = /^\/\/adk-build:([0-9a-f]{16,64})\n/;
+
 export function runCachedCommonJs(file: string, opts: CachedRunOptions): CachedRun {
   // The bundle is ASCII (esbuild escapes the rest), so latin1 gives the same text without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
-  const cacheFile = opts.cacheDir ? join(opts.cacheDir, cacheName(file, opts.key)) : undefined;
+  const build = BUILD_LINE.exec(source)?.[1];
+  const cacheFile = opts.cacheDir && build ? join(opts.cacheDir, cacheName(file, build, source.length, opts.key)) : undefined;
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const globals = opts.globals ?? {};
   const params = ['exports', 'require', 'module', '__filename', '__dirname', ...Object.keys(globals)].join(', ');
@@ -39,8 +47,11 @@ export function runCachedCommonJs(file: string, opts: CachedRunOptions): CachedR
   });
   const hit = cachedData !== undefined && !script.cachedDataRejected;
   if (cacheFile && !hit) {
-    // At exit the cache also holds every function this command compiled, not only the top level.
-    process.once('exit', () => writeCache(file, cacheFile, script));
+    // At exit the cache also holds every function this command compiled, not only the top level; a
+    // failed run (no network, a usage error) may have compiled little, so only a success writes it.
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(cacheFile, script);
+    });
   }
   const module = { exports: {} };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -49,33 +60,25 @@ export function runCachedCommonJs(file: string, opts: CachedRunOptions): CachedR
 }
 
 /**
- * The cache folder: ADK_COMPILE_CACHE (a folder, or 0 for none), else the user's cache folder.
- * Disabled by NODE_DISABLE_COMPILE_CACHE too, as Node's own cache is.
+ * The cache folder: ADK_COMPILE_CACHE (an absolute folder, or 0 for none), else the user's cache
+ * folder. Disabled by NODE_DISABLE_COMPILE_CACHE too, as Node's own cache is. A relative folder
+ * would depend on where adk is started (a cloned repository's folder): it turns the cache off.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const set = env.ADK_COMPILE_CACHE?.trim();
   if (set === '0' || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  if (set) return set;
-  const base = env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache');
-  return join(base, 'adk', 'compile');
+  if (set) return isAbsolute(set) ? set : undefined;
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'adk', 'compile');
 }
 
-/**
- * `<bundle>-<identity>-<node>-<arch>-<command>.v8`. The identity is the bundle file's size, times
- * and inode: npm gives every installed file the same mtime, so a reinstall (new inode and ctime)
- * must be what tells two builds of one size apart. Another Node never even tries a stale cache.
- */
-function cacheIdentity(file: string): { prefix: string; identity: string } {
-  const st = statSync(file);
-  const prefix = `${basename(file).replace(/[^a-z0-9]/gi, '_')}-`;
-  const id = [st.size, Math.trunc(st.mtimeMs), Math.trunc(st.ctimeMs), st.ino].map((n) => n.toString(36)).join('.');
-  return { prefix, identity: `${prefix}${id}-${process.version}-${process.arch}-` };
-}
-
-function cacheName(file: string, key: string): string {
+/** `<bundle>-<build>-<length>-<node>-<arch>-<command>.v8`: another build or Node never even tries it. */
+function cacheName(file: string, build: string, length: number, key: string): string {
   const safeKey = /^[a-z][a-z-]{0,31}$/.test(key) ? key : 'other';
-  return `${cacheIdentity(file).identity}${safeKey}.v8`;
+  return `${prefixOf(file)}${build}-${length.toString(36)}-${process.version}-${process.arch}-${safeKey}.v8`;
 }
+
+const prefixOf = (file: string) => `${basename(file).replace(/[^a-z0-9]/gi, '_')}-`;
 
 // V8 (Node 20) checks a code cache's version and flags but not its bytes: damaged bytes crash the
 // process. Each file starts with a digest of what follows, checked before V8 sees it (~1 ms).
@@ -111,26 +114,47 @@ function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
   return st.uid === process.getuid() && (st.mode & 0o022) === 0;
 }
 
+/**
+ * Folders are made only inside one this user owns: adk run under sudo with HOME kept must not
+ * leave a root-owned ~/.cache behind.
+ */
+function ensureDir(dir: string): boolean {
+  let existing = dir;
+  for (;;) {
+    try {
+      const st = statSync(existing);
+      if (existing !== dir && process.getuid && st.uid !== process.getuid()) return false;
+      break;
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return false;
+      existing = parent;
+    }
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return ownedAndPrivate(statSync(dir));
+}
+
+/** Caches of other builds are kept a while: two installs (global and local, two Node versions) would otherwise keep deleting each other's. */
+const STALE_CACHE_MS = 30 * 24 * 60 * 60_000;
 const STALE_TEMP_MS = 10 * 60_000;
 
 /** Written whole under a temporary name and renamed: a reader sees the old cache or the new one, never half. */
-function writeCache(bundle: string, cacheFile: string, script: vm.Script): void {
+function writeCache(cacheFile: string, script: vm.Script): void {
   try {
     const dir = dirname(cacheFile);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!ownedAndPrivate(statSync(dir))) return;
+    if (!ensureDir(dir)) return;
     const data = script.createCachedData();
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600 });
+    const tmp = `${cacheFile}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, cacheFile);
-    // Caches of earlier builds or other Node versions are of no further use, nor are the temporary
-    // files of processes killed while writing.
-    const { prefix, identity } = cacheIdentity(bundle);
+    // Caches unused for a month, and the temporary files of processes killed while writing, go.
+    const prefix = `${basename(cacheFile).split('-')[0]}-`;
     const now = Date.now();
     for (const name of readdirSync(dir)) {
-      if (!name.startsWith(prefix)) continue;
-      const old = name.endsWith('.v8') ? !name.startsWith(identity) : name.endsWith('.tmp') && now - statSync(join(dir, name)).mtimeMs > STALE_TEMP_MS;
-      if (old) rmSync(join(dir, name), { force: true });
+      if (!name.startsWith(prefix) || name === basename(cacheFile)) continue;
+      const age = now - statSync(join(dir, name)).mtimeMs;
+      if ((name.endsWith('.v8') && age > STALE_CACHE_MS) || (name.endsWith('.tmp') && age > STALE_TEMP_MS)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A cache is an optimisation: a full disk or a read-only home must not fail the command.

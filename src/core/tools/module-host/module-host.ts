@@ -39,8 +39,9 @@ export interface HostedModule {
  * a cancel always takes effect. The worker is started again for the next call.
  */
 export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv): Promise<HostedModule> {
-  // Found from here, not with import.meta.resolve: this code also runs from the CLI's CommonJS bundle.
-  const zodUrl = pathToFileURL(createRequire(import.meta.url).resolve('zod')).href;
+  // zod's ES module entry, as the person's module gets it; the CLI's CommonJS bundle has no
+  // import.meta.resolve and takes the CommonJS entry (zod shares its registry across the two).
+  const zodUrl = typeof import.meta.resolve === 'function' ? import.meta.resolve('zod') : pathToFileURL(createRequire(import.meta.url).resolve('zod')).href;
   // Loaded when a module tool is, not at every CLI start.
   const { Worker: WorkerThread } = await import('node:worker_threads');
   let worker: Worker | undefined;
