@@ -22,43 +22,26 @@ const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres',
 rmSync(`${root}dist/adk`, { recursive: true, force: true });
 rmSync(`${root}dist/cjs`, { recursive: true, force: true });
 
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
+// Both CLI bundles: less source to compile at each start; names are kept for stack traces.
+const cli = { ...common, outdir: 'dist/adk', minifyWhitespace: true, minifySyntax: true, metafile: true };
+
 await build({
-  absWorkingDir: root,
+  ...cli,
   entryPoints: { main: 'src/cli/main.ts' },
-  outdir: 'dist/adk',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external: cliExternal,
   define: { 'process.env.ADK_BUNDLED_VERSION': JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __adkCreateRequire } from 'node:module'; const require = __adkCreateRequire(import.meta.url);" },
   chunkNames: '[name]-[hash]',
-  // Less source to compile at each start (Node 20 has no compile cache); names are kept for stack traces.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
 }).then(({ metafile }) => refuseZodLocales(metafile));
 
-await build({
-  absWorkingDir: root,
-  entryPoints: { boot: 'src/cli/boot/boot.ts' },
-  outdir: 'dist/adk',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...common, entryPoints: { boot: 'src/cli/boot/boot.ts' }, outdir: 'dist/adk', outExtension: { '.js': '.cjs' }, format: 'cjs' });
 
-// The REPL stays out of the CommonJS bundle (Ink uses top-level await): boot.js sends chat and resume
-// to main.js, so reaching it here is a bug, reported as one.
+// The REPL stays out of the CommonJS bundle (Ink uses top-level await): boot.cjs sends chat and an
+// interactive resume to main.js, so reaching it here is a bug, reported as one.
 const replOutside = {
   name: 'repl-outside',
   setup(b) {
@@ -88,14 +71,10 @@ const importOutside = {
 };
 
 await build({
-  absWorkingDir: root,
+  ...cli,
   entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist/adk',
   outExtension: { '.js': '.cjs' },
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   // gpt-tokenizer (2.7 MB of tables, a dependency) is required from node_modules when first used:
   // every start reads this file, and the tokenizer is needed only once a session is long.
   external: [...cliExternal, 'gpt-tokenizer'],
@@ -109,30 +88,13 @@ await build({
   logOverride: { 'empty-import-meta': 'error' },
   // ASCII only (the loader reads it as latin1, skipping UTF-8 decoding).
   charset: 'ascii',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
 }).then(({ metafile }) => {
   refuseZodLocales(metafile);
   refuseDynamicImports(metafile);
 });
 finishCommonJsBundle(`${root}dist/adk/cli.cjs`);
 
-await build({
-  absWorkingDir: root,
-  entryPoints: { index: 'src/core/index.ts' },
-  outdir: 'dist/cjs',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...common, entryPoints: { index: 'src/core/index.ts' }, outdir: 'dist/cjs', outExtension: { '.js': '.cjs' }, format: 'cjs', packages: 'external' });
 
 /** `import { z } from 'zod'` or a dynamic import('zod') pulls in all of zod's locales (~300 KB at every start). */
 function refuseZodLocales(metafile) {
