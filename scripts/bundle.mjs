@@ -2,7 +2,7 @@
 // tsc has already written dist/ (the ESM library and its declarations); this adds:
 //  - dist/adk/boot.cjs: what bin/adk.js starts; it picks one of the two CLI bundles below;
 //  - dist/adk/main.js: the whole CLI as ES modules, each command, the REPL, MCP and the Anthropic
-//    client split into chunks loaded only when used: `adk chat` and `adk resume` run from it;
+//    client split into chunks loaded only when used: `adk chat` and an interactive `adk resume` run from it;
 //  - dist/adk/cli.cjs: the CLI without the REPL as one CommonJS file, for every other command: V8
 //    caches its compiled code between runs (Node 20 cannot for ES modules), so `adk run` starts fast;
 //  - dist/cjs/index.cjs: `require('adk')` for CommonJS callers (dependencies stay external).
