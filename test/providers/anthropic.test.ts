@@ -87,6 +87,12 @@ describe('native Anthropic', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a rejected parameter the user set is named with the key of the models entry that changes it', async () => {
+    server.enqueue({ status: 400, errorType: 'invalid_request_error', errorMessage: 'temperature: Input should be less than or equal to 1' });
+    const bad = await replay(claude({ temperature: 1.5, configName: 'claude' }), 'hi');
+    expect(bad.errors[0]!.message).toContain("the server rejected `temperature`: remove or change `temperature` on model 'claude' in agents.yaml");
+  });
+
   it('non-streaming generate returns text, tool calls and thinking', async () => {
     server.enqueue({ thinking: { text: 'hmm', signature: 'S' }, toolCalls: [{ id: 'toolu_9', name: 'read_file', input: { path: 'notes.txt' } }] }, { text: 'ok' });
     const r = await replay(claude({ extraBody: { thinking: { type: 'enabled', budget_tokens: 1024 } } }), 'read', false);

@@ -14,6 +14,8 @@ export interface AnthropicReply {
   /** Answer with this status and Anthropic's error body. */
   status?: number;
   errorType?: string;
+  /** The error's message (default `scripted <status>`). */
+  errorMessage?: string;
   /** Send an `error` event after message_start (Anthropic does this when overloaded mid-stream). */
   errorEvent?: { type: string; message: string };
   /** Characters per delta. */
@@ -158,7 +160,7 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
     if (broken) return sendError(res, 400, 'invalid_request_error', broken);
     const reply = queue.shift();
     if (!reply) return sendError(res, 500, 'api_error', `anthropic test server: no scripted reply for request #${requests.length}`);
-    if (reply.status) return sendError(res, reply.status, reply.errorType ?? 'api_error', `scripted ${reply.status}`);
+    if (reply.status) return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.errorMessage ?? `scripted ${reply.status}`);
     const model = String(body.model);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });

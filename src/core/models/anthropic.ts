@@ -7,6 +7,7 @@ import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { importOptional, notInstalled } from '../optional-peer.js';
 import { CallGuard, probingFetch } from './openai-call.js';
+import { explainRejectedParameter } from './openai-params.js';
 import { bodyMessage, conciseDetail, describeCause, endpointHint, parseRetryAfter, redact } from './openai-errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './openai.js';
 
@@ -22,6 +23,7 @@ export interface AnthropicChatModelOptions {
   model: string;
   apiKey?: string | undefined;
   baseURL?: string | undefined;
+  /** The `models:` entry this model came from, named in error messages. */
   configName?: string | undefined;
   contextWindow?: number | undefined;
   /** US dollars per million tokens. Default: the list price for the model's name, when known. */
@@ -97,11 +99,12 @@ export class AnthropicChatModel implements ChatModel {
 
   async generate(messages: Message[], options: ModelCallOptions = {}): Promise<Message> {
     const guard = new CallGuard(options.signal, this.timeoutMs);
+    const body = this.body(messages, options);
     try {
-      const res = await (await this.connect()).messages.create({ ...this.body(messages, options), stream: false } as never, guard.requestOptions() as never);
+      const res = await (await this.connect()).messages.create({ ...body, stream: false } as never, guard.requestOptions() as never);
       return fromAnthropicMessage(res as never);
     } catch (e) {
-      throw guard.stopError() ?? this.toError(e, guard.errorBody);
+      throw guard.stopError() ?? this.explain(this.toError(e, guard.errorBody), body);
     } finally {
       guard.dispose();
     }
@@ -111,9 +114,10 @@ export class AnthropicChatModel implements ChatModel {
     const guard = new CallGuard(options.signal, this.timeoutMs, this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const decoder = new AnthropicStreamDecoder();
     let complete = false;
+    const body = this.body(messages, options);
     try {
       try {
-        const stream = (await (await this.connect()).messages.create({ ...this.body(messages, options), stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
+        const stream = (await (await this.connect()).messages.create({ ...body, stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
         for await (const ev of stream) {
           const chunk = decoder.decode(ev);
           if (!chunk) continue;
@@ -122,7 +126,7 @@ export class AnthropicChatModel implements ChatModel {
           guard.resume();
         }
       } catch (e) {
-        throw guard.stopError() ?? this.toError(e, guard.errorBody);
+        throw guard.stopError() ?? this.explain(this.toError(e, guard.errorBody), body);
       }
       const stopped = guard.stopError();
       if (stopped) throw stopped;
@@ -145,6 +149,11 @@ export class AnthropicChatModel implements ChatModel {
     } finally {
       guard.dispose();
     }
+  }
+
+  /** A 400 naming a parameter the models entry set says which key to change (as for OpenAI-compatible endpoints). */
+  private explain(err: Error, body: Record<string, unknown>): Error {
+    return err instanceof ModelHttpError ? explainRejectedParameter(err, body, this.options.configName) : err;
   }
 
   private toError(e: unknown, errorBody: string | undefined): Error {
