@@ -37,7 +37,11 @@ export function consumedCheckpoint(): string {
   return JSON.stringify(c);
 }
 
-/** Where checkpoints live. Implementations store opaque strings. */
+/**
+ * Where checkpoints live. Implementations store opaque strings. The Runner only gets and sets (a
+ * resumed run's checkpoint is overwritten with a consumed marker); `delete` is for stores that can
+ * drop a finished run's checkpoint (the session stores do).
+ */
 export interface CheckpointStore {
   get(id: string): Promise<string | undefined>;
   set(id: string, data: string): Promise<void>;
@@ -100,16 +104,5 @@ export function parseCheckpoint(id: string, text: string): Checkpoint {
   return cp as Checkpoint;
 }
 
-/** A CheckpointStore in a Map: for tests and single-process runs; nothing survives the process. */
-export class InMemoryCheckpointStore implements CheckpointStore {
-  readonly data = new Map<string, string>();
-  async get(id: string) {
-    return this.data.get(id);
-  }
-  async set(id: string, data: string) {
-    this.data.set(id, data);
-  }
-  async delete(id: string) {
-    this.data.delete(id);
-  }
-}
+/** The in-memory store (one class: adk/testing and adk export the same). */
+export { InMemoryCheckpointStore } from './store/checkpoint-store.js';

@@ -32,6 +32,18 @@ describe('package exports', () => {
     expect(exports['adk/testing']).toEqual(expect.arrayContaining(['ScriptedChatModel', 'createDemoModel', 'InMemoryCheckpointStore']));
   });
 
+  it('one CheckpointStore and one InMemoryCheckpointStore, whichever entry they come from', async () => {
+    const core = await import('../../src/core/index.js');
+    const testing = await import('../../src/core/entries/testing.js');
+    const stores = await import('../../src/core/entries/stores.js');
+    expect(core.InMemoryCheckpointStore).toBe(testing.InMemoryCheckpointStore);
+    expect(stores.InMemoryCheckpointStore).toBe(testing.InMemoryCheckpointStore);
+    // The in-memory store redacts like the persistent one.
+    const store = new core.InMemoryCheckpointStore({ secrets: ['sk-never-stored-123'], env: {} });
+    await store.set('c1', JSON.stringify({ note: 'key sk-never-stored-123' }));
+    expect(await store.get('c1')).not.toContain('sk-never-stored-123');
+  });
+
   it('the runtime loads no CLI, REPL or store driver module', () => {
     const { exports, loaded } = probe('adk');
     expect(exports.adk).toEqual(expect.arrayContaining(['ChatModelAgent', 'Runner', 'deepAgent', 'summarizeMiddleware']));

@@ -1,12 +1,9 @@
+import type { CheckpointStore } from '../checkpoint.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { redactJsonText, secretsFromEnv } from './redact.js';
 
-/** Where the Runner keeps interrupted runs. The checkpoint format is the Runner's; this only stores strings. */
-export interface CheckpointStore {
-  get(id: string): Promise<string | undefined>;
-  set(id: string, data: string): Promise<void>;
-  delete(id: string): Promise<void>;
-}
+/** Where the Runner keeps interrupted runs (one interface: the Runner's, in checkpoint.ts). */
+export type { CheckpointStore } from '../checkpoint.js';
 
 /** Key prefix of checkpoints in a shared key-value store. */
 export const CHECKPOINT_PREFIX = 'checkpoint:';
@@ -49,7 +46,10 @@ export class KeyValueCheckpointStore implements CheckpointStore {
   }
 }
 
-/** For tests: a Map, with the same redaction as the persistent store. */
+/**
+ * A CheckpointStore in a Map, for tests and single-process runs (nothing survives the process), with
+ * the same redaction as the persistent store.
+ */
 export class InMemoryCheckpointStore implements CheckpointStore {
   readonly data = new Map<string, string>();
   constructor(private readonly opts: SecretOptions = {}) {}
