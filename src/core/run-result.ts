@@ -1,11 +1,12 @@
 import { AsyncQueue } from './async-queue.js';
-import { IncompleteReplyError, isAbortError, toError } from './errors.js';
+import { toError } from './errors.js';
+import { RunStatusTracker, type RunStatus } from './run-status.js';
 import type { InterruptContext } from './interrupt.js';
 import type { Message } from './schema/message.js';
 import { errorEvent, eventMessage, type AgentEvent } from './agents/types.js';
 
 /** How a run ended: `completed`, `interrupted` (waits for a person), `cancelled`, `incomplete` (the reply was cut off) or `error`. */
-export type RunStatus = 'completed' | 'interrupted' | 'cancelled' | 'incomplete' | 'error';
+export type { RunStatus };
 
 /** How a run ended, for code that wants the outcome rather than the events (openai-agents-js's RunResult). */
 export interface RunResult {
@@ -64,37 +65,27 @@ export class RunStream implements AsyncIterable<AgentEvent> {
     const r: RunResult = { status: 'completed', finalOutput: '', lastAgent: '', usage: { promptTokens: 0, completionTokens: 0 }, messages: [], interrupts: [] };
     // Messages are collected in order without holding the events back (a stream is read by both sides).
     const pending: Array<Promise<{ agent: string; message: Message | undefined }>> = [];
-    let cancelledAtCheckpoint = false;
+    const status = new RunStatusTracker();
     let structured: { agent: string; value: unknown } | undefined;
     try {
       for await (const e of this.source) {
         this.queue?.push(e);
         if (e.output?.message) pending.push(eventMessage(e).then((message) => ({ agent: e.agentName, message }), () => ({ agent: e.agentName, message: undefined })));
         if (e.output && 'structured' in e.output) structured = { agent: e.agentName, value: e.output.structured };
-        const stopped = e.action?.interrupted;
-        if (stopped) {
-          r.interrupts = stopped.contexts.filter((c) => !c.cancelled);
-          cancelledAtCheckpoint = !!stopped.cancelled;
-          r.status = stopped.cancelled ? 'cancelled' : 'interrupted';
-        }
-        if (e.error) {
-          if (isAbortError(e.error)) {
-            if (r.status !== 'interrupted' || cancelledAtCheckpoint) r.status = 'cancelled';
-          } else {
-            r.status = e.error instanceof IncompleteReplyError ? 'incomplete' : 'error';
-            r.error = e.error;
-          }
-        }
+        status.see(e);
       }
     } catch (e) {
       // A source that throws (a turn that could not be saved) ends the run as an error event.
       const err = toError(e);
       this.queue?.push(errorEvent(err, r.lastAgent));
-      r.status = isAbortError(err) ? 'cancelled' : 'error';
-      r.error = err;
+      status.failed(err);
     } finally {
       this.queue?.close();
     }
+    r.status = status.finish();
+    r.interrupts = status.interrupts;
+    if (status.error) r.error = status.error;
+    const cancelledAtCheckpoint = status.cancelledAtCheckpoint;
     for (const { agent, message } of await Promise.all(pending)) {
       if (!message) continue;
       r.messages.push(message);

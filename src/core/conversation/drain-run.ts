@@ -2,7 +2,7 @@ import type { AgentEvent } from '../agents/types.js';
 import type { InterruptContext } from '../interrupt.js';
 import type { Message, Usage } from '../schema/message.js';
 import { AsyncQueue } from '../async-queue.js';
-import { IncompleteReplyError, WillRetryError, isAbortError } from '../errors.js';
+import { RunStatusTracker, type RunStatus } from '../run-status.js';
 import { isCompactionEvent, type CompactionEvent } from '../middlewares/summarize.js';
 import { isTodosEvent, type Todo, type TodosEvent } from '../prebuilt/deep/todos.js';
 
@@ -22,7 +22,7 @@ export interface EventSink {
   todos(e: AgentEvent, t: TodosEvent): void;
 }
 
-export type RunStatus = 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
+export type { RunStatus };
 
 export interface RunSummary {
   status: RunStatus;
@@ -45,6 +45,7 @@ export interface RunSummary {
 /** Reads a run to the end, feeding `sink`, and sums it up. */
 export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSink, signal?: AbortSignal): Promise<RunSummary> {
   const summary: RunSummary = { status: 'completed', output: '', usage: { promptTokens: 0, completionTokens: 0 }, interrupts: [], messages: [] };
+  const status = new RunStatusTracker();
   for await (const e of events) {
     const v = e.output?.message;
     if (v) {
@@ -68,30 +69,15 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
       summary.todos = custom.todos;
     }
     if (e.action?.transferToAgent) sink.transfer(e, e.action.transferToAgent.destAgentName);
-    const interrupted = e.action?.interrupted;
-    if (interrupted) {
-      // A cancel is saved as an interrupt at the last safe point; only real questions are pending.
-      summary.interrupts = interrupted.contexts.filter((c) => !c.cancelled);
-      summary.cancelledAtCheckpoint = !!interrupted.cancelled;
-      summary.status = interrupted.cancelled ? 'cancelled' : 'interrupted';
-      if (!interrupted.cancelled) sink.interrupt(e, summary.interrupts);
-    }
-    if (e.error) {
-      if (isAbortError(e.error) || signal?.aborted) {
-        if (summary.status !== 'interrupted' || summary.cancelledAtCheckpoint) summary.status = 'cancelled';
-      } else if (e.error instanceof IncompleteReplyError) {
-        summary.status = 'incomplete';
-        summary.incompleteReason = e.error.reason;
-        summary.error = e.error;
-        sink.error(e, e.error);
-      } else {
-        summary.status = 'error';
-        summary.error = e.error;
-        sink.error(e, e.error);
-      }
-    }
+    const seen = status.see(e, !!signal?.aborted);
+    if (seen.interrupts) sink.interrupt(e, seen.interrupts);
+    if (seen.failure) sink.error(e, seen.failure);
   }
-  if (summary.cancelledAtCheckpoint || (signal?.aborted && summary.status !== 'interrupted')) summary.status = 'cancelled';
+  summary.status = status.finish(!!signal?.aborted);
+  summary.interrupts = status.interrupts;
+  if (status.cancelledAtCheckpoint) summary.cancelledAtCheckpoint = true;
+  if (status.error) summary.error = status.error;
+  if (status.incompleteReason) summary.incompleteReason = status.incompleteReason;
   return summary;
 }
 
@@ -103,9 +89,8 @@ async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | und
       if (chunk.content) sink.delta(e, chunk.content);
     }
     return stream.snapshot();
-  } catch (err) {
-    // A retried attempt is dropped; its retry event follows. Other failures arrive as error events.
-    if (err instanceof WillRetryError || isAbortError(err)) return undefined;
+  } catch {
+    // A retried attempt is dropped (its retry event follows); other failures arrive as error events.
     return undefined;
   }
 }
