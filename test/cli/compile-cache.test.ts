@@ -156,6 +156,19 @@ describe('which bundle runs a command', () => {
     expect(drawn).toMatch(/offline demo team/);
     expect(drawn).toMatch(/for commands/);
   });
+
+  it('adk resume --json in a terminal is headless: it runs from the cached bundle (and writes its cache), not the REPL', async () => {
+    const bin = fileURLToPath(new URL('../../bin/adk.js', import.meta.url));
+    const home = tempDir('adk-cc-home-');
+    const cacheDir = join(tempDir('adk-cc-cache-'), 'compile');
+    const env = { ...process.env, ADK_HOME: home, ADK_COMPILE_CACHE: cacheDir, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+    const first = await runCli(['run', '--json', 'hello'], { env });
+    const id = ofType(first.lines, 'session')[0].sessionId as string;
+    const shown = spawnSync('python3', ['-c', PTY, process.execPath, bin, 'resume', id, '--json', 'again'], { env, encoding: 'utf8', timeout: 20_000 }).stdout;
+    expect(shown).toMatch(/"type":"done","status":"completed"/);
+    expect(shown).not.toMatch(/for commands/);
+    expect(cacheFiles(cacheDir).some((f) => f.endsWith('-resume.v8'))).toBe(true);
+  });
 });
 
 describe('adk from its cached bundle', () => {

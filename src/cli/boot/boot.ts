@@ -11,7 +11,7 @@ export function boot(dir: string, argv: string[] = process.argv): void {
   // React's development build costs more than the rest of the REPL; tests may still opt in.
   process.env.NODE_ENV ??= 'production';
   const command = commandOf(argv);
-  if (needsRepl(command)) {
+  if (needsRepl(command, argv)) {
     // Node 22.1+ keeps compiled ES modules between runs; a no-op on Node 20.
     void import('node:module').then(async ({ default: mod }) => {
       (mod as { enableCompileCache?: () => void }).enableCompileCache?.();
@@ -34,7 +34,15 @@ export function commandOf(argv: string[]): string {
   return argv.slice(2).find((a) => !a.startsWith('-')) ?? '';
 }
 
-/** `chat`, and `resume` when both ends are a terminal (it then opens the REPL; otherwise it never does). */
-export function needsRepl(command: string, tty = !!(process.stdin.isTTY && process.stdout.isTTY)): boolean {
-  return command === 'chat' || (command === 'resume' && tty);
+/**
+ * `chat`, and `resume` when it may open the REPL: both ends a terminal and none of the flags that
+ * make it headless (`--json`, an answer); resumeCommand decides the rest (a prompt also keeps it
+ * headless, and then the ES module bundle simply runs it).
+ */
+export function needsRepl(command: string, argv: string[] = [], tty = !!(process.stdin.isTTY && process.stdout.isTTY)): boolean {
+  if (command === 'chat') return true;
+  if (command !== 'resume' || !tty) return false;
+  return !argv.some((a) => HEADLESS_RESUME.has(a.split('=')[0]!));
 }
+
+const HEADLESS_RESUME = new Set(['--json', '--approve', '--reject', '--always', '--input', '--targets']);
