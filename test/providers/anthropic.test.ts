@@ -91,6 +91,11 @@ describe('native Anthropic', () => {
     server.enqueue({ status: 400, errorType: 'invalid_request_error', errorMessage: 'temperature: Input should be less than or equal to 1' });
     const bad = await replay(claude({ temperature: 1.5, configName: 'claude' }), 'hi');
     expect(bad.errors[0]!.message).toContain("the server rejected `temperature`: remove or change `temperature` on model 'claude' in agents.yaml");
+    // Anthropic's name for `stop` is stop_sequences.
+    server.reset();
+    server.enqueue({ status: 400, errorType: 'invalid_request_error', errorMessage: 'stop_sequences: each stop sequence must contain non-whitespace' });
+    const stop = await replay(claude({ stop: ' ', configName: 'claude' }), 'hi');
+    expect(stop.errors[0]!.message).toContain("the server rejected `stop_sequences`: remove or change `stop` on model 'claude' in agents.yaml");
   });
 
   it('non-streaming generate returns text, tool calls and thinking', async () => {

@@ -26,6 +26,8 @@ const PARAM_KEYS: Array<[param: string, key: string]> = [
   ['top_p', 'top_p'],
   ['seed', 'seed'],
   ['stop', 'stop'],
+  // Anthropic's name for it.
+  ['stop_sequences', 'stop'],
 ];
 
 export type Adaptation = 'drop_stream_usage' | 'use_max_completion_tokens' | 'use_max_tokens';
