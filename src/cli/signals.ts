@@ -58,8 +58,21 @@ export function stopOnClosedOutput(): { signal: AbortSignal; closed: () => boole
     dispose: () => {
       process.stdout.off('error', onError);
       process.stderr.off('error', onError);
+      // A write made just before this reports its EPIPE a tick later: nobody reads any more, so it is dropped.
+      ignoreClosedOutput();
     },
   };
+}
+
+let ignoring = false;
+function ignoreClosedOutput(): void {
+  if (ignoring) return;
+  ignoring = true;
+  const quiet = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  };
+  process.stdout.on('error', quiet);
+  process.stderr.on('error', quiet);
 }
 
 /**

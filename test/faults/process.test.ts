@@ -94,6 +94,25 @@ describe('process faults', () => {
     expect(Number(stdout.trim())).toBe(answer.length + 1);
   });
 
+  it('stdout closed while the run is silent, then Ctrl-C: the last lines meet a closed pipe and adk still exits quietly', async () => {
+    const { cwd, home } = workspace();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...modelEnv(server, home) })) if (v !== undefined) env[k] = v;
+    server.enqueue({ content: 'late', delayMs: 5000 });
+    const child = spawn(process.execPath, [ADK_BIN, 'run', '--json', 'go'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // The reader goes away after the first line (as `| head -1` does); nothing more is written until the cancel.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Cancelled by Ctrl-C (130) and saved; no stack trace from the lines written to the closed pipe.
+    expect(stderr).toMatch(/^adk: cancelled; session \w+ is saved \(adk resume \w+\)\.\n$/);
+    expect(code).toBe(130);
+  });
+
   for (const mode of [['--json'], []]) {
     it(`EPIPE on stdout (adk run ${mode.join(' ')} | head -1): a quiet exit`, async () => {
       const { cwd, home } = workspace();
