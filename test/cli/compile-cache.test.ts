@@ -4,6 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runInPty } from '../support/pty.js';
 import { ofType, runCli, serverEnv, tempDir, useServer } from './helpers.js';
 
 // The CommonJS bundle's loader (src/cli/boot/cached-commonjs.ts), as built by tsc, run in child
@@ -124,34 +125,11 @@ describe('the CLI bundle loader keeps compiled code between runs', () => {
   });
 });
 
-// Starts `adk <args>` in a 30×100 pseudo-terminal and prints what it drew once the REPL's input
-// line shows (or after 10 s).
-const PTY = `
-import os, pty, select, struct, sys, termios, fcntl, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvpe(sys.argv[1], sys.argv[1:], os.environ)
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 30, 100, 0, 0))
-seen, end = b'', time.time() + 10
-while time.time() < end and b'for commands' not in seen:
-    r, _, _ = select.select([fd], [], [], 0.05)
-    if r:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-os.kill(pid, 9)
-sys.stdout.write(seen.decode('utf-8', 'replace'))
-`;
-
 describe('which bundle runs a command', () => {
-  it('the command is the first word, after program options: adk --debug chat opens the REPL in a terminal', () => {
+  it('the command is the first word, after program options: adk --debug chat opens the REPL in a terminal', async () => {
     const bin = fileURLToPath(new URL('../../bin/adk.js', import.meta.url));
     const env = { ...process.env, ADK_HOME: tempDir('adk-cc-home-'), OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-    const drawn = spawnSync('python3', ['-c', PTY, process.execPath, bin, '--debug', 'chat'], { env, encoding: 'utf8', timeout: 20_000 }).stdout;
+    const drawn = (await runInPty([process.execPath, bin, '--debug', 'chat'], env, { until: 'for commands' })).output;
     expect(drawn).not.toMatch(/internal error/);
     expect(drawn).toMatch(/offline demo team/);
     expect(drawn).toMatch(/for commands/);
@@ -164,7 +142,7 @@ describe('which bundle runs a command', () => {
     const env = { ...process.env, ADK_HOME: home, ADK_COMPILE_CACHE: cacheDir, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
     const first = await runCli(['run', '--json', 'hello'], { env });
     const id = ofType(first.lines, 'session')[0].sessionId as string;
-    const shown = spawnSync('python3', ['-c', PTY, process.execPath, bin, 'resume', id, '--json', 'again'], { env, encoding: 'utf8', timeout: 20_000 }).stdout;
+    const shown = (await runInPty([process.execPath, bin, 'resume', id, '--json', 'again'], env)).output;
     expect(shown).toMatch(/"type":"done","status":"completed"/);
     expect(shown).not.toMatch(/for commands/);
     expect(cacheFiles(cacheDir).some((f) => f.endsWith('-resume.v8'))).toBe(true);

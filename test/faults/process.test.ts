@@ -5,6 +5,7 @@ import { KeyvSqlite } from '@keyv/sqlite';
 import { describe, expect, it } from 'vitest';
 import { ADK_BIN } from '../support/cli.js';
 import { useOpenAIServer, type OpenAITestServer } from '../support/openai-server.js';
+import { runInPty } from '../support/pty.js';
 import { cli, expectCleanStderr, jsonLines, modelEnv, showSession, spawnCli, workspace } from './helpers.js';
 
 /* Signals and a closed stdout, sent to the real CLI in the middle of a run. */
@@ -92,6 +93,23 @@ describe('process faults', () => {
     // Async: the model server lives in this process and must keep answering.
     const { stdout } = await promisify(execFile)('bash', ['-c', script], { env, cwd, encoding: 'utf8' });
     expect(Number(stdout.trim())).toBe(answer.length + 1);
+  });
+
+  it('Ctrl-C in a terminal stops a headless adk run or adk resume within a second (resume set the terminal raw, so Ctrl-C was a keystroke)', async () => {
+    const { cwd, home } = workspace();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...modelEnv(server, home) })) if (v !== undefined) env[k] = v;
+    server.enqueue({ content: 'first answer' });
+    const first = await cli(['run', '--json', 'go'], { env, cwd });
+    const id = jsonLines(first.stdout)[0].sessionId as string;
+    const stopped: Array<[string, number | null, number | null]> = [];
+    for (const args of [['run', 'again'], ['resume', id, 'again'], ['resume', id, '--json', 'again']]) {
+      server.enqueue({ content: 'tick '.repeat(200), chunkSize: 5, chunkDelayMs: 50 });
+      const r = await runInPty([process.execPath, ADK_BIN, ...args], { ...env, PWD: cwd }, { ctrlC: 'tick', timeoutS: 8 });
+      stopped.push([args.join(' '), r.exit, r.ctrlCToExitMs === null ? null : Math.min(r.ctrlCToExitMs, 1000)]);
+    }
+    expect(stopped.map(([what, exit]) => [what, exit])).toEqual([['run again', 130], [`resume ${id} again`, 130], [`resume ${id} --json again`, 130]]);
+    for (const [, , ms] of stopped) expect(ms).toBeLessThan(1000);
   });
 
   it('stdout closed while the run is silent, then Ctrl-C: the last lines meet a closed pipe and adk still exits quietly', async () => {

@@ -12,6 +12,10 @@ export function boot(dir: string, argv: string[] = process.argv): void {
   process.env.NODE_ENV ??= 'production';
   const command = commandOf(argv);
   if (needsRepl(command, argv)) {
+    // The REPL's keys are its own from the first moment: typed ahead of its first frame they are
+    // neither echoed above it by the terminal nor held back until Enter (Ink takes the raw mode over).
+    process.stdin.setRawMode(true);
+    process.once('exit', () => process.stdin.isTTY && process.stdin.setRawMode(false));
     // Node 22.1+ keeps compiled ES modules between runs; a no-op on Node 20.
     void import('node:module').then(async ({ default: mod }) => {
       (mod as { enableCompileCache?: () => void }).enableCompileCache?.();

@@ -19,6 +19,8 @@ export async function resumeCommand(id: string, words: string[], opts: ResumeCom
     const { chatCommand } = await import('./chat.js');
     return chatCommand({ resume: id, model: opts.model });
   }
+  // boot set the terminal raw in case the REPL opens; headless, Ctrl-C must be a signal again.
+  if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
   const stores = await openStores();
   try {
     const { record, lease } = await lockedSession(stores, id);
