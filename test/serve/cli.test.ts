@@ -19,6 +19,16 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
+/** `adk serve` with a model that answers slowly, and a new session on it. */
+async function slowTurnSession() {
+  model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
+  const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
+  const { url, child, log } = await startServeProcess(home, env(home), children);
+  const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+  return { home, child, log, post, id };
+}
+
 describe('adk serve (the command)', () => {
   it('refuses to listen beyond loopback without ADK_SERVE_TOKEN', async () => {
     const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
@@ -44,11 +54,7 @@ describe('adk serve (the command)', () => {
   });
 
   it('serves a turn; SIGTERM mid-turn stops it at a safe point, saves it and exits 0', async () => {
-    model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
-    const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
-    const { url, child, log } = await startServeProcess(home, env(home), children);
-    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    const { home, child, log, post, id } = await slowTurnSession();
     const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'spell' }), (e) => {
       if (e.event === 'delta') child.kill('SIGTERM');
       return e.event === 'done';
@@ -63,11 +69,7 @@ describe('adk serve (the command)', () => {
   }, 30_000);
 
   it('a second SIGTERM during a stuck graceful stop ends the process at once; the store stays readable', async () => {
-    model().onRequest(() => ({ content: 'a b c d e f g h i j k l m n o p', chunkSize: 2, chunkDelayMs: 200 }));
-    const home = mkdtempSync(join(tmpdir(), 'adk-serve-'));
-    const { url, child, log } = await startServeProcess(home, env(home), children);
-    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+    const { home, child, log, post, id } = await slowTurnSession();
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     const stream = await post(`/v1/sessions/${id}/messages`, { content: 'spell' });
     await readSse(stream, (e) => e.event === 'delta');
