@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { HEADLESS_RESUME_FLAGS } from '../resume-flags.js';
 import { compileCacheDir, runCachedCommonJs } from './cached-commonjs.js';
 
 /**
@@ -46,7 +47,5 @@ export function commandOf(argv: string[]): string {
 export function needsRepl(command: string, argv: string[] = [], tty = !!(process.stdin.isTTY && process.stdout.isTTY)): boolean {
   if (command === 'chat') return true;
   if (command !== 'resume' || !tty) return false;
-  return !argv.some((a) => HEADLESS_RESUME.has(a.split('=')[0]!));
+  return !argv.some((a) => HEADLESS_RESUME_FLAGS.has(a.split('=')[0]!));
 }
-
-const HEADLESS_RESUME = new Set(['--json', '--approve', '--reject', '--always', '--input', '--targets']);

@@ -50,7 +50,7 @@ export function runCachedCommonJs(file: string, opts: CachedRunOptions): CachedR
     // At exit the cache also holds every function this command compiled, not only the top level; a
     // failed run (no network, a usage error) may have compiled little, so only a success writes it.
     process.once('exit', (code) => {
-      if (code === 0) writeCache(cacheFile, script);
+      if (code === 0) writeCache(cacheFile, prefixOf(file), script);
     });
   }
   const module = { exports: {} };
@@ -140,7 +140,7 @@ const STALE_CACHE_MS = 30 * 24 * 60 * 60_000;
 const STALE_TEMP_MS = 10 * 60_000;
 
 /** Written whole under a temporary name and renamed: a reader sees the old cache or the new one, never half. */
-function writeCache(cacheFile: string, script: vm.Script): void {
+function writeCache(cacheFile: string, prefix: string, script: vm.Script): void {
   try {
     const dir = dirname(cacheFile);
     if (!ensureDir(dir)) return;
@@ -148,8 +148,7 @@ function writeCache(cacheFile: string, script: vm.Script): void {
     const tmp = `${cacheFile}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, cacheFile);
-    // Caches unused for a month, and the temporary files of processes killed while writing, go.
-    const prefix = `${basename(cacheFile).split('-')[0]}-`;
+    // This bundle's caches unused for a month, and the temporary files of processes killed while writing, go.
     const now = Date.now();
     for (const name of readdirSync(dir)) {
       if (!name.startsWith(prefix) || name === basename(cacheFile)) continue;

@@ -5,13 +5,14 @@ import { runHeadless } from '../headless.js';
 import { lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, type Team } from '../team.js';
+import { ANSWER_OPTIONS } from '../resume-flags.js';
 
 export interface ResumeCommandOptions extends AnswerFlags {
   json?: boolean;
   model?: string;
 }
 
-const answering = (o: AnswerFlags) => !!(o.approve || o.reject || o.always || o.input !== undefined || o.targets);
+const answering = (o: AnswerFlags) => ANSWER_OPTIONS.some((k) => o[k] !== undefined && o[k] !== false);
 
 export async function resumeCommand(id: string, words: string[], opts: ResumeCommandOptions): Promise<number> {
   const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && words.length === 0;
