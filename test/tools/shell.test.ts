@@ -6,6 +6,7 @@ import { userMessage } from '../../src/core/schema/message.js';
 import { builtinTools, DEFAULT_APPROVAL_TOOLS } from '../../src/core/tools/builtin/index.js';
 import { OutputCapture } from '../../src/core/tools/builtin/output-capture.js';
 import { shellTool } from '../../src/core/tools/builtin/shell.js';
+import type { ToolContext } from '../../src/core/tools/tool.js';
 import { fakeCtx, run, sandbox, waitFor, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -139,6 +140,29 @@ describe('background jobs (issue 15, Ctrl-B)', () => {
     expect((await run(out, { job: 'bg1' })).content).toBe('job bg1: running\n(no new output)');
     expect((await run(out, { job: 'bg1', stop: true })).content).toMatch(/^job bg1: exited with code 137 \(stopped\)/);
     expect(await run(out, { job: 'bg9' })).toEqual({ content: "no background job 'bg9' (jobs: bg1)", isError: true });
+  });
+
+  it('says the command can go to the background only once Ctrl-B would move it (not while it starts)', async () => {
+    const { ShellJobs } = await import('../../src/core/tools/builtin/index.js');
+    const { isToolOutputEvent } = await import('../../src/core/tools/builtin/tool-output.js');
+    const jobs = new ShellJobs();
+    const offered: number[] = [];
+    const emit: ToolContext['emit'] = (e) => {
+      const custom = e.output?.custom;
+      // What a person sees when the notice arrives: how many commands Ctrl-B would move right then.
+      if (isToolOutputEvent(custom) && custom.background) offered.push(jobs.foreground);
+    };
+    const shell = shellTool({ workspaceRoot: sb.root, sandbox: 'off', jobs });
+    const call = run(shell, { command: 'sleep 30' }, fakeCtx({ callId: 'c_offer', emit }));
+    await waitFor(() => offered.length === 1);
+    expect(offered).toEqual([1]);
+    expect(jobs.background()).toEqual(['bg1']);
+    await call;
+    jobs.close();
+    // Without jobs nothing can be moved, so nothing is offered.
+    const plain: unknown[] = [];
+    await run(shellTool({ workspaceRoot: sb.root, sandbox: 'off' }), { command: 'echo hi' }, fakeCtx({ emit: (e) => void plain.push(e.output?.custom) }));
+    expect(plain.filter((c) => isToolOutputEvent(c) && c.background)).toEqual([]);
   });
 
   it('close() stops what still runs; without a move the call is an ordinary one', async () => {

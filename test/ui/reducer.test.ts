@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ViewAction } from '../../src/ui/state/actions.js';
 import { viewReducer } from '../../src/ui/state/reducer.js';
+import { canMoveToBackground } from '../../src/ui/state/tool-reducer.js';
 import { STREAM_COMMIT_MS } from '../../src/ui/state/stream-reducer.js';
 import { initialViewState, type TranscriptItem, type ViewState } from '../../src/ui/state/transcript.js';
 
@@ -178,6 +179,19 @@ describe('viewReducer: tool calls', () => {
       ['c2', 'shell', 'running'],
       ['c3', 'grep', 'running'],
     ]);
+  });
+
+  it('offers Ctrl-B only while a command is running that the shell tool said can be moved (issue 15)', () => {
+    const listed = run(calls);
+    // Listed as running, but the process may not have started yet: Ctrl-B would move nothing.
+    expect(canMoveToBackground(listed)).toBe(false);
+    const output = run(calls, { type: 'toolOutput', agent: 'lead', callId: 'c2', tail: 'building…' });
+    expect(canMoveToBackground(output)).toBe(false);
+    const started = run(calls, { type: 'toolOutput', agent: 'lead', callId: 'c2', tail: '', background: true });
+    expect(canMoveToBackground(started)).toBe(true);
+    // The notice's empty tail is not output: the row shows no empty progress line.
+    expect(started.live.some((x) => x.kind === 'tool' && x.call.progress !== undefined)).toBe(false);
+    expect(canMoveToBackground(run(calls, { type: 'toolOutput', agent: 'lead', callId: 'c2', tail: '', background: true }, result('c2', 'shell', 'moved')))).toBe(false);
   });
 
   it('settles each row from its result: done, rejected, error', () => {

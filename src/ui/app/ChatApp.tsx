@@ -17,10 +17,9 @@ import { useChatController, type ChatControllerOptions } from './use-chat-contro
 import { useExitKeys } from './use-exit-keys.js';
 import { costUsd } from '../../core/models/pricing.js';
 import { livePath } from '../../core/agents/live-path.js';
-import type { ViewState } from '../state/transcript.js';
+import { canMoveToBackground } from '../state/tool-reducer.js';
 import type { RunInbox } from '../../core/agents/run-context.js';
 
-const runningShell = (s: ViewState) => s.live.some((i) => i.kind === 'tool' && i.call.name === 'shell' && i.call.status === 'running');
 
 const isCommandText = (text: string) => text.startsWith('/') || text.startsWith('!');
 
@@ -189,7 +188,7 @@ export function ChatApp(props: ChatAppProps) {
           />
         ) : null}
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
-        {c.busy ? <ActivityLine canBackground={!!props.onBackground && runningShell(c.state)} path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
+        {c.busy ? <ActivityLine canBackground={!!props.onBackground && canMoveToBackground(c.state)} path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
         {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
         {!c.prompt && !c.picker ? (

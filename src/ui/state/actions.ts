@@ -38,7 +38,7 @@ export type ViewAction =
   /** A deep agent's todo list (write_todos): replaces the one shown above the input. */
   | { type: 'todos'; todos: Todo[] }
   /** The last lines a running call has printed (shell): shown under its row until the result comes. */
-  | { type: 'toolOutput'; agent: string; callId: string; tail: string }
+  | { type: 'toolOutput'; agent: string; callId: string; tail: string; background?: boolean }
   /** Appends a finished item as is (slash command output, a restored transcript). */
   | { type: 'append'; item: NewTranscriptItem }
   /** Re-shows the last collapsed tool result in full (Static rows cannot change, so it is a copy). */

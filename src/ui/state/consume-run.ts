@@ -105,7 +105,7 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   if (isCompactionEvent(custom)) dispatch({ type: 'info', tone: custom.error ? 'warning' : 'muted', text: compactionText(custom) });
   if (isTodosEvent(custom)) dispatch({ type: 'todos', todos: custom.todos });
   // A parallel branch waits for a person while its siblings run: its prompt can show already.
-  if (isToolOutputEvent(custom)) dispatch({ type: 'toolOutput', agent: e.agentName, callId: custom.callId, tail: custom.tail });
+  if (isToolOutputEvent(custom)) dispatch({ type: 'toolOutput', agent: e.agentName, callId: custom.callId, tail: custom.tail, ...(custom.background ? { background: true } : {}) });
   if (isInterruptPendingEvent(custom)) dispatch({ type: 'interrupted', agent: e.agentName, contexts: custom.contexts });
   if (e.error) {
     if (isAbortError(e.error)) outcome.cancelled = true;

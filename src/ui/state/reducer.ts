@@ -65,7 +65,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
     case 'todos':
       return { ...state, todos: action.todos };
     case 'toolOutput':
-      return toolOutput(state, action.agent, action.callId, action.tail);
+      return toolOutput(state, action.agent, action.callId, action.tail, action.background);
     case 'append':
       return commit(state, action.item);
     case 'expandLast':

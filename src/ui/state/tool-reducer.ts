@@ -32,11 +32,17 @@ export function addToolRows(state: ViewState, agent: string, calls: ToolCall[]):
   return s;
 }
 
-/** The last lines a running call printed: shown under its row (the result replaces them). */
-export function toolOutput(state: ViewState, agent: string, callId: string, tail: string): ViewState {
+/** The last lines a running call printed: shown under its row (the result replaces them). `movable`: Ctrl-B can move it now. */
+export function toolOutput(state: ViewState, agent: string, callId: string, tail: string, movable = false): ViewState {
   const row = findTool(state, agent, callId);
   if (!row || row.call.status !== 'running') return state;
-  return replaceLive(state, row.id, { ...row, call: { ...row.call, progress: tail } });
+  const call = movable ? { ...row.call, movable } : { ...row.call, progress: tail };
+  return replaceLive(state, row.id, { ...row, call });
+}
+
+/** Whether Ctrl-B would move something to the background now: the hint shows exactly then. */
+export function canMoveToBackground(state: ViewState): boolean {
+  return state.live.some((x) => x.kind === 'tool' && x.call.status === 'running' && x.call.movable === true);
 }
 
 /** A tool result: its row gets the final status and moves into the transcript. */
@@ -47,7 +53,7 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
   const row = callId ? findTool(state, agent, callId) : undefined;
   if (row) {
     // The row gets its result where it is; it moves into the transcript once the calls made before it have.
-    const { progress: _progress, ...call } = row.call;
+    const { progress: _progress, movable: _movable, ...call } = row.call;
     const done: LiveTool = { ...row, call: { ...call, ...ranWith(message), status, result: resultText(message) } };
     return commitFinishedInCallOrder(replaceLive(state, row.id, done), agent);
   }

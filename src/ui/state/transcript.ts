@@ -13,6 +13,8 @@ export interface ToolCallView {
   edited?: boolean;
   /** While it runs: the last lines it has printed so far. */
   progress?: string;
+  /** Its command runs and Ctrl-B can move it to the background (the shell tool said so). */
+  movable?: boolean;
   status: ToolStatus;
   result?: string;
 }

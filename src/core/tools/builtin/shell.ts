@@ -55,9 +55,12 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
     timeoutMs: timeoutMs + 5_000,
     async execute({ command }, ctx) {
       // The last lines so far, for whoever shows the running call (the REPL's row).
-      const live = outputTail((tail) => ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, tail } satisfies ToolOutputEvent } }));
+      const notify = (event: Omit<ToolOutputEvent, 'type' | 'callId'>) => ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, ...event } satisfies ToolOutputEvent } });
+      const live = outputTail((tail) => notify({ tail }));
       const shell = await startShell(command, { ...options, timeoutMs }, ctx.signal, (chunk) => live.append(chunk));
       const moved = options.jobs?.watch(ctx.callId, shell);
+      // Only now would Ctrl-B find the command: the REPL offers it from this notice, not from the call's row.
+      if (moved) notify({ tail: '', background: true });
       const outcome = await (moved ? Promise.race([shell.result, moved]) : shell.result);
       options.jobs?.unwatch(ctx.callId);
       live.flush();

@@ -7,6 +7,8 @@ export interface ToolOutputEvent {
   callId: string;
   /** The last lines of output so far. */
   tail: string;
+  /** The command runs now and can be moved to the background (Ctrl-B); sent once, with an empty tail. */
+  background?: true;
 }
 
 /** Whether a custom event is a `tool_output` notice. */
