@@ -1,25 +1,32 @@
+import { constants } from 'node:os';
+
+/** Nobody reads any more: a pipe's reader left (EPIPE) or the terminal closed (EIO). */
+const isClosedOutput = (err: NodeJS.ErrnoException) => err.code === 'EPIPE' || err.code === 'EIO';
+
 /**
  * Ctrl-C handling for headless runs: the first SIGINT aborts the run (which then saves and
- * reports `cancelled`); a second one exits at once. SIGTERM aborts the same way.
+ * reports `cancelled`); a second one exits at once. SIGTERM aborts the same way, and so does
+ * SIGHUP (the terminal closed), whose later writes and reads fail quietly.
  */
 export function abortOnSignals(onSecond: (signal: NodeJS.Signals) => void = dieBySignal): { signal: AbortSignal; dispose: () => void } {
   const ctrl = new AbortController();
   let count = 0;
   const handler = (sig: NodeJS.Signals) => {
     count++;
+    if (sig === 'SIGHUP') ignoreLostTerminal();
     if (count === 1) ctrl.abort(new Error('cancelled by signal'));
     else onSecond(sig);
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const sig of HEADLESS_SIGNALS) process.on(sig, handler);
   return {
     signal: ctrl.signal,
     dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const sig of HEADLESS_SIGNALS) process.off(sig, handler);
     },
   };
 }
+
+const HEADLESS_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Ends the process at once, by the signal's default action (a shell reports 130 for SIGINT).
@@ -30,11 +37,11 @@ export function dieBySignal(sig: NodeJS.Signals): void {
   process.kill(process.pid, sig);
 }
 
-/** `adk run --json | head -1`: a closed pipe ends the process quietly instead of crashing. */
+/** `adk sessions | head -1`: a closed pipe (or terminal) ends the process quietly instead of crashing. */
 export function exitQuietlyOnEpipe(): void {
   for (const s of [process.stdout, process.stderr]) {
     s.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(0);
+      if (isClosedOutput(err)) process.exit(0);
       throw err;
     });
   }
@@ -47,7 +54,8 @@ export function exitQuietlyOnEpipe(): void {
 export function stopOnClosedOutput(): { signal: AbortSignal; closed: () => boolean; dispose: () => void } {
   const ctrl = new AbortController();
   const onError = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
+    if (!isClosedOutput(err)) throw err;
+    if (err.code === 'EIO') ignoreLostTerminal();
     ctrl.abort(new Error('output closed'));
   };
   process.stdout.on('error', onError);
@@ -69,27 +77,84 @@ function ignoreClosedOutput(): void {
   if (ignoring) return;
   ignoring = true;
   const quiet = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
+    if (!isClosedOutput(err)) throw err;
   };
   process.stdout.on('error', quiet);
   process.stderr.on('error', quiet);
 }
 
 /**
- * For long-running commands (`adk serve`, `adk worker`): resolves on the first SIGINT or SIGTERM,
+ * The REPL's stop signals: SIGTERM and SIGHUP (its terminal closed) call `onStop` once, so the
+ * running turn is cancelled and saved and the shell commands it started are stopped, as when a
+ * person leaves; a second signal ends the process at once. A terminal that is gone shows first as
+ * a failed write or read (EIO) as often as by SIGHUP: that counts as SIGHUP, and later failures
+ * are dropped instead of crashing adk before it has saved.
+ */
+export function stopOnSignals(onStop: (signal: NodeJS.Signals) => void): { received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  let received: NodeJS.Signals | undefined;
+  const stop = (sig: NodeJS.Signals) => {
+    received = sig;
+    if (sig === 'SIGHUP') ignoreLostTerminal();
+    onStop(sig);
+  };
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (!received) return stop(sig);
+    // The terminal's SIGHUP often comes after its first failed write already stopped adk: not a second signal.
+    if (sig !== 'SIGHUP' || received !== 'SIGHUP') dieBySignal(sig);
+  };
+  const onStreamError = (err: NodeJS.ErrnoException) => {
+    if (!isClosedOutput(err)) throw err;
+    if (!received) stop('SIGHUP');
+  };
+  const streams = [process.stdin, process.stdout, process.stderr];
+  for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
+  for (const stream of streams) stream.on('error', onStreamError);
+  return {
+    received: () => received,
+    dispose: () => {
+      for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+      for (const stream of streams) stream.off('error', onStreamError);
+    },
+  };
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+
+/** The exit code a shell reports for a process ended by `signal` (SIGTERM: 143). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+let terminalLost = false;
+function ignoreLostTerminal(): void {
+  if (terminalLost) return;
+  terminalLost = true;
+  const quiet = (err: NodeJS.ErrnoException) => {
+    if (!isClosedOutput(err)) throw err;
+  };
+  const streams = [process.stdin, process.stdout, process.stderr];
+  for (const stream of streams) stream.on('error', quiet);
+  // Node restores the terminal's settings as it exits and aborts (SIGABRT, a core dump) when the
+  // terminal is gone (Node 20: ResetStdio asserts on EIO); ending by the signal skips that.
+  if (streams.some((s) => s.isTTY)) process.once('exit', () => dieBySignal('SIGHUP'));
+}
+
+/**
+ * For long-running commands (`adk serve`, `adk worker`): resolves on the first SIGINT, SIGTERM or
+ * SIGHUP (the terminal it was started from closed),
  * when the command starts stopping gracefully; a second one ends the process at once, so a stop
  * stuck behind a tool that ignores cancellation can always be cut short.
  */
 export function untilStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const first = (sig: NodeJS.Signals) => {
-      process.off('SIGINT', first);
-      process.off('SIGTERM', first);
-      process.once('SIGINT', dieBySignal);
-      process.once('SIGTERM', dieBySignal);
+      if (sig === 'SIGHUP') ignoreLostTerminal();
+      for (const s of HEADLESS_SIGNALS) {
+        process.off(s, first);
+        process.once(s, dieBySignal);
+      }
       resolve(sig);
     };
-    process.on('SIGINT', first);
-    process.on('SIGTERM', first);
+    for (const s of HEADLESS_SIGNALS) process.on(s, first);
   });
 }

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
@@ -110,6 +110,32 @@ describe('process faults', () => {
     }
     expect(stopped.map(([what, exit]) => [what, exit])).toEqual([['run again', 130], [`resume ${id} again`, 130], [`resume ${id} --json again`, 130]]);
     for (const [, , ms] of stopped) expect(ms).toBeLessThan(1000);
+  });
+
+  it('the terminal closes (SIGHUP) while a headless adk resume runs an approved command: the command stops, the session is saved as cancelled', async () => {
+    const { cwd, home } = workspace();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...modelEnv(server, home, { ADK_SHELL_SANDBOX: 'off' }) })) if (v !== undefined) env[k] = v;
+    const command = `touch started; sleep 303.${process.pid % 1000}`;
+    server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command } }] });
+    const first = await cli(['run', '--json', 'build it'], { env, cwd });
+    expect(first.code).toBe(3);
+    const id = jsonLines(first.stdout)[0].sessionId as string;
+    server.enqueue({ content: 'built' });
+    const alive = () => {
+      try {
+        return execFileSync('pgrep', ['-f', command.split('; ')[1]!], { encoding: 'utf8' }).trim();
+      } catch {
+        return '';
+      }
+    };
+    const r = await runInPty([process.execPath, ADK_BIN, 'resume', id, '--approve'], { ...env, PWD: cwd }, { hangupFile: join(cwd, 'started'), timeoutS: 8 });
+    // adk left by itself (a hung-up terminal cannot show its exit), saved the turn, and took its command with it.
+    // Ended by the SIGHUP once saved (-1: python's code for it), not aborted by Node restoring a terminal that is gone (-6).
+    expect(r.exit).toBe(-1);
+    for (const end = Date.now() + 3000; alive() !== '' && Date.now() < end; ) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe('');
+    expect((await showSession(id, env, cwd)).status).toBe('cancelled');
   });
 
   it('stdout closed while the run is silent, then Ctrl-C: the last lines meet a closed pipe and adk still exits quietly', async () => {

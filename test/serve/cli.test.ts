@@ -53,20 +53,23 @@ describe('adk serve (the command)', () => {
     }
   });
 
-  it('serves a turn; SIGTERM mid-turn stops it at a safe point, saves it and exits 0', async () => {
-    const { home, child, log, post, id } = await slowTurnSession();
-    const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'spell' }), (e) => {
-      if (e.event === 'delta') child.kill('SIGTERM');
-      return e.event === 'done';
-    });
-    expect(events.at(-1)!.data.status).toBe('cancelled');
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
-    expect(log()).toContain('stopping');
-    const list = await runCli(['sessions', '--json'], { env: env(home), cwd: home });
-    expect(list.stdout).toContain(id);
-    expect(list.stdout).toMatch(/cancelled/);
-  }, 30_000);
+  // SIGHUP: the terminal it was started from closed.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`serves a turn; ${signal} mid-turn stops it at a safe point, saves it and exits 0`, async () => {
+      const { home, child, log, post, id } = await slowTurnSession();
+      const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'spell' }), (e) => {
+        if (e.event === 'delta') child.kill(signal);
+        return e.event === 'done';
+      });
+      expect(events.at(-1)!.data.status).toBe('cancelled');
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(0);
+      expect(log()).toContain('stopping');
+      const list = await runCli(['sessions', '--json'], { env: env(home), cwd: home });
+      expect(list.stdout).toContain(id);
+      expect(list.stdout).toMatch(/cancelled/);
+    }, 30_000);
+  }
 
   it('a second SIGTERM during a stuck graceful stop ends the process at once; the store stays readable', async () => {
     const { home, child, log, post, id } = await slowTurnSession();

@@ -14,10 +14,10 @@ export interface PtyResult {
 
 /**
  * Runs `command` in a 30×100 pseudo-terminal (python's pty) until `until` shows, or types Ctrl-C
- * once `ctrlC` shows. Asynchronous, so a model server in the test's own process keeps answering.
+ * once `ctrlC` shows, or closes the terminal (SIGHUP) once `hangup` shows or `hangupFile` exists. Asynchronous, so a model server in the test's own process keeps answering.
  */
-export function runInPty(command: string[], env: NodeJS.ProcessEnv, opts: { until?: string; ctrlC?: string; timeoutS?: number } = {}): Promise<PtyResult> {
-  const args = [SCRIPT, JSON.stringify({ until: opts.until, ctrlC: opts.ctrlC, timeout: opts.timeoutS ?? 10 }), ...command];
+export function runInPty(command: string[], env: NodeJS.ProcessEnv, opts: { until?: string; ctrlC?: string; hangup?: string; hangupFile?: string; timeoutS?: number } = {}): Promise<PtyResult> {
+  const args = [SCRIPT, JSON.stringify({ until: opts.until, ctrlC: opts.ctrlC, hangup: opts.hangup, hangupFile: opts.hangupFile, timeout: opts.timeoutS ?? 10 }), ...command];
   return new Promise((resolve, reject) => {
     const child = spawn('python3', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -19,6 +19,8 @@ export class ChatHost {
   onChange?: () => void;
   /** Turns whose final save has not finished yet. */
   private readonly saving = new Set<Promise<void>>();
+  /** Aborted when adk must stop (SIGTERM, the terminal closed): every turn and `!command` ends with it. */
+  private readonly stopping = new AbortController();
 
   constructor(
     readonly stores: AdkStores,
@@ -31,8 +33,19 @@ export class ChatHost {
   }
 
   /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
-  runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> =>
-    this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), signal, this.mentioning(inbox)), signal);
+  runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
+    const s = this.orStopping(signal);
+    return this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), s, this.mentioning(inbox)), s);
+  };
+
+  /** Cancels whatever runs now or starts later: adk is stopping (it saves and leaves through close()). */
+  stop(reason: string): void {
+    this.stopping.abort(new Error(reason));
+  }
+
+  private orStopping(signal: AbortSignal): AbortSignal {
+    return AbortSignal.any([signal, this.stopping.signal]);
+  }
 
   /**
    * Messages sent into the running turn get their `@path` files attached like any other; the
@@ -59,7 +72,7 @@ export class ChatHost {
   completePath = (prefix: string): string[] => completePaths(this.team.workspace, prefix);
 
   /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
-  runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, signal);
+  runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));
 
   private async *shellEvents(command: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
     const id = `bang_${Date.now().toString(36)}`;
@@ -71,8 +84,10 @@ export class ChatHost {
     await this.conv.addContext(shellContext(command, r));
   }
 
-  answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> =>
-    this.track(() => this.conv.resumeTurn(answers, signal, this.mentioning(inbox)), signal);
+  answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
+    const s = this.orStopping(signal);
+    return this.track(() => this.conv.resumeTurn(answers, s, this.mentioning(inbox)), s);
+  };
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {

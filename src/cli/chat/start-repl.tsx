@@ -13,6 +13,7 @@ import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
 import { sessionItems } from './history-items.js';
 import { InputHistory } from './input-history.js';
+import { signalExitCode, stopOnSignals } from '../signals.js';
 import { handleCommand } from './slash-commands.js';
 
 export interface ReplOptions {
@@ -128,8 +129,19 @@ export async function startRepl(o: ReplOptions): Promise<number> {
     start.host.onChange?.();
   };
   exit = () => instance.unmount();
-  await instance.waitUntilExit();
-  await start.host.close();
-  process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
-  return 0;
+  // SIGTERM or a closed terminal: leave as a person would (cancel, save, stop the commands), then report the signal.
+  const stopping = stopOnSignals((sig) => {
+    start.host.stop(`stopped by ${sig}`);
+    exit();
+  });
+  try {
+    await instance.waitUntilExit();
+    await start.host.close();
+  } finally {
+    stopping.dispose();
+  }
+  const signal = stopping.received();
+  // After SIGHUP nobody can read it.
+  if (signal !== 'SIGHUP') process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
+  return signal ? signalExitCode(signal) : 0;
 }
