@@ -93,12 +93,14 @@ describe('adk chat ends cleanly when its terminal closes or it is told to stop',
   }, 60_000);
 
   it('SIGTERM: the same, and the terminal is given back as it was (exit 143)', async () => {
-    const { sessionId, env, adkPid, stopped } = await chatWithCommands('term', { after: `echo "adk exited $?"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo` });
+    const { sessionId, env, adkPid, stopped } = await chatWithCommands('term', {
+      after: `echo "adk exited $?"; echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')."`,
+    });
     process.kill(adkPid, 'SIGTERM');
-    const screen = await tmux.waitForScreen('term', (s) => s.includes('adk exited'), 'adk to exit', 10_000);
+    const screen = await tmux.waitForScreen('term', (s) => s.includes('modes:'), 'adk to exit and the terminal modes', 10_000);
     expect(screen).toContain('adk exited 143');
     expect(screen).toContain(`Session ${sessionId} saved.`);
-    expect(screen).toMatch(/\bicanon echo\b/);
+    expect(screen).toContain('modes: icanon echo .');
     await until(stopped, 'both commands to stop');
     expect(await sessionStatus(env, sessionId)).toBe('cancelled');
   }, 60_000);
