@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { isatty } from 'node:tty';
 
 /** Nobody reads any more: a pipe's reader left (EPIPE) or the terminal closed (EIO). */
 const isClosedOutput = (err: NodeJS.ErrnoException) => err.code === 'EPIPE' || err.code === 'EIO';
@@ -12,8 +13,12 @@ export function abortOnSignals(onSecond: (signal: NodeJS.Signals) => void = dieB
   const ctrl = new AbortController();
   let count = 0;
   const handler = (sig: NodeJS.Signals) => {
+    if (sig === 'SIGHUP') {
+      ignoreLostTerminal();
+      // A closed window after a Ctrl-C is no reason to cut the save short.
+      if (count > 0) return;
+    }
     count++;
-    if (sig === 'SIGHUP') ignoreLostTerminal();
     if (count === 1) ctrl.abort(new Error('cancelled by signal'));
     else onSecond(sig);
   };
@@ -84,7 +89,7 @@ function ignoreClosedOutput(): void {
 }
 
 /**
- * The REPL's stop signals: SIGTERM and SIGHUP (its terminal closed) call `onStop` once, so the
+ * The REPL's stop signals: SIGTERM, SIGINT and SIGHUP (its terminal closed) call `onStop` once, so the
  * running turn is cancelled and saved and the shell commands it started are stopped, as when a
  * person leaves; a second signal ends the process at once. A terminal that is gone shows first as
  * a failed write or read (EIO) as often as by SIGHUP: that counts as SIGHUP, and later failures
@@ -99,12 +104,14 @@ export function stopOnSignals(onStop: (signal: NodeJS.Signals) => void): { recei
   };
   const onSignal = (sig: NodeJS.Signals) => {
     if (!received) return stop(sig);
-    // The terminal's SIGHUP often comes after its first failed write already stopped adk: not a second signal.
-    if (sig !== 'SIGHUP' || received !== 'SIGHUP') dieBySignal(sig);
+    // The terminal closing while adk stops (it often shows as a failed write first) is not a second signal.
+    if (sig === 'SIGHUP') return ignoreLostTerminal();
+    dieBySignal(sig);
   };
   const onStreamError = (err: NodeJS.ErrnoException) => {
     if (!isClosedOutput(err)) throw err;
-    if (!received) stop('SIGHUP');
+    if (!received) return stop('SIGHUP');
+    ignoreLostTerminal();
   };
   const streams = [process.stdin, process.stdout, process.stderr];
   for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
@@ -118,13 +125,16 @@ export function stopOnSignals(onStop: (signal: NodeJS.Signals) => void): { recei
   };
 }
 
-const STOP_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+// SIGINT: only `kill -INT` (the REPL reads Ctrl-C as a key).
+const STOP_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
 /** The exit code a shell reports for a process ended by `signal` (SIGTERM: 143). */
 export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
 }
 
+// Asked at start: once the terminal is gone, isatty() fails (a stream made then looks like a file).
+const STARTED_IN_TERMINAL = [0, 1, 2].some((fd) => isatty(fd));
 let terminalLost = false;
 function ignoreLostTerminal(): void {
   if (terminalLost) return;
@@ -132,11 +142,10 @@ function ignoreLostTerminal(): void {
   const quiet = (err: NodeJS.ErrnoException) => {
     if (!isClosedOutput(err)) throw err;
   };
-  const streams = [process.stdin, process.stdout, process.stderr];
-  for (const stream of streams) stream.on('error', quiet);
+  for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', quiet);
   // Node restores the terminal's settings as it exits and aborts (SIGABRT, a core dump) when the
   // terminal is gone (Node 20: ResetStdio asserts on EIO); ending by the signal skips that.
-  if (streams.some((s) => s.isTTY)) process.once('exit', () => dieBySignal('SIGHUP'));
+  if (STARTED_IN_TERMINAL) process.once('exit', () => dieBySignal('SIGHUP'));
 }
 
 /**
@@ -147,11 +156,12 @@ function ignoreLostTerminal(): void {
  */
 export function untilStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
+    const second = (sig: NodeJS.Signals) => (sig === 'SIGHUP' ? ignoreLostTerminal() : dieBySignal(sig));
     const first = (sig: NodeJS.Signals) => {
       if (sig === 'SIGHUP') ignoreLostTerminal();
       for (const s of HEADLESS_SIGNALS) {
         process.off(s, first);
-        process.once(s, dieBySignal);
+        process.on(s, second);
       }
       resolve(sig);
     };

@@ -77,6 +77,8 @@ export interface Team {
   modelConfigs: ModelConfig[];
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
   background(): string[];
+  /** Kills the background jobs now (adk is stopping); close() does it too. */
+  stopJobs(): void;
   close(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
       background: () => registry.jobs.background(),
+      stopJobs: () => registry.jobs.close(),
       close: () => registry.close(),
     };
   } catch (e) {

@@ -129,7 +129,7 @@ describe('process faults', () => {
         return '';
       }
     };
-    const r = await runInPty([process.execPath, ADK_BIN, 'resume', id, '--approve'], { ...env, PWD: cwd }, { hangupFile: join(cwd, 'started'), timeoutS: 8 });
+    const r = await runInPty([process.execPath, ADK_BIN, 'resume', id, '--approve'], { ...env, PWD: cwd }, { hangupFile: join(cwd, 'started'), timeoutS: 20 });
     // adk left by itself (a hung-up terminal cannot show its exit), saved the turn, and took its command with it.
     // Ended by the SIGHUP once saved (-1: python's code for it), not aborted by Node restoring a terminal that is gone (-6).
     expect(r.exit).toBe(-1);

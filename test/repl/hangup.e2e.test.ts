@@ -33,7 +33,7 @@ const running = (pid: number): boolean => {
     return false;
   }
 };
-const until = async (test: () => boolean, what: string, ms = 5000) => {
+const until = async (test: () => boolean, what: string, ms = 15_000) => {
   const end = Date.now() + ms;
   while (!test()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -154,11 +154,15 @@ describe('background jobs (issue 15, Ctrl-B)', () => {
     };
     const shell = shellTool({ workspaceRoot: sb.root, sandbox: 'off', jobs });
     const call = run(shell, { command: 'sleep 30' }, fakeCtx({ callId: 'c_offer', emit }));
-    await waitFor(() => offered.length === 1);
-    expect(offered).toEqual([1]);
-    expect(jobs.background()).toEqual(['bg1']);
-    await call;
-    jobs.close();
+    try {
+      await waitFor(() => offered.length === 1);
+      expect(offered).toEqual([1]);
+      expect(jobs.background()).toEqual(['bg1']);
+      await call;
+    } finally {
+      jobs.background();
+      jobs.close();
+    }
     // Without jobs nothing can be moved, so nothing is offered.
     const plain: unknown[] = [];
     await run(shellTool({ workspaceRoot: sb.root, sandbox: 'off' }), { command: 'echo hi' }, fakeCtx({ emit: (e) => void plain.push(e.output?.custom) }));

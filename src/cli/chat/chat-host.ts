@@ -38,9 +38,13 @@ export class ChatHost {
     return this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), s, this.mentioning(inbox)), s);
   };
 
-  /** Cancels whatever runs now or starts later: adk is stopping (it saves and leaves through close()). */
+  /**
+   * Cancels whatever runs now or starts later, and stops the background jobs at once (nothing may
+   * outlive adk even if it is then killed while saving): adk is stopping and leaves through close().
+   */
   stop(reason: string): void {
     this.stopping.abort(new Error(reason));
+    this.team.stopJobs();
   }
 
   private orStopping(signal: AbortSignal): AbortSignal {
@@ -78,10 +82,16 @@ export class ChatHost {
     const id = `bang_${Date.now().toString(36)}`;
     const call = { id, type: 'function' as const, function: { name: 'shell', arguments: JSON.stringify({ command }) } };
     yield { ...messageEvent({ role: 'assistant', content: '', toolCalls: [call] }), agentName: 'you' };
-    const r = await runShellCommand(command, this.team.workspace, signal);
-    const result = messageEvent({ role: 'tool', content: r.output || '(no output)', toolCallId: id, toolName: 'shell', ...(r.exitCode ? { isError: true } : {}) });
-    yield { ...result, agentName: 'you' };
-    await this.conv.addContext(shellContext(command, r));
+    const done = this.beginSaving();
+    try {
+      const r = await runShellCommand(command, this.team.workspace, signal);
+      // Saved before the row settles, so leaving right after (or being stopped) does not close the store under it.
+      await this.conv.addContext(shellContext(command, r));
+      const result = messageEvent({ role: 'tool', content: r.output || '(no output)', toolCallId: id, toolName: 'shell', ...(r.exitCode ? { isError: true } : {}) });
+      yield { ...result, agentName: 'you' };
+    } finally {
+      done();
+    }
   }
 
   answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
@@ -93,9 +103,7 @@ export class ChatHost {
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
     const conv = this.conv;
     this.setSaved(false);
-    let done!: () => void;
-    const saving = new Promise<void>((resolve) => (done = resolve));
-    this.saving.add(saving);
+    const done = this.beginSaving();
     try {
       const { events, summary } = withSummary(await start(), signal);
       try {
@@ -109,9 +117,19 @@ export class ChatHost {
         this.setSaved(true);
       }
     } finally {
-      this.saving.delete(saving);
       done();
     }
+  }
+
+  /** Marks work that ends in a save: close() waits for it (see settle()). Returns the call that ends it. */
+  private beginSaving(): () => void {
+    let done!: () => void;
+    const saving = new Promise<void>((resolve) => (done = resolve));
+    this.saving.add(saving);
+    return () => {
+      this.saving.delete(saving);
+      done();
+    };
   }
 
   /** A message sent into the turn, as the person typed it (without the attached files). */
@@ -269,8 +287,11 @@ export class ChatHost {
 
   /** Saves what is still being saved, then gives the session up. */
   async close(): Promise<void> {
-    await this.settle();
-    await this.leave(this.conv);
-    await this.conv.team.close();
+    try {
+      await this.settle();
+      await this.leave(this.conv);
+    } finally {
+      await this.conv.team.close();
+    }
   }
 }
