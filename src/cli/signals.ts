@@ -77,15 +77,17 @@ export function stopOnClosedOutput(): { signal: AbortSignal; closed: () => boole
   };
 }
 
+/** A stream error listener that drops the errors of a reader that left; others still crash loudly. */
+const dropClosedOutput = (err: NodeJS.ErrnoException) => {
+  if (!isClosedOutput(err)) throw err;
+};
+
 let ignoring = false;
 function ignoreClosedOutput(): void {
   if (ignoring) return;
   ignoring = true;
-  const quiet = (err: NodeJS.ErrnoException) => {
-    if (!isClosedOutput(err)) throw err;
-  };
-  process.stdout.on('error', quiet);
-  process.stderr.on('error', quiet);
+  process.stdout.on('error', dropClosedOutput);
+  process.stderr.on('error', dropClosedOutput);
 }
 
 /**
@@ -139,10 +141,8 @@ let terminalLost = false;
 function ignoreLostTerminal(): void {
   if (terminalLost) return;
   terminalLost = true;
-  const quiet = (err: NodeJS.ErrnoException) => {
-    if (!isClosedOutput(err)) throw err;
-  };
-  for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', quiet);
+  ignoreClosedOutput();
+  process.stdin.on('error', dropClosedOutput);
   // Node restores the terminal's settings as it exits and aborts (SIGABRT, a core dump) when the
   // terminal is gone (Node 20: ResetStdio asserts on EIO); ending by the signal skips that.
   if (STARTED_IN_TERMINAL) process.once('exit', () => dieBySignal('SIGHUP'));
