@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
+import type { ShellJobs } from '../core/tools/builtin/shell-jobs.js';
 import type { Agent } from '../core/index.js';
 import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
 import type { ModelPrice } from '../core/models/pricing.js';
@@ -27,6 +28,11 @@ export interface TeamOptions {
   /** The content hash the session started with: a changed file is refused, never rebuilt. */
   expectHash?: string;
   trust?: TrustStore;
+  /**
+   * Background shell jobs shared by every team one REPL loads (`/model`, `/agents`, `/resume` load
+   * new ones): closing a team leaves them running; whoever made them stops them. Default: the team's own.
+   */
+  shellJobs?: ShellJobs;
 }
 
 /** The folder's agents file would run code or move keys, and the person has not trusted it. */
@@ -77,7 +83,7 @@ export interface Team {
   modelConfigs: ModelConfig[];
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
   background(): string[];
-  /** Kills the background jobs now (adk is stopping); close() does it too. */
+  /** Kills the background jobs now (adk is stopping); close() does it too, unless they were given in TeamOptions. */
   stopJobs(): void;
   close(): Promise<void>;
 }
@@ -152,6 +158,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     shellSandbox: shellSandboxFromEnv(env),
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
+    shellJobs: opts.shellJobs,
   });
   const modelNames = new Set<string>();
   let contextWindow: number | undefined;

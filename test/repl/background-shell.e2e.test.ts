@@ -30,7 +30,7 @@ describe('moving a shell command to the background (tmux)', () => {
         return { content: `It runs in the background as ${job}.` };
       }
       if (last.role === 'user' && last.content === 'how is it doing') return { toolCalls: [{ id: 'c_out', name: 'shell_output', arguments: { job } }] };
-      if (last.role === 'tool' && last.tool_call_id === 'c_out') return { content: `Status: ${last.content.split('\n')[0]}` };
+      if (last.role === 'tool' && last.tool_call_id !== 'c_sh') return { content: `Status: ${last.content.split('\n')[0]}` };
       return { content: 'ok' };
     });
     const { dir, work } = chatWorkspace('adk-bg-');
@@ -53,6 +53,15 @@ describe('moving a shell command to the background (tmux)', () => {
     tmux.type('bg', 'how is it doing');
     tmux.keys('bg', 'Enter');
     await tmux.waitForScreen('bg', (s) => s.includes('Status:') && s.includes('running'), 'the job read back', 10_000);
+
+    // Another model (a new team underneath): the job belongs to this adk, not to the team it started in.
+    tmux.type('bg', '/model gpt-other');
+    tmux.keys('bg', 'Enter');
+    await tmux.waitForScreen('bg', (s) => s.includes('Model: gpt-other.'), 'the model switched', 10_000);
+    expect(running()).not.toBe('');
+    tmux.type('bg', 'how is it doing');
+    tmux.keys('bg', 'Enter');
+    await tmux.waitForScreen('bg', (s) => (s.match(/Status: job \w+: running/g) ?? []).length === 2, 'the job read back after the switch', 10_000);
 
     tmux.keys('bg', 'C-d');
     await tmux.waitForScreen('bg', (s) => s.includes('saved. Continue it with'), 'adk gone', 10_000);

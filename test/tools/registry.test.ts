@@ -27,6 +27,20 @@ describe('ToolRegistry', () => {
     expect(await reg.resolve(['read_file'])).toEqual([tools[0]]);
   });
 
+  it('stops its own background jobs at close, never ones it was given (the REPL keeps them across teams)', async () => {
+    const { ShellJobs } = await import('../../src/core/tools/builtin/shell-jobs.js');
+    const given = new ShellJobs();
+    let closed = 0;
+    given.close = () => void closed++;
+    await registry({ shellJobs: given }).close();
+    expect(closed).toBe(0);
+    const own = registry();
+    let ownClosed = 0;
+    own.jobs.close = () => void ownClosed++;
+    await own.close();
+    expect(ownClosed).toBe(1);
+  });
+
   it('resolves { mcp }, MCP tool names and modules; servers start once and are shared', async () => {
     const reg = registry();
     const all = await reg.resolve([{ mcp: 'calc' }]);

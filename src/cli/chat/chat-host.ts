@@ -291,6 +291,8 @@ export class ChatHost {
       await this.settle();
       await this.leave(this.conv);
     } finally {
+      // The background jobs are this REPL's (shared by the teams it loaded), not the last team's.
+      this.team.stopJobs();
       await this.conv.team.close();
     }
   }

@@ -1,4 +1,5 @@
 import type { SessionLease } from '../../core/store/index.js';
+import { ShellJobs } from '../../core/tools/builtin/shell-jobs.js';
 import { CliError, ExitCode, exitCodeFor } from '../exit-codes.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
@@ -24,9 +25,11 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     lease = held?.lease ?? (await lockedNewId(stores)).lease;
     const record = held?.record;
     const trust = new TrustStore();
-    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent, trust };
+    // One set of background jobs for the whole REPL: `/model`, `/agents` and `/resume` load other teams, the jobs go on.
+    const shellJobs = new ShellJobs();
+    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent, trust, shellJobs };
     const team = await loadTrustedTeam(
-      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? record.rootAgent, trust } : teamOptions,
+      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? record.rootAgent, trust, shellJobs } : teamOptions,
       trust,
     );
     const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));

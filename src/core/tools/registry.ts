@@ -35,13 +35,16 @@ export class ToolRegistry {
   private readonly baseDir: string;
   private readonly builtinOptions: BuiltinToolOptions;
   private readonly moduleClosers: Array<() => Promise<void>> = [];
-  /** Shell commands the person moved to the background; `close()` stops them. */
-  readonly jobs = new ShellJobs();
+  /** Shell commands the person moved to the background: the given `shellJobs` (whoever gave them stops them), else the registry's own, which `close()` stops. */
+  readonly jobs: ShellJobs;
+  private readonly ownsJobs: boolean;
 
   constructor(options: ToolRegistryOptions) {
     const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], ...builtinOptions } = options;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
-    this.builtinOptions = { workspaceRoot, ...builtinOptions, shellJobs: builtinOptions.shellJobs ?? this.jobs };
+    this.ownsJobs = !builtinOptions.shellJobs;
+    this.jobs = builtinOptions.shellJobs ?? new ShellJobs();
+    this.builtinOptions = { workspaceRoot, ...builtinOptions, shellJobs: this.jobs };
     this.builtins = builtinTools(this.builtinOptions);
     for (const t of tools) this.extras.set(t.name, t);
     const servers = Object.fromEntries(
@@ -111,9 +114,9 @@ export class ToolRegistry {
     throw new ConfigError(`invalid tool reference ${JSON.stringify(ref)}: use a tool name, { mcp: server } or { module: path, export?: name }`);
   }
 
-  /** Stops the MCP servers, the module tools' workers and the background shell jobs. */
+  /** Stops the MCP servers, the module tools' workers and the background shell jobs (its own ones). */
   async close(): Promise<void> {
-    this.jobs.close();
+    if (this.ownsJobs) this.jobs.close();
     await Promise.all([this.pool.close(), ...this.moduleClosers.splice(0).map((c) => c())]);
   }
 
