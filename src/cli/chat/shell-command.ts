@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { shellEnvironment } from '../../core/tools/builtin/shell.js';
+import { killProcessGroup, trackProcessGroup } from '../../core/tools/builtin/process-group.js';
 
 /** Output kept of a `!command` (shown and added to the context): its head and tail. */
 export const SHELL_OUTPUT_MAX_CHARS = 30_000;
@@ -33,13 +34,8 @@ export function runShellCommand(command: string, cwd: string, signal: AbortSigna
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    const kill = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
+    trackProcessGroup(child);
+    const kill = () => killProcessGroup(child.pid);
     signal.addEventListener('abort', kill, { once: true });
     child.on('error', (e) => {
       signal.removeEventListener('abort', kill);

@@ -117,31 +117,47 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
 
 /** Renders the REPL until the person exits; the session is saved at every step. */
 export async function startRepl(o: ReplOptions): Promise<number> {
-  const start = await prepareRepl(o);
+  let start: ReplStart;
+  try {
+    start = await prepareRepl(o);
+  } catch (e) {
+    // Nothing else holds them yet: the id is free now, not when the lease expires, and MCP servers stop.
+    await Promise.allSettled([o.lease.release(), o.team.close()]);
+    throw e;
+  }
+  const host = start.host;
   let exit: () => void = () => {};
   let repaint: () => void = () => {};
-  const suspend = () => suspendToShell(() => repaint());
-  const edit = (text: string) => editInEditor(text, () => repaint());
-  const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} />, REPL_RENDER_OPTIONS);
-  // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
-  repaint = () => {
-    instance.clear();
-    start.host.onChange?.();
-  };
-  exit = () => instance.unmount();
   // SIGTERM or a closed terminal: leave as a person would (cancel, save, stop the commands), then report the signal.
   const stopping = stopOnSignals((sig) => {
-    start.host.stop(`stopped by ${sig}`);
+    host.stop(`stopped by ${sig}`);
     exit();
   });
   try {
+    const suspend = () => suspendToShell(() => repaint());
+    const edit = (text: string) => editInEditor(text, () => repaint());
+    const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} />, REPL_RENDER_OPTIONS);
+    // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
+    repaint = () => {
+      instance.clear();
+      host.onChange?.();
+    };
+    exit = () => instance.unmount();
     await instance.waitUntilExit();
-    await start.host.close();
+  } catch (e) {
+    // The screen failed (a render error): the turn must not go on, or its commands outlive adk.
+    host.stop(`the screen failed: ${(e as Error).message}`);
+    await host.close().catch(() => {}); // the screen's error is the one to report
+    stopping.dispose();
+    throw e;
+  }
+  try {
+    await host.close();
   } finally {
     stopping.dispose();
   }
   const signal = stopping.received();
   // After SIGHUP nobody can read it.
-  if (signal !== 'SIGHUP') process.stdout.write(`Session ${start.host.conv.id} saved. Continue it with: adk resume ${start.host.conv.id}\n`);
+  if (signal !== 'SIGHUP') process.stdout.write(`Session ${host.conv.id} saved. Continue it with: adk resume ${host.conv.id}\n`);
   return signal ? signalExitCode(signal) : 0;
 }

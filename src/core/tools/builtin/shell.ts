@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { outputTail, type ToolOutputEvent } from './tool-output.js';
+import { killProcessGroup, trackProcessGroup } from './process-group.js';
 import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import * as z from 'zod';
@@ -110,13 +111,10 @@ export async function startShell(command: string, options: ShellToolOptions, sig
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    trackProcessGroup(child);
     const killGroup = (why: NonNullable<ShellResult['killed']>) => {
       killed ??= why;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
+      killProcessGroup(child.pid);
     };
     const timer = setTimeout(() => killGroup('timeout'), options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS);
     const onAbort = () => killGroup('cancelled');
