@@ -21,6 +21,13 @@ export class ChatHost {
   private readonly saving = new Set<Promise<void>>();
   /** Aborted when adk must stop (SIGTERM, the terminal closed): every turn and `!command` ends with it. */
   private readonly stopping = new AbortController();
+  /**
+   * The `/model`, `/agents` or `/resume` still loading its team (an MCP server can take seconds to
+   * start): a message sent meanwhile waits for it and goes to the team it brings, not to the one it
+   * is about to close. Switches run one after another.
+   */
+  private switching: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
   constructor(
     readonly stores: AdkStores,
@@ -79,6 +86,7 @@ export class ChatHost {
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));
 
   private async *shellEvents(command: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    await this.switching;
     const id = `bang_${Date.now().toString(36)}`;
     const call = { id, type: 'function' as const, function: { name: 'shell', arguments: JSON.stringify({ command }) } };
     yield { ...messageEvent({ role: 'assistant', content: '', toolCalls: [call] }), agentName: 'you' };
@@ -101,6 +109,7 @@ export class ChatHost {
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    await this.switching;
     const conv = this.conv;
     this.setSaved(false);
     const done = this.beginSaving();
@@ -164,9 +173,26 @@ export class ChatHost {
     this.onChange?.();
   };
 
-  async switchModel(model: string, ui: ChatUi): Promise<void> {
+  /** Runs a team switch after the ones before it; turns and `!commands` started meanwhile wait for it. */
+  private switchingTo<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.switching.then(work);
+    this.switching = done.catch(() => {});
+    return done;
+  }
+
+  /** A team loaded for a switch, unless adk is leaving meanwhile (then it is closed and the switch stops). */
+  private async loadForSwitch(options: TeamOptions): Promise<Team> {
+    const team = await loadTeam(options);
+    if (!this.closed) return team;
+    await team.close();
+    throw new Error('adk is leaving');
+  }
+
+  switchModel = (model: string, ui: ChatUi): Promise<void> => this.switchingTo(() => this.switchModelNow(model, ui));
+
+  private async switchModelNow(model: string, ui: ChatUi): Promise<void> {
     try {
-      const team = await loadTeam(this.sessionTeam(this.conv.record, model));
+      const team = await this.loadForSwitch(this.sessionTeam(this.conv.record, model));
       await this.conv.team.close();
       this.conv.team = team;
       this.conv.record.model = team.modelName;
@@ -179,10 +205,12 @@ export class ChatHost {
   }
 
   /** `/agents` and a pick: a new session on another team of the same agents file. */
-  async switchTeam(name: string, ui: ChatUi): Promise<void> {
+  switchTeam = (name: string, ui: ChatUi): Promise<void> => this.switchingTo(() => this.switchTeamNow(name, ui));
+
+  private async switchTeamNow(name: string, ui: ChatUi): Promise<void> {
     let team: Team | undefined;
     try {
-      team = await loadTeam({ ...this.sessionTeam(this.conv.record, this.teamOptions.model), agentName: name });
+      team = await this.loadForSwitch({ ...this.sessionTeam(this.conv.record, this.teamOptions.model), agentName: name });
       await this.startFresh(team);
     } catch (e) {
       if (team && this.conv.team !== team) await team.close();
@@ -220,7 +248,7 @@ export class ChatHost {
   }
 
   async newSession(ui: ChatUi): Promise<void> {
-    await this.startFresh(this.team);
+    await this.switchingTo(() => this.startFresh(this.team));
     ui.clear({ promptTokens: 0, completionTokens: 0 });
     ui.info(`New session ${this.conv.id}.`, 'success');
     this.onChange?.();
@@ -241,12 +269,18 @@ export class ChatHost {
   }
 
   async openSession(id: string, ui: ChatUi): Promise<void> {
+    // Its waiting questions are answered after the switch (a turn: it waits for the switch itself).
+    const resume = await this.switchingTo(() => this.openSessionNow(id, ui));
+    if (resume) await ui.run(this.answerInterrupts({}, new AbortController().signal));
+  }
+
+  /** Switches to session `id`; true when it has a checkpoint to resume. */
+  private async openSessionNow(id: string, ui: ChatUi): Promise<boolean> {
     try {
       const resolved = await this.stores.sessions.resolveId(id);
       if (resolved === this.conv.id) {
-        if (this.conv.record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
-        else ui.info(`Session ${resolved} is already open.`);
-        return;
+        if (!this.conv.record.checkpointId) ui.info(`Session ${resolved} is already open.`);
+        return !!this.conv.record.checkpointId;
       }
       const { record, lease } = await lockedSession(this.stores, resolved);
       let team: Team;
@@ -254,7 +288,7 @@ export class ChatHost {
         const cur = this.conv.record;
         const sameTeam =
           record.rootAgent === this.team.rootName && record.agentsFile === cur.agentsFile && record.agentsHash === cur.agentsHash && record.workspace === cur.workspace;
-        team = sameTeam ? this.team : await loadTeam(this.sessionTeam(record, this.teamOptions.model));
+        team = sameTeam ? this.team : await this.loadForSwitch(this.sessionTeam(record, this.teamOptions.model));
       } catch (e) {
         await lease.release();
         throw e;
@@ -267,9 +301,10 @@ export class ChatHost {
       ui.info(`Resumed session ${record.id}: ${record.title || '(untitled)'}`, 'success');
       for (const item of sessionItems(record)) ui.append(item);
       this.onChange?.();
-      if (record.checkpointId) await ui.run(this.answerInterrupts({}, new AbortController().signal));
+      return !!record.checkpointId;
     } catch (e) {
       ui.error((e as Error).message);
+      return false;
     }
   }
 
@@ -287,7 +322,10 @@ export class ChatHost {
 
   /** Saves what is still being saved, then gives the session up. */
   async close(): Promise<void> {
+    this.closed = true;
     try {
+      // A switch still loading finishes first (its new team is closed, not installed): nothing is left open.
+      await this.switching;
       await this.settle();
       await this.leave(this.conv);
     } finally {
