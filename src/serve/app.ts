@@ -9,7 +9,7 @@ import { grantsFromFlags, InvalidAnswerError, targetsFromFlags } from '../core/c
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
-import { SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
+import { ServerStoppingError, SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
 import { addWebRoutes } from './web.js';
@@ -287,11 +287,12 @@ async function parseBody<S extends z.ZodType>(c: Context, schema: S, optional = 
   return parsed.data;
 }
 
-function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500; code: string; message: string; path?: string | undefined } {
+function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503; code: string; message: string; path?: string | undefined } {
   if (err instanceof HttpError) return err;
   if (err instanceof UnknownSessionError) return { status: 404, code: 'unknown_session', message: err.message };
   if (err instanceof SessionBusyError) return { status: 409, code: 'session_busy', message: err.message };
   if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };
+  if (err instanceof ServerStoppingError) return { status: 503, code: 'server_stopping', message: err.message };
   if (err instanceof InvalidAnswerError) return { status: 400, code: 'invalid_answer', message: err.message };
   if ('getResponse' in err && typeof err.getResponse === 'function') {
     // Hono's own refusals: a missing or wrong token (401), a malformed Authorization header (400).

@@ -4,7 +4,7 @@ import type { RunSummary } from '../core/conversation/drain-run.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import type { ConversationTeam } from '../core/conversation/team.js';
 import type { SessionRecord } from '../core/store/session-record.js';
-import { EVENT_LOG_LIMIT, SessionBusyError, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
+import { EVENT_LOG_LIMIT, ServerStoppingError, SessionBusyError, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { runTurn } from './turn-run.js';
 
 export { EVENT_LOG_LIMIT, SessionBusyError, type SessionEvent } from './served-session.js';
@@ -21,6 +21,8 @@ export class LiveSession implements ServedSession {
   private running?: { abort: AbortController; done: Promise<RunSummary> } | undefined;
   private turnStart = 1;
   private lastActive = Date.now();
+  /** Let go (the server stopping, the session deleted): a request that still held it starts nothing. */
+  private closed = false;
 
   constructor(
     readonly conv: Conversation<ConversationTeam>,
@@ -29,6 +31,7 @@ export class LiveSession implements ServedSession {
 
   /** Gives the session's lease up and closes its team (MCP servers, background jobs). */
   async close(): Promise<void> {
+    this.closed = true;
     await this.conv.close();
     await this.team?.close?.();
   }
@@ -82,6 +85,7 @@ export class LiveSession implements ServedSession {
 
   /** Starts a turn for `content`, or continues the waiting one with `targets`. Resolves when it is saved. */
   run(step: TurnStep): Promise<RunSummary> {
+    if (this.closed) throw new ServerStoppingError();
     if (this.running) throw new SessionBusyError(this.id);
     const abort = new AbortController();
     if ('content' in step) this.turnStart = this.seq + 1;

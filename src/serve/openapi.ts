@@ -3,7 +3,11 @@ import { CreateSessionBody, ErrorBody, InterruptsBody, MessageBody } from './sch
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } });
 const sse = { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events: `event: <type>`, `id: <seq>`, `data: <JSON>` as `adk run --json` prints them' } } };
-const errors = { '400': { description: 'Invalid body (the field path is named)', content: json(ErrorBody) }, '404': { description: 'No such session', content: json(ErrorBody) } };
+const errors = {
+  '400': { description: 'Invalid body (the field path is named)', content: json(ErrorBody) },
+  '404': { description: 'No such session', content: json(ErrorBody) },
+  '503': { description: 'The server is stopping: send it again once it is back', content: json(ErrorBody) },
+};
 const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Session id (a unique prefix works)' }];
 
 /** The OpenAPI 3.1 document served at `/openapi.json`. */

@@ -21,6 +21,13 @@ export class SessionBusyError extends Error {
   }
 }
 
+/** `adk serve` is stopping: it opens no session and starts no turn any more (HTTP 503; send it again later). */
+export class ServerStoppingError extends Error {
+  constructor() {
+    super('the server is stopping; send this again once it is back (or to another server)');
+  }
+}
+
 /** A session id the store does not have. */
 export class UnknownSessionError extends Error {
   constructor(id: string) {

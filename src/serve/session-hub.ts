@@ -5,7 +5,7 @@ import type { SessionRecord } from '../core/store/session-record.js';
 import { lockSession } from '../core/store/session-lock.js';
 import { newSessionId } from '../core/store/session-store.js';
 import { LiveSession } from './live-session.js';
-import { UnknownSessionError, type ServedHub } from './served-session.js';
+import { ServerStoppingError, UnknownSessionError, type ServedHub } from './served-session.js';
 
 export { UnknownSessionError } from './served-session.js';
 
@@ -36,6 +36,8 @@ export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 export class SessionHub implements ServedHub {
   private readonly open = new Map<string, Promise<LiveSession>>();
   private readonly sweeper: NodeJS.Timeout;
+  /** close() has begun: sessions a request was still opening are given back, not kept. */
+  private closing = false;
 
   constructor(private readonly options: SessionHubOptions) {
     const idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -59,24 +61,39 @@ export class SessionHub implements ServedHub {
   }
 
   async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<LiveSession> {
+    this.refuseWhenClosing();
     const team = await this.options.newTeam(init.agent);
-    const lease = await lockSession(this.stores.kv, newSessionId());
+    let lease: Awaited<ReturnType<typeof lockSession>> | undefined;
     try {
-      const live = new LiveSession(await Conversation.create(this.stores, team, lease, { title: init.title }), team);
+      this.refuseWhenClosing();
+      lease = await lockSession(this.stores.kv, newSessionId());
+      const conv = await Conversation.create(this.stores, team, lease, { title: init.title });
+      if (this.closing) {
+        await this.stores.sessions.delete(conv.id).catch(() => false);
+        this.refuseWhenClosing();
+      }
+      const live = new LiveSession(conv, team);
       this.open.set(live.id, Promise.resolve(live));
       return live;
     } catch (e) {
-      await lease.release();
+      await lease?.release();
       await team.close?.();
       throw e;
     }
   }
 
+  private refuseWhenClosing(): void {
+    if (this.closing) throw new ServerStoppingError();
+  }
+
   /** The live session `id` (a unique prefix works), opening it if needed. */
   async get(idOrPrefix: string): Promise<LiveSession> {
+    this.refuseWhenClosing();
     const id = await this.resolve(idOrPrefix);
     let live = this.open.get(id);
     if (!live) {
+      // Past close()'s look at the open sessions, a new one would stay open: refused instead.
+      this.refuseWhenClosing();
       live = this.openSession(id);
       this.open.set(id, live);
       live.catch(() => this.open.delete(id));
@@ -101,6 +118,7 @@ export class SessionHub implements ServedHub {
 
   /** Lets running turns finish (or reach a safe point when `cancel`), then closes every session. */
   async close(opts: { cancel?: boolean } = {}): Promise<void> {
+    this.closing = true;
     clearInterval(this.sweeper);
     const all = await Promise.all([...this.open.values()].map((p) => p.catch(() => undefined)));
     this.open.clear();
