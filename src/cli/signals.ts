@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import { isatty } from 'node:tty';
+import { killTrackedGroups } from '../core/tools/builtin/process-group.js';
 
 /** Nobody reads any more: a pipe's reader left (EPIPE) or the terminal closed (EIO). */
 const isClosedOutput = (err: NodeJS.ErrnoException) => err.code === 'EPIPE' || err.code === 'EIO';
@@ -38,6 +39,8 @@ const HEADLESS_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * process.exit() would first wait for native work in flight, such as a SQLite write waiting on a lock.
  */
 export function dieBySignal(sig: NodeJS.Signals): void {
+  // 'exit' handlers do not run when a signal ends the process: the commands it started go first.
+  killTrackedGroups();
   process.removeAllListeners(sig);
   process.kill(process.pid, sig);
 }

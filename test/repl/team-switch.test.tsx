@@ -9,7 +9,7 @@ import { openRepl } from './app.js';
 import { KEY } from './helpers.js';
 import { replFixture } from './fixture.js';
 
-// A team with an MCP server that takes a while to start: `/model` loads a new team for a second or more.
+// A team with an MCP server that takes a while to start: `/model` loads a new team for 2.5 s or more.
 const f = replFixture((work) => {
   writeFileSync(
     join(work, 'slow-team.yaml'),
@@ -18,7 +18,7 @@ default: lead
 models:
   default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
 mcp_servers:
-  calc: { command: sh, args: ["-c", "sleep 1.5; exec '${process.execPath}' '${join(FIXTURES, 'mcp-server.mjs')}'"] }
+  calc: { command: sh, args: ["-c", "sleep 2.5; exec '${process.execPath}' '${join(FIXTURES, 'mcp-server.mjs')}'"] }
 agents:
   lead:
     description: Leads the work.
@@ -76,8 +76,11 @@ describe('a team switch and a message typed while it loads', () => {
     await app.until('gpt-test · session');
     await app.type('/model gpt-other');
     await app.press(KEY.enter);
+    const asked = Date.now();
     app.unmount();
     await app.start.host.close();
+    // Past the time the load takes (2.5 s and the server's own start): a team installed after leaving would show now.
+    await new Promise((r) => setTimeout(r, Math.max(0, asked + 6000 - Date.now())));
     expect(mcpServers()).toBe('');
   }, 30_000);
 });

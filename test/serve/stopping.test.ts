@@ -60,4 +60,43 @@ describe('adk serve stopping while requests are in flight', () => {
     expect(() => live.run({ content: 'hello' })).toThrow(ServerStoppingError);
     await stores.close();
   });
+
+  it('the stop beginning while a request looks the id up, or while the session record is written: refused, nothing kept', async () => {
+    const { stores, hub, another, release, closed } = await hubWithSlowTeam();
+    release();
+    const first = await hub.create({});
+    await hub.close();
+    const looking = another();
+    const getting = looking.get(first.id.slice(0, 6)); // a prefix: looked up in the store first
+    const stopping = looking.close({ cancel: true });
+    await expect(getting).rejects.toBeInstanceOf(ServerStoppingError);
+    await stopping;
+    // The record is written while the stop begins: the new session is deleted again and its team closed.
+    let written!: () => void;
+    const writing = new Promise<void>((resolve) => (written = resolve));
+    const sessions = Object.create(stores.sessions) as typeof stores.sessions;
+    sessions.create = async (init) => {
+      const record = await stores.sessions.create(init);
+      await writing;
+      return record;
+    };
+    let closedLater = 0;
+    const slowStore = new SessionHub({
+      stores: { ...stores, sessions },
+      newTeam: async () => ({ agent: new ChatModelAgent({ name: 'a', description: 'd', model: new ScriptedChatModel([]) }), close: async () => void closedLater++ }),
+      sessionTeam: async () => {
+        throw new Error('unused');
+      },
+    });
+    const creating = slowStore.create({});
+    await new Promise((r) => setTimeout(r, 50));
+    const stopping2 = slowStore.close({ cancel: true });
+    written();
+    await expect(creating).rejects.toBeInstanceOf(ServerStoppingError);
+    await stopping2;
+    expect(closedLater).toBe(1);
+    expect((await stores.sessions.list()).map((s) => s.id)).toEqual([first.id]);
+    expect(closed()).toBe(1);
+    await stores.close();
+  });
 });

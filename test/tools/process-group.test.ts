@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,25 +15,44 @@ const alive = (pattern: string): string => {
   }
 };
 
+/** Polls `test` for up to 5 s (a killed process is reaped a moment later). */
+const until = async (test: () => boolean) => {
+  for (const end = Date.now() + 5000; !test() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+};
+
 describe('shell commands do not outlive the process that started them', () => {
   const endings = {
-    'an uncaught exception': "setTimeout(() => { throw new Error('boom'); }, 100);",
-    'process.exit()': 'setTimeout(() => process.exit(3), 100);',
+    'an uncaught exception': { code: "throw new Error('boom');", status: 1 },
+    'process.exit()': { code: 'process.exit(3);', status: 3 },
   };
   let n = 0;
   for (const [how, ending] of Object.entries(endings)) {
-    it(`${how}: the running command's whole group is killed`, () => {
+    it(`${how}: the running command's whole group is killed`, async () => {
       const workspace = mkdtempSync(join(tmpdir(), 'adk-pgroup-'));
       // A child of the shell too: the group goes, not only its leader.
       const marker = `sleep 306.${process.pid % 1000}${++n}`;
       const script = `import { startShell } from ${JSON.stringify(SHELL)};
 await startShell(${JSON.stringify(`${marker} & ${marker}; wait`)}, { workspaceRoot: ${JSON.stringify(workspace)}, sandbox: 'off' });
-${ending}`;
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 15_000 });
-      expect(r.status, r.stderr).not.toBe(0);
+console.log('started');
+process.stdin.once('data', () => { ${ending.code} });`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
       try {
+        let out = '';
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on('data', (d) => (out += d) && out.includes('started') && resolve());
+          child.on('exit', () => reject(new Error(`exited before starting the command: ${err}`)));
+        });
+        await until(() => alive(marker).split('\n').length >= 2);
+        expect(alive(marker).split('\n').length).toBeGreaterThanOrEqual(2); // the shell and its sleeps
+        const status = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        child.stdin.write('go\n');
+        expect(await status).toBe(ending.status);
+        await until(() => alive(marker) === '');
         expect(alive(marker)).toBe('');
       } finally {
+        child.kill('SIGKILL');
         spawnSync('pkill', ['-f', marker]);
       }
     });

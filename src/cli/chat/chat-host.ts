@@ -10,6 +10,9 @@ import { loadTeam, type Team, type TeamOptions } from '../team.js';
 import { sessionItems } from './history-items.js';
 import { compactionText } from '../../core/middlewares/summarize.js';
 
+/** How long leaving waits for a team switch under way (an MCP server may take up to 30 s to start). */
+const SWITCH_GRACE_MS = 3000;
+
 /**
  * The REPL's link to the runtime: owns the current conversation (which `/new` and `/resume`
  * replace), runs turns and resumes through it, and keeps its session saved at every step.
@@ -86,7 +89,7 @@ export class ChatHost {
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));
 
   private async *shellEvents(command: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
-    await this.switching;
+    if (!(await this.afterSwitch(signal))) return;
     const id = `bang_${Date.now().toString(36)}`;
     const call = { id, type: 'function' as const, function: { name: 'shell', arguments: JSON.stringify({ command }) } };
     yield { ...messageEvent({ role: 'assistant', content: '', toolCalls: [call] }), agentName: 'you' };
@@ -109,7 +112,7 @@ export class ChatHost {
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
-    await this.switching;
+    if (!(await this.afterSwitch(signal))) return;
     const conv = this.conv;
     this.setSaved(false);
     const done = this.beginSaving();
@@ -172,6 +175,12 @@ export class ChatHost {
     void this.conv.grant(tool).catch(() => {}); // a failed save is reported by the next turn's save
     this.onChange?.();
   };
+
+  /** Waits for a team switch under way; false when the work was cancelled (or adk began leaving) meanwhile. */
+  private async afterSwitch(signal: AbortSignal): Promise<boolean> {
+    await this.switching;
+    return !signal.aborted && !this.closed;
+  }
 
   /** Runs a team switch after the ones before it; turns and `!commands` started meanwhile wait for it. */
   private switchingTo<T>(work: () => Promise<T>): Promise<T> {
@@ -324,8 +333,8 @@ export class ChatHost {
   async close(): Promise<void> {
     this.closed = true;
     try {
-      // A switch still loading finishes first (its new team is closed, not installed): nothing is left open.
-      await this.switching;
+      // A switch still loading gets a moment to finish; one that comes later closes the team it loaded (loadForSwitch).
+      await Promise.race([this.switching, new Promise((resolve) => setTimeout(resolve, SWITCH_GRACE_MS).unref())]);
       await this.settle();
       await this.leave(this.conv);
     } finally {

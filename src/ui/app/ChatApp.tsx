@@ -145,11 +145,11 @@ export function ChatApp(props: ChatAppProps) {
 
   // The turn is over and nothing waits for an answer: the queued messages go, as one message.
   useEffect(() => {
-    if (c.busy || c.prompt || c.state.interrupts.length || !queued.length) return;
+    if (c.busy || c.commanding || c.prompt || c.state.interrupts.length || !queued.length) return;
     const text = queued.join('\n\n');
     setQueued([]);
     onSubmit(text);
-  }, [c.busy, c.prompt, c.state.interrupts.length, queued, onSubmit]);
+  }, [c.busy, c.commanding, c.prompt, c.state.interrupts.length, queued, onSubmit]);
 
   // The live tail gets the rows the bottom area leaves free (measured after each frame).
   const bottom = useRef<DOMElement>(null);
@@ -200,7 +200,7 @@ export function ChatApp(props: ChatAppProps) {
             onQueue={(text) => setQueued([...queuedNow.current, text])}
             onChange={(t) => (inputText.current = t)}
             commands={c.choices.length ? [...(props.commands ?? DEFAULT_SLASH_COMMANDS), ...c.choices] : (props.commands ?? DEFAULT_SLASH_COMMANDS)}
-            busy={c.busy}
+            busy={c.busy || c.commanding}
             placeholder={c.busy ? undefined : 'Message, or / for commands'}
             width={width}
             maxRows={inputMaxRows}

@@ -63,6 +63,8 @@ function init(o: ChatControllerOptions): ViewState {
 export function useChatController(o: ChatControllerOptions) {
   const [state, dispatch] = useBatchedReducer(viewReducer, () => init(o), { frameMs: o.frameMs, coalesce: coalesceViewActions });
   const [busy, setBusy] = useState(false);
+  // A slash command at work (`/model` loading its team): messages typed meanwhile wait in the queue.
+  const [commanding, setCommanding] = useState(false);
   const [startedAt, setStartedAt] = useState<number>();
   const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
   /** Argument choices offered after a command (`/model <id>`), set by command handlers. */
@@ -148,11 +150,14 @@ export function useChatController(o: ChatControllerOptions) {
       dispatch({ type: 'user', text });
       dispatch.flush();
       if (command) {
+        setCommanding(true);
         try {
           const handled = await opts.current.onCommand?.(command.name, command.args, ui);
           if (handled !== true) defaultCommand(command.name, ui, commands);
         } catch (e) {
           ui.error(`${command.name} failed: ${toError(e).message}`);
+        } finally {
+          setCommanding(false);
         }
         return;
       }
@@ -224,5 +229,5 @@ export function useChatController(o: ChatControllerOptions) {
     setAnswers({});
   }, [dispatch]);
 
-  return { state, busy, startedAt, prompt, submit, answer, cancel, dismiss, ui, choices, picker };
+  return { state, busy, commanding, startedAt, prompt, submit, answer, cancel, dismiss, ui, choices, picker };
 }
