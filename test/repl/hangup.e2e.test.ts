@@ -101,6 +101,8 @@ describe('adk chat ends cleanly when its terminal closes or it is told to stop',
     expect(screen).toContain('adk exited 143');
     expect(screen).toContain(`Session ${sessionId} saved.`);
     expect(screen).toContain('modes: icanon echo .');
+    // The last frame shows the turn settled, not a spinner frozen mid-run.
+    expect(screen).not.toContain('esc to cancel');
     await until(stopped, 'both commands to stop');
     expect(await sessionStatus(env, sessionId)).toBe('cancelled');
   }, 60_000);

@@ -98,7 +98,10 @@ export class ChatHost {
       const r = await runShellCommand(command, this.team.workspace, signal);
       // Saved before the row settles, so leaving right after (or being stopped) does not close the store under it.
       await this.conv.addContext(shellContext(command, r));
-      const result = messageEvent({ role: 'tool', content: r.output || '(no output)', toolCallId: id, toolName: 'shell', ...(r.exitCode ? { isError: true } : {}) });
+      // Killed (Esc, a stop): exitCode is null, which is no success.
+      const failed = r.exitCode !== 0 || r.signal !== null;
+      const shown = r.signal ? `${r.output ? `${r.output.trimEnd()}\n` : ''}stopped (${r.signal})` : r.output || '(no output)';
+      const result = messageEvent({ role: 'tool', content: shown, toolCallId: id, toolName: 'shell', ...(failed ? { isError: true } : {}) });
       yield { ...result, agentName: 'you' };
     } finally {
       done();

@@ -115,6 +115,11 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
   );
 }
 
+/** How long a stop signal lets the cancelled turn settle on screen before the REPL closes. */
+const STOP_SETTLE_MS = 1000;
+/** Time for the settled turn's last events to be drawn (a few of Ink's frames). */
+const FINAL_FRAME_MS = 100;
+
 /** Renders the REPL until the person exits; the session is saved at every step. */
 export async function startRepl(o: ReplOptions): Promise<number> {
   let start: ReplStart;
@@ -131,7 +136,8 @@ export async function startRepl(o: ReplOptions): Promise<number> {
   // SIGTERM or a closed terminal: leave as a person would (cancel, save, stop the commands), then report the signal.
   const stopping = stopOnSignals((sig) => {
     host.stop(`stopped by ${sig}`);
-    exit();
+    // The last frame shows the cancelled turn settled (its rows closed), not a spinner frozen mid-run.
+    void host.settle(STOP_SETTLE_MS).then(() => setTimeout(exit, FINAL_FRAME_MS));
   });
   try {
     const suspend = () => suspendToShell(() => repaint());
