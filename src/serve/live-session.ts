@@ -21,17 +21,17 @@ export class LiveSession implements ServedSession {
   private running?: { abort: AbortController; done: Promise<RunSummary> } | undefined;
   private turnStart = 1;
   private lastActive = Date.now();
-  /** Let go (the server stopping, the session deleted): a request that still held it starts nothing. */
-  private closed = false;
+  /** Set once let go (the server stopping, the session deleted): why a request that still held it starts nothing. */
+  private refusal?: (() => Error) | undefined;
 
   constructor(
     readonly conv: Conversation<ConversationTeam>,
     private readonly team?: { close?(): Promise<void> },
   ) {}
 
-  /** Gives the session's lease up and closes its team (MCP servers, background jobs). */
-  async close(): Promise<void> {
-    this.closed = true;
+  /** Gives the session's lease up and closes its team (MCP servers, background jobs); later turns get `refusal`'s error. */
+  async close(refusal: () => Error = () => new ServerStoppingError()): Promise<void> {
+    this.refusal = refusal;
     await this.conv.close();
     await this.team?.close?.();
   }
@@ -85,7 +85,7 @@ export class LiveSession implements ServedSession {
 
   /** Starts a turn for `content`, or continues the waiting one with `targets`. Resolves when it is saved. */
   run(step: TurnStep): Promise<RunSummary> {
-    if (this.closed) throw new ServerStoppingError();
+    if (this.refusal) throw this.refusal();
     if (this.running) throw new SessionBusyError(this.id);
     const abort = new AbortController();
     if ('content' in step) this.turnStart = this.seq + 1;

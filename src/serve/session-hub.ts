@@ -111,7 +111,7 @@ export class SessionHub implements ServedHub {
     if (live) {
       await live.cancel();
       await live.settle();
-      await live.close();
+      await live.close(() => new UnknownSessionError(id));
     }
     await this.stores.sessions.delete(id);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatModelAgent, ScriptedChatModel } from '../../src/core/index.js';
 import { lockSession, openAdkStores } from '../../src/core/store/index.js';
-import { ServerStoppingError } from '../../src/serve/served-session.js';
+import { ServerStoppingError, UnknownSessionError } from '../../src/serve/served-session.js';
 import { SessionHub } from '../../src/serve/session-hub.js';
 
 // A request still in flight when `adk serve` starts stopping must not open a session the stop has
@@ -97,6 +97,16 @@ describe('adk serve stopping while requests are in flight', () => {
     expect(closedLater).toBe(1);
     expect((await stores.sessions.list()).map((s) => s.id)).toEqual([first.id]);
     expect(closed()).toBe(1);
+    await stores.close();
+  });
+
+  it('a session deleted while a request still held it: that request is told it is gone (404), not that the server stops', async () => {
+    const { stores, hub, release } = await hubWithSlowTeam();
+    release();
+    const live = await hub.create({});
+    await hub.delete(live.id);
+    expect(() => live.run({ content: 'hello' })).toThrow(UnknownSessionError);
+    await hub.close();
     await stores.close();
   });
 });
