@@ -14,6 +14,7 @@ import { ChatHost } from './chat-host.js';
 import { sessionItems } from './history-items.js';
 import { InputHistory } from './input-history.js';
 import { signalExitCode, stopOnSignals } from '../signals.js';
+import type { StartupKeys } from './startup-keys.js';
 import { handleCommand } from './slash-commands.js';
 
 export interface ReplOptions {
@@ -26,6 +27,8 @@ export interface ReplOptions {
   demoNote?: string;
   /** How long a prompt ignores keys after it appears (ADK_PROMPT_ARM_MS; default 400). */
   promptArmMs?: number;
+  /** The keys read while adk started (Ctrl-C watched): handed to the REPL as it opens. */
+  startupKeys?: StartupKeys;
 }
 
 /** What the REPL opens with: the host of its conversation, the first transcript rows, the waiting questions. */
@@ -142,6 +145,7 @@ export async function startRepl(o: ReplOptions): Promise<number> {
   try {
     const suspend = () => suspendToShell(() => repaint());
     const edit = (text: string) => editInEditor(text, () => repaint());
+    o.startupKeys?.handOver();
     const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} />, REPL_RENDER_OPTIONS);
     // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
     repaint = () => {

@@ -5,6 +5,7 @@ import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-acces
 import { openStores } from '../stores.js';
 import { loadTeam, UntrustedAgentsFileError, wantsDemo, type Team, type TeamOptions } from '../team.js';
 import { TrustStore } from '../trust.js';
+import { watchStartupKeys, type StartupKeys } from '../chat/startup-keys.js';
 
 export interface ChatCommandOptions {
   resume?: string;
@@ -18,6 +19,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError('adk chat needs an interactive terminal; for scripts use `adk run` (or `adk resume <id> --json`).');
   }
+  const keys = watchStartupKeys();
   const stores = await openStores();
   let lease: SessionLease | undefined;
   try {
@@ -31,6 +33,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     const team = await loadTrustedTeam(
       record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? record.rootAgent, trust, shellJobs } : teamOptions,
       trust,
+      keys,
     );
     const { startRepl } = await importInkInteractive(() => import('../chat/start-repl.js'));
     const demoNote = team.isDemo && wantsDemo(teamOptions)
@@ -38,24 +41,29 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
       : undefined;
     const owned = lease;
     lease = undefined; // the REPL's host releases it from here on
-    return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS) });
+    return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS), startupKeys: keys });
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError((e as Error).message, exitCodeFor(e)); // a session in use is exit 2
   } finally {
+    keys.handOver(); // a no-op once the REPL has them; else stdin must not keep the process alive
     await lease?.release();
     await stores.close();
   }
 }
 
 /** Builds the team; a folder's untrusted agents file is shown and trusted (or not) inline, once. */
-async function loadTrustedTeam(options: TeamOptions, trust: TrustStore): Promise<Team> {
+async function loadTrustedTeam(options: TeamOptions, trust: TrustStore, keys: StartupKeys): Promise<Team> {
   try {
     return await loadTeam(options);
   } catch (e) {
     if (!(e instanceof UntrustedAgentsFileError)) throw e;
     const { askTrust } = await importInkInteractive(() => import('../chat/ask-trust.js'));
-    if (!(await askTrust(e))) throw new CliError(`not trusted: ${e.file} was not used. Trust it later with: adk trust ${e.file}`, ExitCode.usage);
+    // The question reads the keys itself (Ctrl-C included) while it shows.
+    keys.handOver();
+    const trusted = await askTrust(e);
+    keys.resume();
+    if (!trusted) throw new CliError(`not trusted: ${e.file} was not used. Trust it later with: adk trust ${e.file}`, ExitCode.usage);
     trust.trust(e.file, e.hash);
     return loadTeam(options);
   }

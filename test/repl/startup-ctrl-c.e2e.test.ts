@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../cli/helpers.js';
+import { ADK_BIN } from '../support/cli.js';
+import { FIXTURES } from '../tools/helpers.js';
+import { sleep } from './helpers.js';
+import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
+
+// The terminal is raw from adk chat's first moment (type-ahead reaches the box, not the screen), so
+// Ctrl-C is a key there, not SIGINT. While the team loads (an MCP server can take up to 30 s to
+// start) that key must still end adk at once.
+const server = useServer();
+const tmux = useTmux();
+
+describe('Ctrl-C while adk chat starts (tmux)', () => {
+  it('a team that takes seconds to load: Ctrl-C ends adk within a second, the terminal as it was', async () => {
+    const { dir, work } = chatWorkspace('adk-start-cc-');
+    writeFileSync(
+      join(work, 'agents.yaml'),
+      `version: 1
+default: lead
+models:
+  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
+mcp_servers:
+  calc: { command: sh, args: ["-c", "sleep 8; exec '${process.execPath}' '${join(FIXTURES, 'mcp-server.mjs')}'"] }
+agents:
+  lead:
+    description: Leads.
+    instruction: You lead.
+    tools: [list_dir, { mcp: calc }]
+`,
+    );
+    const env = serverChatEnv(dir, server().url);
+    execFileSync(process.execPath, [ADK_BIN, 'trust', '--yes', work], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    startChat(tmux, 'cc', {
+      dir,
+      cwd: work,
+      env,
+      after: `echo "adk exited $?"; echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')."`,
+    });
+    for (let i = 0; i < 200 && tmux.display('cc', '#{pane_current_command}') !== 'node'; i++) await sleep(10);
+    await sleep(1000); // adk is loading the team now
+    const pressed = Date.now();
+    tmux.keys('cc', 'C-c');
+    const screen = await tmux.waitForScreen('cc', (s) => s.includes('modes:'), 'adk to exit', 10_000);
+    expect(Date.now() - pressed).toBeLessThan(3000); // the team would take 8 s more
+    expect(screen).toContain('adk exited 130');
+    expect(screen).toContain('modes: icanon echo .');
+    expect(screen).not.toContain('adk · lead');
+  }, 60_000);
+});
