@@ -6,8 +6,10 @@ const CTRL_C = 0x03;
 export interface StartupKeys {
   /** Gives the keys read so far back to stdin (where Ink reads them) and stops reading. */
   handOver(): void;
-  /** Reads again (after a prompt of its own, such as the trust question, has closed). */
+  /** Reads again (after a prompt of its own, such as the trust question, has closed and left the terminal cooked). */
   resume(): void;
+  /** Stops reading for good (adk chat ends before its REPL): stdin no longer keeps the process alive. */
+  stop(): void;
 }
 
 /**
@@ -35,6 +37,8 @@ export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin): Star
   const resume = () => {
     if (reading) return;
     reading = true;
+    stdin.setRawMode?.(true);
+    stdin.ref();
     stdin.on('readable', onReadable);
   };
   resume();
@@ -46,5 +50,11 @@ export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin): Star
       if (kept.length) stdin.unshift(Buffer.concat(kept.splice(0)));
     },
     resume,
+    stop() {
+      if (!reading) return;
+      reading = false;
+      stdin.off('readable', onReadable);
+      stdin.unref();
+    },
   };
 }

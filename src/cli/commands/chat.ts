@@ -1,4 +1,4 @@
-import type { SessionLease } from '../../core/store/index.js';
+import type { AdkStores, SessionLease } from '../../core/store/index.js';
 import { ShellJobs } from '../../core/tools/builtin/shell-jobs.js';
 import { CliError, ExitCode, exitCodeFor } from '../exit-codes.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
@@ -20,9 +20,10 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     throw new CliError('adk chat needs an interactive terminal; for scripts use `adk run` (or `adk resume <id> --json`).');
   }
   const keys = watchStartupKeys();
-  const stores = await openStores();
+  let stores: AdkStores | undefined;
   let lease: SessionLease | undefined;
   try {
+    stores = await openStores();
     const held = opts.resume ? await lockedSession(stores, opts.resume) : undefined;
     lease = held?.lease ?? (await lockedNewId(stores)).lease;
     const record = held?.record;
@@ -46,9 +47,9 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     if (e instanceof CliError) throw e;
     throw new CliError((e as Error).message, exitCodeFor(e)); // a session in use is exit 2
   } finally {
-    keys.handOver(); // a no-op once the REPL has them; else stdin must not keep the process alive
+    keys.stop(); // a no-op once the REPL has them; else stdin must not keep the process alive
     await lease?.release();
-    await stores.close();
+    await stores?.close();
   }
 }
 
