@@ -59,6 +59,31 @@ agents:
   return file;
 }
 
+/**
+ * An agents file whose team uses an MCP server that takes `delaySeconds` to start (the test
+ * fixture behind `sleep`); `marker`, if given, is touched as the start begins. Returns its path.
+ */
+export function writeSlowMcpTeam(file: string, delaySeconds: number, marker?: string): string {
+  const touch = marker ? `touch '${marker}'; ` : '';
+  const server = join(import.meta.dirname, '../tools/fixtures/mcp-server.mjs');
+  writeFileSync(
+    file,
+    `version: 1
+default: lead
+models:
+  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
+mcp_servers:
+  calc: { command: sh, args: ["-c", "${touch}sleep ${delaySeconds}; exec '${process.execPath}' '${server}'"] }
+agents:
+  lead:
+    description: Leads the work.
+    instruction: You lead.
+    tools: [list_dir, { mcp: calc }]
+`,
+  );
+  return file;
+}
+
 export const messagesOf = (req: RecordedRequest): any[] => req.body.messages;
 export const textOf = (req: RecordedRequest): string =>
   messagesOf(req)

@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { ADK_BIN } from '../support/cli.js';
-import { FIXTURES } from '../tools/helpers.js';
-import { sleep } from './helpers.js';
+import { sleep, writeSlowMcpTeam } from './helpers.js';
 import { chatWorkspace, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // The terminal is raw from adk chat's first moment (type-ahead reaches the box, not the screen), so
@@ -17,21 +16,7 @@ const tmux = useTmux();
 describe('Ctrl-C while adk chat starts (tmux)', () => {
   it('a team that takes seconds to load: Ctrl-C ends adk within a second, the terminal as it was', async () => {
     const { dir, work } = chatWorkspace('adk-start-cc-');
-    writeFileSync(
-      join(work, 'agents.yaml'),
-      `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-mcp_servers:
-  calc: { command: sh, args: ["-c", "touch '${join(dir, 'loading')}'; sleep 30; exec '${process.execPath}' '${join(FIXTURES, 'mcp-server.mjs')}'"] }
-agents:
-  lead:
-    description: Leads.
-    instruction: You lead.
-    tools: [list_dir, { mcp: calc }]
-`,
-    );
+    writeSlowMcpTeam(join(work, 'agents.yaml'), 30, join(dir, 'loading'));
     const env = serverChatEnv(dir, server().url);
     execFileSync(process.execPath, [ADK_BIN, 'trust', '--yes', work], { env: { ...process.env, ...env }, stdio: 'ignore' });
     startChat(tmux, 'cc', {

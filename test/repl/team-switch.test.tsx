@@ -1,32 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTeam, UntrustedAgentsFileError } from '../../src/cli/team.js';
 import { TrustStore } from '../../src/cli/trust.js';
-import { FIXTURES } from '../tools/helpers.js';
 import { openRepl } from './app.js';
-import { KEY } from './helpers.js';
+import { KEY, writeSlowMcpTeam } from './helpers.js';
 import { replFixture } from './fixture.js';
 
 // A team with an MCP server that takes a while to start: `/model` loads a new team for 2.5 s or more.
-const f = replFixture((work) => {
-  writeFileSync(
-    join(work, 'slow-team.yaml'),
-    `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-mcp_servers:
-  calc: { command: sh, args: ["-c", "sleep 2.5; exec '${process.execPath}' '${join(FIXTURES, 'mcp-server.mjs')}'"] }
-agents:
-  lead:
-    description: Leads the work.
-    instruction: You lead.
-    tools: [list_dir, { mcp: calc }]
-`,
-  );
-});
+const f = replFixture((work) => void writeSlowMcpTeam(join(work, 'slow-team.yaml'), 2.5));
 
 /** The team's file, trusted as a person would (`adk trust`): it starts an MCP server. */
 async function trustedOptions() {
