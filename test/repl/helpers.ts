@@ -34,16 +34,19 @@ export const plain = (s: string | undefined) => stripAnsi(s ?? '');
 
 export const KEY = { enter: '\r', esc: '\u001B', ctrlC: '\u0003' };
 
+/** The start of the test teams' files: the local server's `gpt-test` as the default model. */
+const TEAM_HEAD = `version: 1
+default: lead
+models:
+  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
+`;
+
 /** A lead with file, shell (approval) and ask_user tools, and a researcher it can transfer to. */
 export function writeTeam(dir: string): string {
   const file = join(dir, 'agents.yaml');
   writeFileSync(
     file,
-    `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-agents:
+    `${TEAM_HEAD}agents:
   lead:
     description: Leads the work.
     instruction: You lead.
@@ -68,11 +71,7 @@ export function writeSlowMcpTeam(file: string, delaySeconds: number, marker?: st
   const server = join(import.meta.dirname, '../tools/fixtures/mcp-server.mjs');
   writeFileSync(
     file,
-    `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-mcp_servers:
+    `${TEAM_HEAD}mcp_servers:
   calc: { command: sh, args: ["-c", "${touch}sleep ${delaySeconds}; exec '${process.execPath}' '${server}'"] }
 agents:
   lead:
