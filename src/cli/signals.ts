@@ -14,11 +14,8 @@ export function abortOnSignals(onSecond: (signal: NodeJS.Signals) => void = dieB
   const ctrl = new AbortController();
   let count = 0;
   const handler = (sig: NodeJS.Signals) => {
-    if (sig === 'SIGHUP') {
-      ignoreLostTerminal();
-      // A closed window after a Ctrl-C is no reason to cut the save short.
-      if (count > 0) return;
-    }
+    // A closed window after a Ctrl-C is no reason to cut the save short.
+    if (hangup(sig) && count > 0) return;
     count++;
     if (count === 1) ctrl.abort(new Error('cancelled by signal'));
     else onSecond(sig);
@@ -104,14 +101,13 @@ export function stopOnSignals(onStop: (signal: NodeJS.Signals) => void): { recei
   let received: NodeJS.Signals | undefined;
   const stop = (sig: NodeJS.Signals) => {
     received = sig;
-    if (sig === 'SIGHUP') ignoreLostTerminal();
+    hangup(sig);
     onStop(sig);
   };
   const onSignal = (sig: NodeJS.Signals) => {
     if (!received) return stop(sig);
     // The terminal closing while adk stops (it often shows as a failed write first) is not a second signal.
-    if (sig === 'SIGHUP') return ignoreLostTerminal();
-    dieBySignal(sig);
+    if (!hangup(sig)) dieBySignal(sig);
   };
   const onStreamError = (err: NodeJS.ErrnoException) => {
     if (!isClosedOutput(err)) throw err;
@@ -138,6 +134,13 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
 }
 
+/** Whether `sig` is SIGHUP: the terminal is gone, and its writes and reads fail quietly from now on. */
+function hangup(sig: NodeJS.Signals): boolean {
+  if (sig !== 'SIGHUP') return false;
+  ignoreLostTerminal();
+  return true;
+}
+
 // Asked at start: once the terminal is gone, isatty() fails (a stream made then looks like a file).
 const STARTED_IN_TERMINAL = [0, 1, 2].some((fd) => isatty(fd));
 let terminalLost = false;
@@ -159,9 +162,9 @@ function ignoreLostTerminal(): void {
  */
 export function untilStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const second = (sig: NodeJS.Signals) => (sig === 'SIGHUP' ? ignoreLostTerminal() : dieBySignal(sig));
+    const second = (sig: NodeJS.Signals) => void (hangup(sig) || dieBySignal(sig));
     const first = (sig: NodeJS.Signals) => {
-      if (sig === 'SIGHUP') ignoreLostTerminal();
+      hangup(sig);
       for (const s of HEADLESS_SIGNALS) {
         process.off(s, first);
         process.on(s, second);

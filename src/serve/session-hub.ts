@@ -2,7 +2,7 @@ import { Conversation } from '../core/conversation/conversation.js';
 import type { ConversationTeam } from '../core/conversation/team.js';
 import type { AdkStores } from '../core/store/adk-stores.js';
 import type { SessionRecord } from '../core/store/session-record.js';
-import { lockSession } from '../core/store/session-lock.js';
+import { lockSession, type SessionLease } from '../core/store/session-lock.js';
 import { newSessionId } from '../core/store/session-store.js';
 import { LiveSession } from './live-session.js';
 import { ServerStoppingError, UnknownSessionError, type ServedHub } from './served-session.js';
@@ -63,14 +63,15 @@ export class SessionHub implements ServedHub {
   async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<LiveSession> {
     this.refuseWhenClosing();
     const team = await this.options.newTeam(init.agent);
-    let lease: Awaited<ReturnType<typeof lockSession>> | undefined;
+    let lease: SessionLease | undefined;
     try {
       this.refuseWhenClosing();
       lease = await lockSession(this.stores.kv, newSessionId());
       const conv = await Conversation.create(this.stores, team, lease, { title: init.title });
       if (this.closing) {
+        // close() has already looked at the open sessions: this one would stay open.
         await this.stores.sessions.delete(conv.id).catch(() => false);
-        this.refuseWhenClosing();
+        throw new ServerStoppingError();
       }
       const live = new LiveSession(conv, team);
       this.open.set(live.id, Promise.resolve(live));

@@ -9,12 +9,17 @@ import type { ChildProcess } from 'node:child_process';
  * commands die with it anyway: bwrap --die-with-parent).
  */
 const live = new Set<number>();
-process.on('exit', () => killTrackedGroups());
+let armed = false;
 
 /** Kills `child`'s whole group as this process exits, unless its leader has exited by then. */
 export function trackProcessGroup(child: ChildProcess): void {
   const pid = child.pid;
   if (!pid) return;
+  // Armed by the first command, not on import: the library adds no exit listener to a process that runs none.
+  if (!armed) {
+    armed = true;
+    process.on('exit', killTrackedGroups);
+  }
   live.add(pid);
   child.once('exit', () => live.delete(pid));
 }
