@@ -4,7 +4,7 @@ import { killProcessGroup, trackProcessGroup } from './process-group.js';
 import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import * as z from 'zod';
-import { bwrapArgs, sandboxStatus, type SandboxMode } from '../sandbox/bwrap.js';
+import { bwrapArgs, sandboxStatus, spawnSandboxed, type SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { OutputCapture } from './output-capture.js';
 import type { RunningShell, ShellJobs } from './shell-jobs.js';
@@ -24,6 +24,8 @@ export interface ShellToolOptions {
   sandbox?: SandboxMode | undefined;
   /** Whether sandboxed commands may use the network (default: no). */
   network?: boolean | undefined;
+  /** Paths outside the workspace that sandboxed commands may read (the rest of $HOME is hidden). */
+  readPaths?: readonly string[] | undefined;
   /** Where commands the person moves to the background (Ctrl-B) go on running; without it they cannot be. */
   jobs?: ShellJobs | undefined;
 }
@@ -95,22 +97,22 @@ export async function runShell(command: string, options: ShellToolOptions, signa
 export async function startShell(command: string, options: ShellToolOptions, signal?: AbortSignal, onOutput?: (chunk: string) => void): Promise<RunningShell> {
   const out = new OutputCapture(options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS);
   let argv = ['/bin/sh', '-c', command];
+  let sandboxed = false;
   let unsandboxed: string | undefined;
   if ((options.sandbox ?? 'auto') !== 'off') {
     const status = await sandboxStatus();
-    if (status.bwrap) argv = [status.bwrap, ...bwrapArgs({ bwrap: status.bwrap, workspace: await realpath(options.workspaceRoot), network: options.network ?? false }, command)];
-    else unsandboxed = status.reason;
+    if (status.bwrap) {
+      const spec = { workspace: await realpath(options.workspaceRoot), network: options.network ?? false, readPaths: options.readPaths, hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [] };
+      argv = [status.bwrap, ...bwrapArgs(spec, command)];
+      sandboxed = true;
+    } else unsandboxed = status.reason;
   }
   let release = () => {};
   let kill = () => {};
   const result = new Promise<ShellResult>((resolve) => {
     let killed: ShellResult['killed'];
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: options.workspaceRoot,
-      env: shellEnvironment(process.env, options.env),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const spawnOptions = { cwd: options.workspaceRoot, env: shellEnvironment(process.env, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+    const child = sandboxed ? spawnSandboxed(argv[0], argv.slice(1), spawnOptions) : spawn(argv[0], argv.slice(1), spawnOptions);
     trackProcessGroup(child);
     const killGroup = (why: NonNullable<ShellResult['killed']>) => {
       killed ??= why;

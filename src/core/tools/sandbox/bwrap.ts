@@ -1,11 +1,17 @@
-import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seccompProgram } from './seccomp.js';
 
 /**
- * The shell's sandbox on Linux: bubblewrap (Debian `bubblewrap`). The command sees the whole file
- * system read-only, the workspace read-write, a private /tmp, fresh /dev and /proc, its own pid,
- * IPC and UTS namespaces, and no network unless the agent allows it. It dies with adk.
+ * The shell's sandbox on Linux: bubblewrap (Debian `bubblewrap`). The command sees the system's
+ * read-only folders and the workspace (read-write), nothing else of the machine: an empty private
+ * $HOME, /tmp and /run, fresh /dev and /proc (its own pid namespace: no other process's environ),
+ * no network unless the agent allows it, so no Unix socket bound outside either. It runs as an
+ * ordinary user of its own user namespace with no capabilities, under a seccomp filter that
+ * refuses mount, ptrace, keyctl and their kin: root outside stays powerless inside. It dies with adk.
  */
 
 export type SandboxMode = 'auto' | 'off';
@@ -18,28 +24,152 @@ export interface SandboxStatus {
 }
 
 export interface SandboxSpec {
-  bwrap: string;
   workspace: string;
   network: boolean;
+  /** The person's home: an empty tmpfs inside. Default: $HOME. */
+  home?: string | undefined;
+  /** Further paths the person lets commands read (`read_paths`), bound read-only. */
+  readPaths?: readonly string[] | undefined;
+  /** Paths that stay hidden even inside the workspace or a read path (ADK_HOME). */
+  hidden?: readonly string[] | undefined;
 }
 
+/** The fd bwrap reads the seccomp program from (`stdio[3]` of the spawned bwrap). */
+export const SECCOMP_FD = 3;
+
+/** The folders of the system a command needs to run programs; everything else of `/` is absent. */
+const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/nix', '/snap', '/sys'];
+/** Secrets of the system that a sandboxed root would otherwise read as their owner. */
+const SYSTEM_SECRETS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/ssl/private', '/etc/sudoers', '/etc/sudoers.d'];
+/** Credentials people keep in their home, hidden again where the workspace or a read path shows them. */
+const HOME_SECRETS = ['.ssh', '.aws', '.azure', '.gnupg', '.kube', '.docker', '.config/gcloud', '.config/gh', '.netrc', '.npmrc', '.pypirc', '.pgpass', '.git-credentials', '.cargo/credentials.toml', '.cargo/credentials', '.adk', '.local/share/keyrings'];
+/** Settings from home a command needs to behave as the person's tools do, read-only and free of secrets. */
+const HOME_SETTINGS = ['.gitconfig', '.config/git'];
+/** The uid and gid a command has inside when adk runs as root (root is never root inside). */
+const ROOT_MAPPED_ID = 1000;
+
 /** bwrap's arguments to run `/bin/sh -c command` in the workspace. Order matters: later mounts go over earlier ones. */
-export function bwrapArgs(spec: SandboxSpec, command: string): string[] {
-  return [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-    '--bind', spec.workspace, spec.workspace,
+export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  const home = spec.home ?? env.HOME;
+  const visible: string[] = [];
+  const args: string[] = [
     '--unshare-all',
     ...(spec.network ? ['--share-net'] : []),
+    // A user namespace of its own, never root inside, no capabilities, and no way to make another.
+    '--unshare-user',
+    '--uid', String(uid === 0 ? ROOT_MAPPED_ID : uid),
+    '--gid', String(gid === 0 ? ROOT_MAPPED_ID : gid),
+    '--disable-userns',
+    '--cap-drop', 'ALL',
     '--die-with-parent',
     // Its own session: no controlling terminal to push keystrokes into (TIOCSTI).
     '--new-session',
-    '--setenv', 'TMPDIR', '/tmp',
-    '--chdir', spec.workspace,
-    '--', '/bin/sh', '-c', command,
   ];
+  const bindRo = (p: string) => {
+    const link = symlinkTarget(p);
+    if (link !== undefined) args.push('--symlink', link, p);
+    else if (existsSync(p)) {
+      args.push('--ro-bind', p, p);
+      visible.push(p);
+    }
+  };
+  for (const p of SYSTEM_PATHS) bindRo(p);
+  // adk's own Node (it may live under $HOME with nvm): commands that run `node` need it.
+  const nodePrefix = path.dirname(path.dirname(realOrSelf(process.execPath)));
+  if (!covered(visible, nodePrefix)) bindRo(nodePrefix);
+  for (const dir of (env.PATH ?? '').split(':')) {
+    if (path.isAbsolute(dir) && dir !== '/' && dir !== home && !covered(visible, dir) && isDir(dir)) bindRo(realOrSelf(dir));
+  }
+  for (const p of SYSTEM_SECRETS) hide(args, p, visible);
+  for (const h of sshHostKeys()) hide(args, h, visible);
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--symlink', '../run', '/var/run');
+  if (home && path.isAbsolute(home) && home !== '/') {
+    args.push('--tmpfs', home);
+    for (const s of HOME_SETTINGS) {
+      const p = path.join(home, s);
+      if (existsSync(p)) args.push('--ro-bind', p, p);
+    }
+  }
+  for (const p of spec.readPaths ?? []) {
+    const real = realOrSelf(p);
+    if (existsSync(real)) {
+      args.push('--ro-bind', real, real);
+      visible.push(real);
+    }
+  }
+  args.push('--bind', spec.workspace, spec.workspace);
+  visible.push(spec.workspace);
+  // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
+  const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])];
+  for (const p of secrets) hide(args, realOrSelf(p), visible);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', spec.workspace);
+  if (seccompProgram()) args.push('--seccomp', String(SECCOMP_FD));
+  args.push('--', '/bin/sh', '-c', command);
+  return args;
+}
+
+/** Covers `p` with an empty file or folder when a bound folder shows it. */
+function hide(args: string[], p: string, visible: readonly string[]): void {
+  if (!covered(visible, p)) return;
+  let st;
+  try {
+    st = lstatSync(p);
+  } catch {
+    return;
+  }
+  if (st.isDirectory()) args.push('--tmpfs', p);
+  else if (!st.isSymbolicLink()) args.push('--ro-bind', '/dev/null', p);
+}
+
+function sshHostKeys(): string[] {
+  try {
+    return readdirSync('/etc/ssh').filter((n) => /^ssh_host_.*_key$/.test(n)).map((n) => path.join('/etc/ssh', n));
+  } catch {
+    return [];
+  }
+}
+
+const covered = (roots: readonly string[], p: string) => roots.some((r) => p === r || p.startsWith(r.endsWith('/') ? r : `${r}/`));
+
+function symlinkTarget(p: string): string | undefined {
+  try {
+    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Spawns bwrap with its seccomp program on SECCOMP_FD. `stdio` gives the first three descriptors.
+ */
+export function spawnSandboxed(bwrap: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; detached?: boolean; stdio: ['ignore', 'pipe', 'pipe'] }): ChildProcessByStdio<null, Readable, Readable> {
+  const program = seccompProgram();
+  const child = spawn(bwrap, args, { ...options, stdio: [...options.stdio, program ? 'pipe' : 'ignore'] });
+  const fd = child.stdio[SECCOMP_FD] as NodeJS.WritableStream | null;
+  if (program && fd) {
+    // bwrap reads the program to its end before it runs anything; a child that died early closes it.
+    (fd as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
+    fd.end(program);
+  }
+  return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
 }
 
 let cached: Promise<SandboxStatus> | undefined;
@@ -47,7 +177,8 @@ let cachedFor: string | undefined;
 
 /**
  * Whether commands can be sandboxed here: a bwrap on PATH (or ADK_BWRAP) that can actually set up
- * its namespaces, tried once per process with the same mounts a command gets.
+ * its namespaces, tried once per process with the same mounts, user mapping and filter a command
+ * gets. Where that fails (no user namespaces) adk says so instead of running a weaker sandbox.
  */
 export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): Promise<SandboxStatus> {
   const key = `${env.ADK_BWRAP ?? ''}\0${env.PATH ?? ''}`;
@@ -62,16 +193,26 @@ async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
   if (process.platform !== 'linux') return { reason: `there is no bwrap sandbox on ${process.platform}` };
   const bwrap = env.ADK_BWRAP !== undefined ? (env.ADK_BWRAP || undefined) : findOnPath('bwrap', env.PATH);
   if (!bwrap || !existsSync(bwrap)) return { reason: 'bwrap is not installed (Debian/Ubuntu: apt install bubblewrap)' };
-  // The mounts and namespaces a command gets (the workspace here is just the root).
-  const args = bwrapArgs({ bwrap, workspace: '/', network: false }, 'true');
+  const args = bwrapArgs({ workspace: realOrSelf(tmpdir()), network: false }, 'true', env);
   return new Promise((resolve) => {
-    execFile(bwrap, args, { timeout: 5_000, env: { PATH: env.PATH ?? '/usr/bin:/bin' } }, (err, _out, stderr) => {
-      if (!err) return resolve({ bwrap });
-      const why = String(stderr).trim().split('\n')[0] || (err as Error).message;
-      resolve({ reason: `bwrap cannot create its namespaces here (${why}); the kernel may refuse unprivileged user namespaces` });
+    const child = spawnSandboxed(bwrap, args, { cwd: '/', env: { PATH: env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout.resume();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ reason: `bwrap cannot start (${e.message})` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve({ bwrap });
+      const why = stderr.trim().split('\n')[0] || `exit code ${code}`;
+      resolve({ reason: `bwrap cannot make a safe sandbox here (${why}); the kernel may refuse unprivileged user namespaces` });
     });
   });
 }
+
 
 function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   for (const dir of (pathVar ?? '').split(path.delimiter)) {

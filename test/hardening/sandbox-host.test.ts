@@ -1,0 +1,131 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sandboxStatus } from '../../src/core/tools/sandbox/bwrap.js';
+import { seccompProgram, SECCOMP_REFUSED_CALLS } from '../../src/core/tools/sandbox/seccomp.js';
+import { expectExit, ofType, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
+import { trustAgentsFile } from '../support/trust.js';
+
+// Issue 28, HIGH 2 and MEDIUM 4: the sandbox holds against root (CI runs as root), and shows the
+// command nothing of the host but the system's folders and the workspace: no Unix socket bound
+// outside, no credentials in $HOME, no other process's environment.
+const server = useServer();
+const status = await sandboxStatus();
+const KEY = `sk-sandbox-${randomBytes(8).toString('hex')}`;
+const sockets: Server[] = [];
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.close();
+});
+
+async function runCommands(commands: string[], opts: { home?: string; ws?: string } = {}) {
+  const adkHome = tempHome();
+  const ws = opts.ws ?? tempDir('adk-sbx-ws-');
+  const file = writeAgentsFile(
+    tempDir('adk-sbx-cfg-'),
+    `version: 1
+default: s
+agents:
+  s:
+    description: Runs commands without asking (trusted for the test).
+    instruction: Test agent.
+    tools: [shell]
+    approval: []
+`,
+  );
+  trustAgentsFile(adkHome, file);
+  server().enqueue({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: 'shell', arguments: { command } })) }, { content: 'done' });
+  const env = { ...serverEnv(server(), KEY, adkHome), ...(opts.home ? { HOME: opts.home } : {}) };
+  const r = await expectExit(['run', '--agents', file, '--json', 'go'], 0, { env, cwd: ws });
+  const results = ofType(r.lines, 'tool_result');
+  return commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string);
+}
+
+function listen(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer((c) => c.end('HELLO-FROM-HOST\n'));
+    sockets.push(s);
+    s.once('error', reject);
+    s.listen(path, () => resolve());
+  });
+}
+
+const connect = (path: string) =>
+  `"${process.execPath}" -e "require('net').connect('${path}').on('data', d => console.log('got', String(d).trim())).on('error', e => console.log('refused', e.code))"`;
+
+describe('the sandbox against root and the host', () => {
+  it('the seccomp program refuses the escape calls, and other architectures whole', () => {
+    const p = seccompProgram('x64')!;
+    expect(p.length % 8).toBe(0);
+    // Instruction 1 compares the architecture; its false branch lands on the last (EPERM) return.
+    const count = p.length / 8;
+    expect(p.readUInt8(8 + 3)).toBe(count - 1 - 2);
+    expect(p.readUInt32LE((count - 1) * 8 + 4)).toBe(0x00050001);
+    expect(SECCOMP_REFUSED_CALLS).toEqual(expect.arrayContaining(['mount', 'umount2', 'pivot_root', 'keyctl', 'ptrace']));
+    expect(seccompProgram('ia32')).toBeUndefined();
+  });
+
+  it.runIf(status.bwrap)('as root or not, a command has no capability, is not root, and cannot remount the system writable', async () => {
+    const name = `adk-sbx-root-${randomBytes(4).toString('hex')}`;
+    const out = await runCommands([
+      `mount -o remount,rw,bind / && echo pwned > /var/tmp/${name} && echo REMOUNTED; mount -o remount,rw,bind /usr && echo REMOUNTED-USR; echo tried`,
+      "grep CapEff /proc/self/status; echo uid=$(id -u)",
+      `unshare -U true && echo NEW-USERNS || echo userns-refused`,
+      `"${process.execPath}" -e "try { require('fs').writeFileSync('/etc/${name}', 'x'); console.log('ETC-WRITTEN') } catch (e) { console.log('etc-refused', e.code) }"`,
+    ]);
+    expect(out[0]).toContain('tried');
+    expect(out[0]).not.toContain('REMOUNTED');
+    expect(existsSync(`/var/tmp/${name}`)).toBe(false);
+    expect(out[1]).toMatch(/CapEff:\s+0000000000000000/);
+    expect(out[1]).not.toMatch(/uid=0\b/);
+    expect(out[2]).toContain('userns-refused');
+    expect(out[3]).toContain('etc-refused');
+    expect(existsSync(`/etc/${name}`)).toBe(false);
+  });
+
+  it.runIf(status.bwrap)('no Unix socket bound outside the workspace is reachable: not in /run, /tmp or $HOME', async () => {
+    const home = tempDir('adk-sbx-home-');
+    const runDir = `/run/adk-sbx-${randomBytes(4).toString('hex')}`;
+    mkdirSync(runDir);
+    try {
+      const paths = [join(runDir, 'redis.sock'), join(tempDir('adk-sbx-sock-'), 'dbus.sock'), join(home, 'agent.sock')];
+      for (const p of paths) await listen(p);
+      const out = await runCommands(paths.map(connect), { home });
+      for (const o of out) {
+        expect(o).toContain('refused');
+        expect(o).not.toContain('HELLO-FROM-HOST');
+      }
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(status.bwrap)("$HOME's credentials are not readable, also when the workspace is $HOME; $HOME writes stay inside", async () => {
+    const home = tempDir('adk-sbx-home-');
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
+    mkdirSync(join(home, '.aws'));
+    writeFileSync(join(home, '.aws', 'credentials'), 'AWS-SECRET-MATERIAL\n');
+    writeFileSync(join(home, '.netrc'), 'NETRC-SECRET-MATERIAL\n');
+    const name = `adk-sbx-home-${randomBytes(4).toString('hex')}`;
+    const commands = ['cat ~/.ssh/id_rsa ~/.aws/credentials ~/.netrc; echo read-done', `touch ~/${name} && echo home-write-private`];
+    const elsewhere = await runCommands(commands, { home });
+    const inHome = await runCommands(['cat .ssh/id_rsa .aws/credentials .netrc; ls -a .ssh; echo read-done'], { home, ws: home });
+    for (const o of [elsewhere[0], inHome[0]]) {
+      expect(o).toContain('read-done');
+      expect(o).not.toMatch(/PRIVATE-KEY|AWS-SECRET|NETRC-SECRET/);
+    }
+    expect(elsewhere[1]).toContain('home-write-private');
+    expect(existsSync(join(home, name))).toBe(false);
+  });
+
+  it.runIf(status.bwrap)('no /proc/*/environ inside shows the API key, and no other process is there to read', async () => {
+    const out = await runCommands([
+      "for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | grep -c -e OPENAI_API_KEY -e sk-sandbox; echo pids=$(ls -d /proc/[0-9]* | wc -l)",
+    ]);
+    expect(out[0]).toMatch(/^0\n/);
+    // The command's shell, the loop and a few helpers: never adk or the rest of the machine.
+    expect(Number(/pids=(\d+)/.exec(out[0])![1])).toBeLessThan(10);
+  });
+});
