@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +113,46 @@ describe('the CLI bundle loader keeps compiled code between runs', () => {
     chmodSync(open, 0o777);
     expect(load(bundle, open)).toEqual({ cache: 'miss', out: 'hello b.cjs 42 object' });
     expect(cacheFiles(open)).toHaveLength(0);
+  });
+
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === undefined)('refuses a cache below a folder others can write: a parent made 0777 (no sticky bit) could have the cache folder swapped', () => {
+    const bundle = bundleFile();
+    const parent = join(tempDir('adk-cc-home-'), 'parent');
+    mkdirSync(parent, { mode: 0o755 });
+    const cacheDir = join(parent, 'adk', 'compile');
+    expect(load(bundle, cacheDir).cache).toBe('miss');
+    expect(load(bundle, cacheDir).cache).toBe('hit');
+    chmodSync(parent, 0o777);
+    expect(load(bundle, cacheDir)).toEqual({ cache: 'miss', out: 'hello b.cjs 42 object' });
+    // Nor is a cache made there.
+    rmSync(join(parent, 'adk'), { recursive: true });
+    load(bundle, cacheDir);
+    expect(existsSync(join(parent, 'adk'))).toBe(false);
+    // Sticky, like /tmp: others cannot replace our entries, so the cache is used.
+    chmodSync(parent, 0o1777);
+    expect(load(bundle, cacheDir).cache).toBe('miss');
+    expect(load(bundle, cacheDir).cache).toBe('hit');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('in a sticky folder others write, an entry on the way that another user owns (a folder or a symlink) is refused', () => {
+    const bundle = bundleFile();
+    const sticky = join(tempDir('adk-cc-home-'), 'tmp');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    const theirs = join(sticky, 'theirs');
+    mkdirSync(join(theirs, 'compile'), { recursive: true, mode: 0o700 });
+    chownSync(theirs, 4242, 4242);
+    load(bundle, join(theirs, 'compile'));
+    expect(cacheFiles(join(theirs, 'compile'))).toHaveLength(0);
+
+    const ours = join(tempDir('adk-cc-home-'), 'compile');
+    load(bundle, ours);
+    expect(load(bundle, ours).cache).toBe('hit');
+    const link = join(sticky, 'link');
+    symlinkSync(ours, link);
+    expect(load(bundle, link).cache).toBe('hit');
+    lchownSync(link, 4242, 4242); // its owner could point it anywhere
+    expect(load(bundle, link).cache).toBe('miss');
   });
 
   it('without a cache folder it just runs; a relative ADK_COMPILE_CACHE (it would follow the current folder) is no cache', async () => {

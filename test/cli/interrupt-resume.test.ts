@@ -150,6 +150,37 @@ describe('adk run with a shell that needs approval', () => {
     expect(record.messages.map((m: any) => m.content)).toEqual([...req3.map((m: any) => m.content), 'Madrid.']);
   });
 
+  it('interrupt ids by prefix: --targets answers the one it names; a prefix that matches none or several is exit 2 listing the pending ids', async () => {
+    server().enqueue({ toolCalls: [
+      { id: 'call_x', name: 'shell', arguments: { command: 'echo one-ran' } },
+      { id: 'call_y', name: 'shell', arguments: { command: 'echo two-ran' } },
+    ] }, { content: 'both done' });
+    const r = await run('run both', 3);
+    const id = sessionIdOf(r);
+    const [x, y] = ofType(r.lines, 'interrupt')[0].interrupts.map((p: any) => p.id as string);
+    let shared = 0;
+    while (x[shared] === y[shared]) shared++;
+    const both = x.slice(0, shared); // a prefix of both ids (maybe empty)
+    const refused = async (args: string[], what: RegExp) => {
+      const e = await runCli(['resume', id, ...args, '--json'], opts());
+      expect(e.code, e.stderr).toBe(2);
+      expect(e.stderr).toMatch(what);
+      expect(e.stderr).toContain(x);
+      expect(e.stderr).toContain(y);
+    };
+    await refused(['--targets', JSON.stringify({ [both]: { approved: true } })], /matches 2 pending interrupts/);
+    await refused(['--approve', both], /matches 2 pending interrupts/);
+    await refused(['--targets', JSON.stringify({ 'no-such-id': { approved: true } })], /no pending interrupt no-such-id/);
+    expect(server().chatRequests).toHaveLength(1);
+
+    // A unique prefix in --targets answers that interrupt (not a silent ask-again).
+    const one = await resume(id, ['--targets', JSON.stringify({ [x.slice(0, shared + 1)]: { approved: true } })], 3);
+    expect(ofType(one.lines, 'tool_result')).toEqual([expect.objectContaining({ id: 'call_x', isError: false, content: expect.stringContaining('one-ran') })]);
+    expect(ofType(one.lines, 'interrupt')[0].interrupts.map((p: any) => p.id)).toEqual([y]);
+    const rest = await resume(id, ['--approve'], 0);
+    expect(rest.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'both done' });
+  });
+
   it('--input answers an ask_user question', async () => {
     server().enqueue({ toolCalls: [{ id: 'call_q', name: 'ask_user', arguments: { question: 'Which colour do you like?' } }] }, { content: 'Blue it is.' });
     const r = await run('pick a colour for me', 3);

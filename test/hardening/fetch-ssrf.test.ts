@@ -61,6 +61,35 @@ describe('fetch_url refuses private destinations', () => {
     expect(hits).toBe(0);
   });
 
+  it('IPv6 ranges that are not globally reachable: local-use NAT64, site-local, IPv4-compatible, documentation, SRv6, dummy, discard', async () => {
+    const tool = fetchUrlTool({ timeoutMs: 2_000 });
+    const urls = [
+      // RFC 8215 local-use NAT64 (its IPv4 may sit at any RFC 6052 offset): the whole /48 is refused.
+      `http://[64:ff9b:1::7f00:1]:${port}/`,
+      `http://[64:ff9b:1:7f00:1::]:${port}/`,
+      `http://[64:ff9b:1::5db8:d822]/`,
+      `http://[fec0::1]:${port}/`,
+      `http://[::7f00:1]:${port}/`,
+      `http://[3fff::1]/`,
+      `http://[5f00::1]/`,
+      `http://[100:0:0:1::1]/`,
+      `http://[100::1]/`,
+      `http://[2001:db8::1]/`,
+      `http://[2001:2::1]/`,
+      `http://[4000::1]/`,
+    ];
+    for (const url of urls) {
+      const r = await run(tool, { url });
+      expect(r.isError, url).toBe(true);
+      expect(r.content, url).toMatch(/refused to fetch .*: .* (loopback|private|link-local|carrier-grade NAT|multicast|unspecified|reserved)/);
+    }
+    expect(hits).toBe(0);
+    // The well-known NAT64 prefix still reaches a public IPv4 address, and global unicast passes.
+    const p = addressPolicy();
+    expect(p.refuse('v6only.test', '64:ff9b::5db8:d822', 443)).toBeUndefined();
+    expect(p.refuse('example.com', '2a00:1450:4001:81b::200e', 443)).toBeUndefined();
+  });
+
   it('a redirect to a private address is refused; an allow-listed local server works', async () => {
     const allowed = fetchUrlTool({ timeoutMs: 2_000, allowHosts: [`localhost:${port}`] });
     // The redirect goes to 127.0.0.1, which the allow-list (localhost:port) does not name.

@@ -98,6 +98,27 @@ describe('agent trees deeper than the bound', () => {
     }
     expect(server().chatRequests).toHaveLength(0);
   });
+
+  it('a 6,000-deep chain in block style, named with validate FILE and run --agents FILE: the depth error at file:line:col, exit 2, never an internal error', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir('adk-deep6k-'), 'agents.yaml');
+    const lines = ['version: 1', 'default: a0', 'agents:'];
+    for (let i = 0; i < 6000; i++) {
+      lines.push(`  a${i}:`, '    description: d', `    instruction: i${i}`);
+      if (i < 5999) lines.push('    sub_agents:', `      - a${i + 1}`);
+    }
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const env = serverEnv(server(), 'test-key-123456', tempHome());
+    // a64 is listed at line 3 + 63 * 5 + 5 (its parent's block starts at line 4 + 63 * 5), column 9.
+    for (const args of [['validate', file], ['run', '--agents', file, 'hi'], ['agents', '--agents', file]]) {
+      const r = await runCli(args, { env, cwd: tempDir('adk-deep6k-cwd-') });
+      const out = r.stdout + r.stderr;
+      expect(r.code, `${args[0]}: ${out}`).toBe(2);
+      expect(out).toContain("agents.yaml:323:9 agents.a63.sub_agents[0]: the agent tree is more than 64 levels deep at 'a64'");
+      expect(out).not.toMatch(/internal error|Maximum call stack/);
+    }
+    expect(server().chatRequests).toHaveLength(0);
+  });
 });
 
 describe('names JavaScript reserves', () => {

@@ -1,8 +1,8 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import vm from 'node:vm';
 
 /**
@@ -88,13 +88,13 @@ const digest = (data: Buffer) => createHash('sha256').update(data).digest();
 
 /**
  * Compiled code runs as this user: it is read only from a file this user owns that nobody else can
- * write, in a folder nobody else can write (another local user must not be able to plant code),
- * and only whole (its digest matches).
+ * write, in a folder nobody else can write, reached through folders nobody else can write (another
+ * local user must not be able to plant code), and only whole (its digest matches).
  */
 function readCache(file: string): Buffer | undefined {
   let fd: number | undefined;
   try {
-    if (!ownedAndPrivate(statSync(dirname(file)))) return undefined;
+    if (!onlyOursOnTheWay(dirname(file)) || !ownedAndPrivate(statSync(dirname(file)))) return undefined;
     fd = openSync(file, 'r');
     if (!ownedAndPrivate(fstatSync(fd))) return undefined;
     const bytes = readFileSync(fd);
@@ -115,10 +115,54 @@ function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
 }
 
 /**
+ * Whether only this user and root can change what `dir` leads to: every folder from / down
+ * (symlinks followed as the kernel does) is owned by one of them and not group- or world-writable
+ * unless sticky (like /tmp), and every entry on the way, symlinks included, is owned by one of
+ * them. Whoever can write a folder on the way can swap the cache folder for their own. A missing
+ * tail is fine: it is made 0700 by this user.
+ */
+function onlyOursOnTheWay(dir: string): boolean {
+  if (process.platform === 'win32' || !process.getuid) return true;
+  const uid = process.getuid();
+  const safe = (st: Stats) => (st.uid === uid || st.uid === 0) && (!st.isDirectory() || (st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0);
+  const names = dir.split(sep).reverse();
+  let at: string = sep;
+  let links = 0;
+  try {
+    if (!safe(lstatSync(at))) return false;
+    while (names.length > 0) {
+      const name = names.pop()!;
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        at = dirname(at); // `at` holds no symlinks, so its parent is already checked
+        continue;
+      }
+      const next = join(at, name);
+      const st = lstatSync(next);
+      if (!safe(st)) return false;
+      if (st.isSymbolicLink()) {
+        if (++links > 40) return false;
+        const target = readlinkSync(next);
+        names.push(...target.split(sep).reverse());
+        if (isAbsolute(target)) at = sep;
+      } else if (st.isDirectory()) {
+        at = next;
+      } else {
+        return false;
+      }
+    }
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/**
  * Folders are made only inside one this user owns: adk run under sudo with HOME kept must not
  * leave a root-owned ~/.cache behind.
  */
 function ensureDir(dir: string): boolean {
+  if (!onlyOursOnTheWay(dir)) return false;
   let existing = dir;
   for (;;) {
     try {
@@ -132,7 +176,7 @@ function ensureDir(dir: string): boolean {
     }
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return ownedAndPrivate(statSync(dir));
+  return onlyOursOnTheWay(dir) && ownedAndPrivate(statSync(dir));
 }
 
 /** Caches of other builds are kept a while: two installs (global and local, two Node versions) would otherwise keep deleting each other's. */

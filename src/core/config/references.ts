@@ -115,14 +115,31 @@ function reportAgentToolCycles(team: RawTeam, tools: Map<string, ToolRef[]>, c: 
     edges.set(name, out);
   }
   const state = new Map<string, 1 | 2>();
+  // An explicit stack, not recursion: a chain thousands of agents deep must reach the depth check
+  // (agent-graph.ts), not overflow the call stack. viaTool[i]: whether the edge into stack[i] is
+  // an agent tool; next[i]: the index of stack[i]'s next edge to follow.
   const stack: string[] = [];
-  // viaTool[i]: whether the edge into stack[i] is an agent tool.
   const viaTool: boolean[] = [];
-  const visit = (n: string, tool: boolean): void => {
+  const next: number[] = [];
+  const enter = (n: string, tool: boolean): void => {
     state.set(n, 1);
     stack.push(n);
     viaTool.push(tool);
-    for (const e of edges.get(n) ?? []) {
+    next.push(0);
+  };
+  for (const name of team.agents.keys()) {
+    if (state.has(name)) continue;
+    enter(name, false);
+    while (stack.length > 0) {
+      const top = stack.length - 1;
+      const out = edges.get(stack[top])!;
+      if (next[top] === out.length) {
+        state.set(stack.pop()!, 2);
+        viaTool.pop();
+        next.pop();
+        continue;
+      }
+      const e = out[next[top]++];
       if (!edges.has(e.to)) continue;
       if (state.get(e.to) === 1) {
         const from = stack.indexOf(e.to);
@@ -131,11 +148,7 @@ function reportAgentToolCycles(team: RawTeam, tools: Map<string, ToolRef[]>, c: 
         if (e.tool || viaTool.slice(from + 1).some(Boolean)) c.report(e.path, `agent cycle through agent tools: ${loop.join(' -> ')}`, { hint: 'an agent cannot use itself, directly or through others, as a tool' });
         continue;
       }
-      if (!state.has(e.to)) visit(e.to, e.tool);
+      if (!state.has(e.to)) enter(e.to, e.tool);
     }
-    stack.pop();
-    viaTool.pop();
-    state.set(n, 2);
-  };
-  for (const name of team.agents.keys()) if (!state.has(name)) visit(name, false);
+  }
 }

@@ -35,7 +35,12 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
       throw new InvalidAnswerError(`--targets is not valid JSON: ${(e as Error).message}`);
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidAnswerError('--targets must be a JSON object of {interruptId: data}');
-    Object.assign(targets, parsed);
+    // Keys may be id prefixes: the runner matches whole ids, so an unresolved prefix would answer nothing.
+    for (const [key, data] of Object.entries(parsed)) {
+      const { id } = findPending(pending, key);
+      if (Object.hasOwn(targets, id)) throw new InvalidAnswerError(`--targets answers interrupt ${id} twice`);
+      targets[id] = data;
+    }
   }
   const pick = (ids: string[] | boolean | undefined, kinds: string[]) => {
     if (!ids) return [];
@@ -51,7 +56,6 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
     targets[p.id] = p.kind === 'plan_review' ? { accept: false, feedback: flags.reason ?? 'Please revise the plan.' } : { approved: false, reason: flags.reason };
   }
   if (flags.input !== undefined) for (const p of pending.filter((x) => x.kind === 'input')) targets[p.id] = flags.input;
-  for (const id of Object.keys(targets)) findPending(pending, id);
   return targets;
 }
 
@@ -62,11 +66,13 @@ export function grantsFromFlags(pending: PendingInterrupt[], flags: Pick<AnswerF
   return [...new Set(chosen.map((p) => p.tool).filter((t): t is string => !!t))];
 }
 
+/** The pending interrupt `id` names, whole or by a prefix only it has: answering a guess could run the wrong command. */
 function findPending(pending: PendingInterrupt[], id: string): PendingInterrupt {
-  const hit = pending.find((p) => p.id === id) ?? pending.filter((p) => p.id.startsWith(id)).at(0);
-  if (!hit) {
-    const known = pending.map((p) => `${p.id} (${p.kind}${p.tool ? ` ${p.tool}` : ''})`).join(', ') || 'none';
-    throw new InvalidAnswerError(`no pending interrupt ${id}; pending: ${known}`);
-  }
-  return hit;
+  const exact = pending.find((p) => p.id === id);
+  if (exact) return exact;
+  const hits = pending.filter((p) => p.id.startsWith(id));
+  if (hits.length === 1) return hits[0];
+  const known = pending.map((p) => `${p.id} (${p.kind}${p.tool ? ` ${p.tool}` : ''})`).join(', ') || 'none';
+  if (hits.length === 0) throw new InvalidAnswerError(`no pending interrupt ${id}; pending: ${known}`);
+  throw new InvalidAnswerError(`interrupt id '${id}' matches ${hits.length} pending interrupts; give more of the id. pending: ${known}`);
 }

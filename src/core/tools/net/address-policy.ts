@@ -5,8 +5,10 @@ import ipaddr from 'ipaddr.js';
  * allow-list opens a host, a host:port or a CIDR range (ADK_FETCH_ALLOW_HOSTS, or the tool's
  * `allow_hosts` in agents.yaml). Loopback, private, link-local (cloud metadata), CGNAT,
  * multicast, unspecified and reserved ranges are refused, including when an IPv6 address embeds
- * one (IPv4-mapped, 6to4, Teredo, NAT64). Textual tricks (`2130706433`, `0x7f.1`, `127.1`) are
- * normalised by the URL parser before they get here.
+ * one (IPv4-mapped, 6to4, Teredo, NAT64). IPv6 must be global unicast (2000::/3, the only space
+ * IANA hands out for it) outside the special-purpose ranges that are not globally reachable.
+ * Textual tricks (`2130706433`, `0x7f.1`, `127.1`) are normalised by the URL parser before they
+ * get here.
  */
 export interface AddressPolicy {
   /** Why `address` (an IP literal) may not be reached on `port` for `host`, or undefined if it may. */
@@ -64,8 +66,28 @@ function effectiveRange(ip: ipaddr.IPv4 | ipaddr.IPv6): string {
   if (range === '6to4') return ipaddr.fromByteArray([parts[1] >> 8, parts[1] & 255, parts[2] >> 8, parts[2] & 255]).range();
   if (range === 'rfc6052' || range === 'rfc6145') return ipaddr.fromByteArray([parts[6] >> 8, parts[6] & 255, parts[7] >> 8, parts[7] & 255]).range();
   if (range === 'teredo') return 'reserved';
-  return range;
+  if (range !== 'unicast') return range;
+  for (const [cidr, name] of NOT_GLOBAL_V6) if (v6.match(cidr)) return name;
+  return v6.match(GLOBAL_UNICAST) ? 'unicast' : 'reserved';
 }
+
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
+/**
+ * IPv6 ranges ipaddr.js calls unicast that are not globally reachable (IANA special-purpose
+ * registry, plus site-local). The local-use NAT64 prefix is refused whole: where its IPv4 address
+ * sits depends on the prefix length the network chose (RFC 6052), so it cannot be read reliably.
+ * All but 3fff::/20 lie outside 2000::/3 and would be refused anyway; naming them explains why.
+ */
+const NOT_GLOBAL_V6 = (
+  [
+    ['64:ff9b:1::/48', 'nat64LocalUse'], // RFC 8215
+    ['fec0::/10', 'siteLocal'], // RFC 3879, deprecated
+    ['100:0:0:1::/64', 'reserved'], // RFC 9780 dummy prefix
+    ['3fff::/20', 'reserved'], // RFC 9637 documentation
+    ['5f00::/16', 'reserved'], // RFC 9602 SRv6 SIDs
+  ] as const
+).map(([cidr, name]) => [ipaddr.parseCIDR(cidr) as [ipaddr.IPv6, number], name] as const);
 
 function describeRange(range: string): string {
   const names: Record<string, string> = {
@@ -78,8 +100,10 @@ function describeRange(range: string): string {
     unspecified: 'unspecified',
     broadcast: 'broadcast',
     reserved: 'reserved',
+    siteLocal: 'private-network (site-local)',
+    nat64LocalUse: 'private-network (local-use NAT64)',
   };
-  return names[range] ?? `non-public (${range})`;
+  return names[range] ?? `reserved (${range})`;
 }
 
 function normaliseHost(host: string): string {
