@@ -12,7 +12,8 @@ import type { ModelPrice } from '../core/models/pricing.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { otelExporting } from './otel.js';
 import { addConfigSecret } from './secrets.js';
-import { TrustStore } from './trust.js';
+import { recalledCode, rememberCode, TrustStore } from './trust.js';
+import type { CodeManifest } from '../core/config/index.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
 
@@ -102,10 +103,10 @@ export function wantsDemo(opts: TeamOptions): boolean {
  * Without any model configuration the bundled file starts on its offline `demo` team.
  */
 /** The agents file `opts` points at, validated, fingerprinted and, unless bundled, trusted. */
-export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamConfig; location: { path: string; source: string }; hash: string; text: string; cwd: string }> {
+export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamConfig; location: { path: string; source: string }; hash: string; code: CodeManifest; text: string; cwd: string }> {
   const env = opts.env ?? process.env;
   const cwd = realWorkspace(opts.cwd ?? process.cwd());
-  const { findAgentsFile, validateConfig, formatProblems, configPowers, teamFingerprint } = await import('../core/config/index.js');
+  const { findAgentsFile, validateConfig, formatProblems, configPowers, teamFingerprint, hasCode, describeCodeChange } = await import('../core/config/index.js');
   const found = opts.bundled ? { path: BUNDLED_AGENTS_FILE, source: 'bundled' as const } : findAgentsFile(cwd, opts.agentsFile, BUNDLED_AGENTS_FILE);
   // Built from its real location: a symlinked agents.yaml cannot borrow a trusted file's hash while
   // its module paths resolve in another folder.
@@ -121,12 +122,14 @@ export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamC
   const result = validateConfig({ text, file: location.path }, { env });
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
   const config = result.config;
-  // The file and the code it runs (module tools, MCP scripts in its folder).
-  const hash = teamFingerprint(text, config);
+  // The file and the code it runs (module tools, MCP scripts, what they import).
+  const { hash, code } = await teamFingerprint(text, config);
   if (opts.expectHash && opts.expectHash !== hash && !upgradedBundle(location.source, cwd)) {
+    const was = recalledCode(opts.expectHash, env);
+    const what = (was && describeCodeChange(was, code)) ?? (was ? `${location.path} changed` : `${location.path} or the code it runs changed`);
     throw new CliError(
-      `${location.path} (or a module or MCP script it runs) changed since this session started, so its team is not rebuilt from it ` +
-        '(a model may have written it). Start a new session (adk run / adk chat) to use the new file.',
+      `${what} since this session started, so its team is not rebuilt from it ` +
+        '(a model or a command may have written it). Start a new session (adk run / adk chat) to use the new code.',
       ExitCode.usage,
     );
   }
@@ -134,14 +137,20 @@ export async function loadTeamConfig(opts: TeamOptions): Promise<{ config: TeamC
     const powers = configPowers(config, env);
     if (powers.length && !(opts.trust ?? new TrustStore()).isTrusted(location.path, hash)) throw new UntrustedAgentsFileError(location.path, hash, powers);
   }
+  if (hasCode(code)) rememberCode(hash, code, env);
 
-  return { config, location, hash, text, cwd };
+  return { config, location, hash, code, text, cwd };
 }
 
 export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const env = opts.env ?? process.env;
   const { createTeam, agentTree, renderAgentTree } = await import('../core/config/index.js');
-  const { config, location, hash, cwd } = await loadTeamConfig(opts);
+  const { config, location, hash, code, cwd } = await loadTeamConfig(opts);
+  const { hasCode, codeManifest, describeCodeChange } = await import('../core/config/index.js');
+  // Before any of it loads again (a module tool's worker restarts, an MCP server restarts, a call
+  // imports lazily), the code must still be what was trusted: a tool or a sandboxed command of this
+  // session may have written it, and it would run outside the sandbox.
+  const codeGuard = hasCode(code) ? async () => describeCodeChange(code, await codeManifest(config)) : undefined;
   const demoFallback = !opts.agentName && location.source === 'bundled' && wantsDemo(opts) && config.agents.has(DEMO_TEAM);
   const rootName = opts.agentName ?? (demoFallback ? DEMO_TEAM : config.default);
   if (!config.agents.has(rootName)) {
@@ -159,6 +168,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
+    codeGuard,
   });
   const modelNames = new Set<string>();
   let contextWindow: number | undefined;

@@ -1,5 +1,6 @@
 import { realPathOrSelf } from './paths.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { CodeManifest } from '../core/config/index.js';
 import { dirname, join } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
 
@@ -74,3 +75,40 @@ export class TrustStore {
   }
 }
 
+
+/**
+ * The code each fingerprint stood for (ADK_HOME/code/<hash>.json, 0600), so that a refused resume
+ * can name the file that changed, however long ago the session started.
+ */
+export function rememberCode(hash: string, code: CodeManifest, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = join(defaultAdkHome(env), 'code');
+  const file = join(dir, `${hash}.json`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(code), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    /* only the wording of a later refusal depends on it */
+  }
+}
+
+export function recalledCode(hash: string, env: NodeJS.ProcessEnv = process.env): CodeManifest | undefined {
+  if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(defaultAdkHome(env), 'code', `${hash}.json`), 'utf8')) as CodeManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `adk trust` and the trust question show of the code a file runs. */
+export function describeCode(code: CodeManifest): string[] {
+  const files = Object.keys(code.files);
+  const lines: string[] = [];
+  if (files.length) lines.push(`runs ${files.length} file${files.length > 1 ? 's' : ''} of code: ${files.slice(0, 6).join(', ')}${files.length > 6 ? ', …' : ''}`);
+  const pkgs = Object.entries(code.packages);
+  if (pkgs.length) lines.push(`imports ${pkgs.map(([n, v]) => `${n}@${v}`).join(', ')} (counted by name and version)`);
+  for (const f of code.folders) lines.push(`counts every file under ${f}/: what runs there cannot be read (another language, a binary or a computed import)`);
+  return lines;
+}

@@ -1,13 +1,7 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { teamFingerprint, validateConfig } from '../../src/core/config/index.js';
-import { TRUST_FILE_NAME, TrustStore } from '../../src/cli/trust.js';
+import { execFileSync } from 'node:child_process';
+import { ADK_BIN } from './cli.js';
 
-/** Records trust in `file` for the ADK_HOME `home`, as `adk trust` would (for tests whose files use module tools, MCP, …). */
+/** Records trust in `file` for the ADK_HOME `home` with `adk trust --yes` itself (for tests whose files use module tools, MCP, …). */
 export function trustAgentsFile(home: string, file: string): void {
-  const real = realpathSync(file);
-  const text = readFileSync(real, 'utf8');
-  const result = validateConfig({ text, file: real });
-  if (!result.config) throw new Error(`cannot trust ${file}: ${JSON.stringify(result.problems)}`);
-  new TrustStore(join(home, TRUST_FILE_NAME)).trust(real, teamFingerprint(text, result.config));
+  execFileSync(process.execPath, [ADK_BIN, 'trust', file, '--yes'], { env: { ...process.env, ADK_HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] });
 }

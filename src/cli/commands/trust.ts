@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { BUNDLED_AGENTS_FILE } from '../team.js';
-import { TrustStore } from '../trust.js';
+import { describeCode, rememberCode, TrustStore } from '../trust.js';
 
 export interface TrustOptions {
   list?: boolean;
@@ -34,7 +34,10 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
   if (!result.ok || !result.config) throw new CliError(formatProblems(result.problems), ExitCode.usage);
   const powers = configPowers(result.config);
   out(`${file}\n`);
+  const fingerprint = await teamFingerprint(text, result.config);
   out(powers.length ? `It would:\n${powers.map((p) => `  - ${p.text}\n`).join('')}` : 'It runs nothing beyond the built-in tools; trust is not needed, but is recorded.\n');
+  const code = describeCode(fingerprint.code);
+  if (code.length) out(`Trust covers the code it runs; a change to any of it must be trusted again:\n${code.map((l) => `  - ${l}\n`).join('')}`);
   if (!opts.yes) {
     if (!process.stdin.isTTY) throw new CliError('adk trust asks before it records trust; pass --yes when no one can answer (scripts, CI)', ExitCode.usage);
     const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -45,7 +48,8 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
       return ExitCode.usage;
     }
   }
-  const entry = store.trust(file, teamFingerprint(text, result.config));
+  const entry = store.trust(file, fingerprint.hash);
+  rememberCode(fingerprint.hash, fingerprint.code);
   out(`trusted ${entry.file} (sha256:${entry.sha256.slice(0, 12)}); a changed file must be trusted again\n`);
   return ExitCode.ok;
 }

@@ -29,4 +29,5 @@ export type {
 } from './types.js';
 export { createTeam, toRegistryRef, type TeamDeps } from './create-team.js';
 export { configPowers, type ConfigPower } from './powers.js';
-export { teamFingerprint } from './fingerprint.js';
+export { teamFingerprint, hasCode, type TeamFingerprint } from './fingerprint.js';
+export { codeManifest, describeCodeChange, type CodeManifest } from './code-graph.js';

@@ -18,6 +18,8 @@ export interface McpPoolOptions {
   startTimeoutMs?: number | undefined;
   /** Start a stopped server again when one of its tools is called. Off by default: a crash stays visible. */
   restartOnUse?: boolean | undefined;
+  /** Asked before a server process starts: what changed in the trusted code, if anything (a change refuses the start). */
+  codeGuard?: (() => Promise<string | undefined>) | undefined;
 }
 
 /**
@@ -137,6 +139,9 @@ export class McpServerPool {
     const { McpConnection } = connectionModule ?? (await loadConnection());
     let c = this.connections.get(server);
     if (!c) {
+      const changed = await this.options.codeGuard?.();
+      if (changed) throw new Error(`MCP server '${server}' was not started: ${changed} since the folder was trusted (a tool or command may have written it). Review it, then run adk trust and start a new session.`);
+      if (this.connections.get(server)) return this.connect(server);
       c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
       this.connections.set(server, c);
     }

@@ -41,6 +41,8 @@ export interface ModuleToolOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Called with the worker's stop function, so whoever loaded the tool can end it. */
   onClose?: ((close: () => Promise<void>) => void) | undefined;
+  /** Asked before the module loads (also again, after a cancel) and before each call; a change refuses both. */
+  codeGuard?: (() => Promise<string | undefined>) | undefined;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function loadModuleTool(baseDir: string, spec: ModuleToolSpec, opti
   if (file === undefined) throw new ConfigError(`module '${spec.module}' does not exist (looked in ${path.resolve(baseDir)})`);
 
   const exportName = spec.export ?? 'default';
-  const hosted = await hostModule(file, exportName, spec.module, options.env ?? shellEnvironment(process.env));
+  const hosted = await hostModule(file, exportName, spec.module, options.env ?? shellEnvironment(process.env), options.codeGuard);
   const where = `export '${exportName}' of module '${spec.module}'`;
   try {
     if (!hosted.describe.isObject) throw new ConfigError(`${where} is not a tool object ({ name, description, parameters, execute }); got ${hosted.describe.typeOf}`);

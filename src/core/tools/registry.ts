@@ -20,7 +20,14 @@ export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspace
   mcp?: Omit<McpPoolOptions, 'cwd'> | undefined;
   /** Extra named tools (from code), looked up by name after the built-ins. */
   tools?: Tool[] | undefined;
+  /**
+   * Asked before module code or an MCP server (re)loads and before each module tool call: what
+   * changed in the code that was trusted, or undefined. A change refuses the load.
+   */
+  codeGuard?: CodeGuard | undefined;
 }
+
+export type CodeGuard = () => Promise<string | undefined>;
 
 /**
  * Turns tool references into tools. Built-ins and extra tools resolve at once; MCP servers start
@@ -38,9 +45,11 @@ export class ToolRegistry {
   /** Shell commands the person moved to the background: the given `shellJobs` (whoever gave them stops them), else the registry's own, which `close()` stops. */
   readonly jobs: ShellJobs;
   private readonly ownsJobs: boolean;
+  private readonly codeGuard: CodeGuard | undefined;
 
   constructor(options: ToolRegistryOptions) {
-    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], ...builtinOptions } = options;
+    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, ...builtinOptions } = options;
+    this.codeGuard = codeGuard;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
     this.ownsJobs = !builtinOptions.shellJobs;
     this.jobs = builtinOptions.shellJobs ?? new ShellJobs();
@@ -50,7 +59,7 @@ export class ToolRegistry {
     const servers = Object.fromEntries(
       Object.entries(mcpServers).map(([name, c]) => [name, c.cwd ? { ...c, cwd: path.resolve(this.baseDir, c.cwd) } : c]),
     );
-    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot) });
+    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard });
   }
 
   /** Names that resolve without starting anything, plus the tools of MCP servers started so far. */
@@ -105,6 +114,7 @@ export class ToolRegistry {
         p = loadModuleTool(this.baseDir, ref, {
           env: shellEnvironment(process.env, this.builtinOptions.shellEnv),
           onClose: (close) => this.moduleClosers.push(close),
+          codeGuard: this.codeGuard,
         });
         this.modules.set(key, p);
         p.catch(() => this.modules.delete(key));

@@ -38,7 +38,7 @@ export interface HostedModule {
  * with adk unless listed), and a call stuck in CPU work is stopped by terminating the worker, so
  * a cancel always takes effect. The worker is started again for the next call.
  */
-export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv): Promise<HostedModule> {
+export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv, codeGuard?: () => Promise<string | undefined>): Promise<HostedModule> {
   // zod's ES module entry, as the person's module gets it; the CLI's CommonJS bundle has no
   // import.meta.resolve and takes the CommonJS entry (zod shares its registry across the two).
   const zodUrl = typeof import.meta.resolve === 'function' ? import.meta.resolve('zod') : pathToFileURL(createRequire(import.meta.url).resolve('zod')).href;
@@ -54,7 +54,14 @@ export async function hostModule(file: string, exportName: string, where: string
     pending.clear();
   };
 
-  function start(): Promise<Ready> {
+  /** Refuses to load or run code that is no longer what was trusted. */
+  async function guard(): Promise<void> {
+    const changed = await codeGuard?.();
+    if (changed) throw new ConfigError(`module '${where}' was not run: ${changed} since the folder was trusted (a tool or command may have written it). Review the change, then run adk trust and start a new session.`);
+  }
+
+  async function start(): Promise<Ready> {
+    await guard();
     // `require` is handed over by name: a bundler rewrites `require` calls inside the function's own source.
     const w = new WorkerThread(`const workerRequire = require; (${String(moduleToolWorker)})()`, {
       eval: true,
@@ -110,6 +117,7 @@ export async function hostModule(file: string, exportName: string, where: string
 
   async function call(args: unknown, ctx: ToolContext): Promise<string | ToolOutput> {
     if (!worker) await start();
+    else await guard();
     const w = worker!;
     const id = nextId++;
     const result = new Promise<string | ToolOutput>((resolve, reject) => pending.set(id, { resolve, reject, ctx }));

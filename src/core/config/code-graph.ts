@@ -1,0 +1,335 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TeamConfig } from './types.js';
+
+/**
+ * What an agents file runs besides itself, so that trust and a session's binding cover it: every
+ * module tool and middleware, every MCP server script inside its folder (also one named inside
+ * `sh -c "…"`), and the files those import, followed through static `import`/`export from`,
+ * `import('./literal')` and `require('./literal')`. A package from node_modules counts by its name
+ * and version. Where the imports cannot be read (another language, a binary, `import(name)`), the
+ * whole folder of that file counts instead.
+ */
+export interface CodeManifest {
+  /** SHA-256 of each file, by path relative to the agents file's folder. */
+  files: Record<string, string>;
+  /** Version of each package imported from node_modules, by name. */
+  packages: Record<string, string>;
+  /** Folders counted whole (relative), because what their code loads cannot be read. */
+  folders: string[];
+}
+
+/** Files a folder counted whole may hold before the rest is left out (and the folder says so). */
+const FOLDER_FILE_LIMIT = 5_000;
+const JS = /\.(?:m|c)?js$/;
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash']);
+const builtins = new Set(builtinModules);
+/** Imports by content hash: the guard re-reads the graph before every call, and parses only what changed. */
+const parsed = new Map<string, string[] | undefined>();
+
+type Acorn = typeof import('acorn');
+type Walk = typeof import('acorn-walk');
+
+/** The team's code as it is on disk now. */
+export async function codeManifest(config: TeamConfig): Promise<CodeManifest> {
+  const roots = codeRoots(config);
+  if (!roots.length) return { files: {}, packages: {}, folders: [] };
+  // The parser is loaded only for teams that run code of their own.
+  const [acorn, walk] = await Promise.all([import('acorn'), import('acorn-walk')]);
+  const graph = new Graph(config.dir, acorn, walk);
+  for (const f of roots) graph.visit(f);
+  return graph.manifest();
+}
+
+/** Files the agents file names as code: module tools and middlewares, MCP commands and scripts in its folder. */
+export function codeRoots(config: TeamConfig): string[] {
+  const files = new Set<string>();
+  for (const a of config.agents.values()) {
+    const refs = a.type === 'chat' || a.type === 'deep' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
+    for (const r of refs) if (r.kind === 'module') files.add(r.resolvedPath);
+    for (const m of a.type === 'chat' || a.type === 'deep' ? (a.middlewares ?? []) : []) if (m.kind === 'module') files.add(m.resolvedPath);
+  }
+  for (const s of config.mcpServers.values()) {
+    const words = [s.command, ...s.args];
+    // `sh -c "exec node mcp/server.js"`: the script's words name files too.
+    const script = SHELLS.has(path.basename(s.command)) ? s.args[s.args.indexOf('-c') + 1] : undefined;
+    if (s.args.includes('-c') && script !== undefined) words.push(...shellWords(script));
+    const candidates = words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]);
+    const bases = new Set([config.dir, s.cwd ? path.resolve(config.dir, s.cwd) : config.dir]);
+    // `cd mcp && node ./server.js`: a folder a word names is where later words may be relative to.
+    for (const word of candidates) for (const base of [...bases]) if (isDir(path.resolve(base, word)) && isInside(config.dir, path.resolve(base, word))) bases.add(path.resolve(base, word));
+    for (const word of candidates) {
+      for (const base of bases) {
+        const p = path.resolve(base, word);
+        if (isInside(config.dir, p) && isFile(p)) files.add(p);
+      }
+    }
+  }
+  return [...files].sort();
+}
+
+/** One digest of a manifest, for the team's fingerprint. */
+export function manifestDigest(m: CodeManifest): string {
+  const h = createHash('sha256');
+  for (const f of Object.keys(m.files).sort()) h.update(`f\0${f}\0${m.files[f]}\0`);
+  for (const p of Object.keys(m.packages).sort()) h.update(`p\0${p}\0${m.packages[p]}\0`);
+  for (const d of [...m.folders].sort()) h.update(`d\0${d}\0`);
+  return h.digest('hex');
+}
+
+/** What differs between the code that was trusted and the code now, in words; undefined when nothing does. */
+export function describeCodeChange(trusted: CodeManifest, now: CodeManifest): string | undefined {
+  const changes: string[] = [];
+  for (const f of new Set([...Object.keys(trusted.files), ...Object.keys(now.files)])) {
+    const was = trusted.files[f];
+    const is = now.files[f];
+    if (was === is) continue;
+    changes.push(was === undefined ? `${f} (new)` : is === undefined || is === MISSING ? `${f} (removed)` : `${f} (changed)`);
+  }
+  for (const p of new Set([...Object.keys(trusted.packages), ...Object.keys(now.packages)])) {
+    if (trusted.packages[p] !== now.packages[p]) changes.push(`package ${p} (${trusted.packages[p] ?? 'none'} → ${now.packages[p] ?? 'none'})`);
+  }
+  if (!changes.length) return undefined;
+  return changes.length > 3 ? `${changes.slice(0, 3).join(', ')} and ${changes.length - 3} more` : changes.join(', ');
+}
+
+const MISSING = '(missing)';
+
+class Graph {
+  private readonly files = new Map<string, string>();
+  private readonly packages = new Map<string, string>();
+  private readonly folders = new Set<string>();
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly root: string,
+    private readonly acorn: Acorn,
+    private readonly walk: Walk,
+  ) {}
+
+  manifest(): CodeManifest {
+    return { files: Object.fromEntries(this.files), packages: Object.fromEntries(this.packages), folders: [...this.folders].sort() };
+  }
+
+  visit(file: string): void {
+    const real = realOrSelf(file);
+    if (this.seen.has(real)) return;
+    this.seen.add(real);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(real);
+    } catch {
+      this.files.set(this.rel(file), MISSING);
+      return;
+    }
+    this.files.set(this.rel(file), sha256(bytes));
+    if (real.endsWith('.json')) return;
+    if (!JS.test(real)) return this.wholeFolder(path.dirname(real));
+    const hash = this.files.get(this.rel(file))!;
+    if (!parsed.has(hash)) parsed.set(hash, this.imports(bytes.toString('utf8')));
+    const imports = parsed.get(hash);
+    if (!imports) return this.wholeFolder(path.dirname(real));
+    for (const spec of imports) this.follow(spec, real);
+  }
+
+  /** The literal specifiers a module loads, or undefined when one is computed (or it does not parse). */
+  private imports(source: string): string[] | undefined {
+    let ast;
+    const options = { ecmaVersion: 'latest', allowHashBang: true, allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true } as const;
+    try {
+      ast = this.acorn.parse(source, { ...options, sourceType: 'module' });
+    } catch {
+      try {
+        ast = this.acorn.parse(source, { ...options, sourceType: 'script' });
+      } catch {
+        return undefined;
+      }
+    }
+    const specs: string[] = [];
+    let computed = false;
+    const literal = (node: unknown) => {
+      const n = node as { type: string; value?: unknown; quasis?: Array<{ value: { cooked: string } }>; expressions?: unknown[] } | null;
+      if (n?.type === 'Literal' && typeof n.value === 'string') return specs.push(n.value);
+      if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0) return specs.push(n.quasis![0].value.cooked);
+      computed = true;
+    };
+    this.walk.full(ast, (node) => {
+      const n = node as unknown as { type: string; source?: unknown; callee?: { type: string; name?: string; object?: { name?: string }; property?: { name?: string } }; arguments?: unknown[] };
+      if ((n.type === 'ImportDeclaration' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration') && n.source) literal(n.source);
+      else if (n.type === 'ImportExpression') literal(n.source);
+      else if (n.type === 'CallExpression' && n.callee) {
+        const c = n.callee;
+        const isRequire = (c.type === 'Identifier' && c.name === 'require') || (c.type === 'MemberExpression' && c.object?.name === 'require' && c.property?.name === 'resolve');
+        // createRequire(...)(x), module.require(x), process.dlopen: code we cannot follow.
+        const isOtherLoader = c.type === 'MemberExpression' && ((c.object?.name === 'module' && c.property?.name === 'require') || c.property?.name === 'dlopen');
+        if (isRequire) literal(n.arguments?.[0]);
+        else if (isOtherLoader || (c.type === 'Identifier' && c.name === 'createRequire')) computed = true;
+      }
+    });
+    return computed ? undefined : specs;
+  }
+
+  private follow(spec: string, from: string): void {
+    if (spec.startsWith('node:') || builtins.has(spec)) return;
+    const dir = path.dirname(from);
+    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('file:')) {
+      const target = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(dir, spec);
+      const resolved = resolveFrom(from, spec.startsWith('file:') ? target : spec) ?? target;
+      if (insideNodeModules(resolved)) return this.addPackage(packageOfFile(resolved));
+      return this.visit(resolved);
+    }
+    if (spec.startsWith('#')) {
+      // Package imports map: resolved like a relative file where Node can; else the folder counts.
+      const resolved = resolveFrom(from, spec);
+      return resolved ? this.visit(resolved) : this.wholeFolder(dir);
+    }
+    const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+    const pkgDir = findPackageDir(dir, name);
+    if (!pkgDir) return void this.packages.set(name, MISSING);
+    const real = realOrSelf(pkgDir);
+    if (insideNodeModules(real)) return this.addPackage(pkgDir);
+    // A local package linked into node_modules (`file:` or a workspace): its code is the folder's own.
+    this.visit(path.join(real, 'package.json'));
+    const entry = resolveFrom(from, spec);
+    if (entry) this.visit(entry);
+    else this.wholeFolder(real);
+  }
+
+  private addPackage(pkgDir: string | undefined): void {
+    if (!pkgDir) return;
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      this.packages.set(pkg.name ?? path.basename(pkgDir), pkg.version ?? '(no version)');
+    } catch {
+      this.packages.set(path.basename(pkgDir), MISSING);
+    }
+  }
+
+  /** Every file under `dir` (not node_modules or .git), sorted: what a program we cannot read may load. */
+  private wholeFolder(dir: string): void {
+    const rel = this.rel(dir) || '.';
+    if (this.folders.has(rel)) return;
+    this.folders.add(rel);
+    let count = 0;
+    const stack = [dir];
+    while (stack.length) {
+      const d = stack.pop()!;
+      let entries;
+      try {
+        entries = readdirSync(d, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) {
+          if (e.name !== 'node_modules' && e.name !== '.git') stack.push(p);
+        } else if (e.isFile()) {
+          if (++count > FOLDER_FILE_LIMIT) return void this.folders.add(`${rel} (first ${FOLDER_FILE_LIMIT} files)`);
+          if (!this.files.has(this.rel(p))) {
+            try {
+              this.files.set(this.rel(p), sha256(readFileSync(p)));
+            } catch {
+              this.files.set(this.rel(p), MISSING);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private rel(p: string): string {
+    return path.relative(this.root, p);
+  }
+}
+
+function resolveFrom(from: string, spec: string): string | undefined {
+  try {
+    return createRequire(from).resolve(spec);
+  } catch {
+    return undefined;
+  }
+}
+
+function findPackageDir(dir: string, name: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const candidate = path.join(d, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** The package folder a file inside node_modules belongs to: the folder right under the last node_modules (or its @scope). */
+function packageOfFile(file: string): string | undefined {
+  const parts = file.split(path.sep);
+  const nm = parts.lastIndexOf('node_modules');
+  if (nm < 0 || nm + 1 >= parts.length) return undefined;
+  const end = parts[nm + 1].startsWith('@') ? nm + 3 : nm + 2;
+  return parts.slice(0, end).join(path.sep);
+}
+
+const insideNodeModules = (p: string) => p.split(path.sep).includes('node_modules');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** The words of a shell command line, quotes removed: enough to find the files a `sh -c` script names. */
+export function shellWords(script: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let quote: string | undefined;
+  let has = false;
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < script.length) cur += script[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      has = true;
+    } else if (c === '\\' && i + 1 < script.length) {
+      cur += script[++i];
+      has = true;
+    } else if (/[\s;&|()<>`$]/.test(c)) {
+      if (has || cur) words.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      cur += c;
+      has = true;
+    }
+  }
+  if (has || cur) words.push(cur);
+  return words.filter(Boolean);
+}
