@@ -83,7 +83,7 @@ export function evaluateTargets(rows) {
     });
   }
 
-  // W8 (issue 14): the cost of a turn does not grow with the session; listing reads metadata only; requests stay bounded.
+  // W8 (issue 14): the cost of a turn does not grow with the session; listing reads metadata and each session's newest 20 messages only; requests stay bounded.
   for (const kind of ['SQLite', 'Redis']) {
     const w8 = rows.filter((r) => r.id === 'W8' && r.value !== undefined && r.workload.includes(kind));
     const at = (n) => w8.find((r) => r.name?.startsWith(n));

@@ -25,3 +25,11 @@ export function exitCodeFor(e: unknown): number {
   const code = (e as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && USAGE_ERROR_CODES.has(code) ? ExitCode.usage : ExitCode.runtimeError;
 }
+
+/** The line the CLI prints for an error (after `adk: `): a session that cannot be read also says how to get rid of it. */
+export function errorLine(e: unknown): string {
+  const err = e as { message?: unknown; code?: unknown; sessionId?: unknown } | undefined;
+  const message = e instanceof Error ? e.message : String(e);
+  if (err?.code === 'session_corrupt' && typeof err.sessionId === 'string') return `${message}; it cannot be opened: remove it with \`adk sessions delete ${err.sessionId}\``;
+  return message;
+}

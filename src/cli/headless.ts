@@ -70,8 +70,8 @@ export async function runHeadless(
 
 /** The turn ran but its session could not be saved: keep it in a file and say where. */
 function unsaved(conv: Conversation<Team>, summary: RunSummary, error: Error, json: JsonlSink | undefined): number {
-  const file = writeUnsavedSession(conv.record);
-  const where = file ? `; the conversation was written to ${file}` : '';
+  const kept = writeUnsavedSession(conv.record);
+  const where = 'file' in kept ? `; the conversation was written to ${kept.file}` : `; the conversation was not kept either: nothing was written to ${kept.dir} (${kept.error})`;
   const message = `could not save session ${conv.id}: ${oneLine(error.message)}${where}`;
   json?.error({ agentName: conv.team.agent.name, runPath: [] }, new Error(message));
   json?.done({ ...summary, status: 'error' }, conv.id);

@@ -1,6 +1,6 @@
 import './zod-setup.js';
 import { Command, Option } from 'commander';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { errorLine, ExitCode, exitCodeFor } from './exit-codes.js';
 import { applySettings } from './settings.js';
 import { packageVersion } from './version.js';
 import { sanitizeText } from '../ui/text/sanitize.js';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     await program.parseAsync(process.argv);
   } catch (e) {
     const err = e as Error;
-    process.stderr.write(`adk: ${sanitizeText(err.message)}\n`);
+    process.stderr.write(`adk: ${sanitizeText(errorLine(err))}\n`);
     if (process.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exitCode = exitCodeFor(e);
   }

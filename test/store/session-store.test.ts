@@ -10,6 +10,7 @@ import {
   type KeyValueStore,
   type SessionRecord,
 } from '../../src/core/store/index.js';
+import { LIST_CHECKED_MESSAGES, logKey } from '../../src/core/store/session-store.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'adk-sessions-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -133,9 +134,10 @@ describe('SessionStore', () => {
 
     const list = await store.list();
     expect(list.find((x) => x.id === ok.id)).toMatchObject({ corrupt: false, title: 'fine' });
-    // A bad message is found when the session is opened; the list reads metadata only.
-    expect(list.filter((x) => !x.corrupt).map((x) => x.id).sort()).toEqual(['badshape', 'gap', ok.id].sort());
-    expect(list.filter((x) => x.corrupt).map((x) => x.id)).toEqual(['array', 'badmeta', 'broken1', 'moved']);
+    // A bad or missing message among the newest is flagged like a bad record.
+    expect(list.filter((x) => !x.corrupt).map((x) => x.id)).toEqual([ok.id]);
+    expect(list.filter((x) => x.corrupt).map((x) => x.id)).toEqual(['array', 'badmeta', 'badshape', 'broken1', 'gap', 'moved']);
+    expect(list.find((x) => x.id === 'gap')).toMatchObject({ code: 'session_corrupt', error: 'session gap is corrupt: message 1 is missing from its log' });
     expect(list.find((x) => x.id === 'broken1')).toMatchObject({ code: 'session_corrupt', error: expect.stringMatching(/^session broken1 is corrupt/) });
   });
 
@@ -178,7 +180,7 @@ describe('SessionStore', () => {
     expect(e.message).toMatch(/messages can only be appended/);
   });
 
-  it('loads only what the context needs, and lists without reading any message', async () => {
+  it('loads only what the context needs, and lists reading only the newest messages', async () => {
     const messages = Array.from({ length: 500 }, (_, i) => userMessage(`m${i}`));
     const s = await store.create({ rootAgent: 'a', messages });
     await store.save({ ...s, contextStart: 480 });
@@ -191,7 +193,7 @@ describe('SessionStore', () => {
     const reads: string[] = [];
     const spy = Object.assign(Object.create(kv), { get: (k: string) => (reads.push(k), kv.get(k)), getMany: (k: string[]) => (reads.push(...k), kv.getMany(k)) }) as KeyValueStore;
     expect((await new SessionStore(spy, { env: {} }).list())[0]).toMatchObject({ id: s.id, messageCount: 501 });
-    expect(reads.filter((k) => k.startsWith('sessionlog:'))).toEqual([]);
+    expect(reads.filter((k) => k.startsWith('sessionlog:'))).toEqual(Array.from({ length: LIST_CHECKED_MESSAGES }, (_, i) => logKey(s.id, 501 - LIST_CHECKED_MESSAGES + i)));
   });
 
   it('reads a version 1 record (every message inline) and rewrites it as version 2 on the next save', async () => {

@@ -135,15 +135,22 @@ export class SessionStore {
    * message unless `from` says where to start.
    */
   async get(id: string, load: LoadOptions = {}): Promise<SessionRecord | undefined> {
-    const raw = await this.kv.get(SESSION_PREFIX + id);
+    let raw: string | undefined;
+    try {
+      raw = await this.kv.get(SESSION_PREFIX + id);
+    } catch (e) {
+      throw isTornRow(e) ? tornRowError(id, 'its record', e) : e;
+    }
     if (raw === undefined) return undefined;
     const record = parseSessionRecord(id, raw);
     if (record.messageCount === 0) return record; // version 1: the messages came inline
     const from = startIndex(record, load);
     const keys = Array.from({ length: record.messageCount - from }, (_, i) => logKey(id, from + i));
-    const values: Array<string | undefined> = [];
-    for (let i = 0; i < keys.length; i += 1000) values.push(...(await this.kv.getMany(keys.slice(i, i + 1000))));
-    record.messages = values.map((v, i) => parseLogMessage(id, from + i, v));
+    const values = await this.readEach(keys, 1000);
+    record.messages = values.map((v, i) => {
+      if (!(v instanceof Error)) return parseLogMessage(id, from + i, v);
+      throw isTornRow(v) ? tornRowError(id, `message ${from + i}`, v) : v;
+    });
     if (from > 0) record.messagesFrom = from;
     return record;
   }
@@ -159,32 +166,49 @@ export class SessionStore {
     return this.write(opts.rewrite ? { ...record, messageCount: record.messagesFrom ?? 0 } : record);
   }
 
-  /** Newest first; unreadable records come last as corrupt entries instead of failing the list. Reads metadata only. */
+  /**
+   * Newest first; unreadable records come last as corrupt entries instead of failing the list. Reads
+   * the metadata and, of each session, only its newest LIST_CHECKED_MESSAGES messages: a torn or
+   * missing one there flags the session like a torn record (an older one is found when it is shown).
+   */
   async list(): Promise<SessionListEntry[]> {
     const ids = (await this.kv.list(SESSION_PREFIX)).map((k) => k.slice(SESSION_PREFIX.length));
     const entries: SessionListEntry[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      let raws: Array<string | undefined | Error>;
+    const corrupt = (id: string, e: unknown): void => {
+      if (e instanceof SessionStoreError) entries.push({ corrupt: true, id, code: e.code, error: e.message });
+      else if (isTornRow(e)) entries.push({ corrupt: true, id, code: 'session_corrupt', error: tornRowError(id, 'its record', e).message });
+      else if (e instanceof StoreError && e.code === 'store_failed') entries.push({ corrupt: true, id, code: 'session_corrupt', error: `session ${id} is corrupt: ${e.message}` });
+      else throw e;
+    };
+    const raws = await this.readEach(ids.map((id) => SESSION_PREFIX + id), 500);
+    const records: SessionRecord[] = [];
+    ids.forEach((id, j) => {
+      const raw = raws[j];
+      if (raw === undefined) return;
       try {
-        raws = await this.kv.getMany(slice.map((id) => SESSION_PREFIX + id));
+        if (raw instanceof Error) throw raw;
+        records.push(parseSessionRecord(id, raw));
       } catch (e) {
-        // A row the backend itself cannot decode: read one by one, so it is one bad session, not a broken list.
-        if (!(e instanceof StoreError && e.code === 'store_failed')) throw e;
-        raws = await Promise.all(slice.map((id) => this.kv.get(SESSION_PREFIX + id).catch((x: unknown) => (x instanceof Error ? x : new Error(String(x))))));
+        corrupt(id, e);
       }
-      slice.forEach((id, j) => {
-        const raw = raws[j];
-        if (raw === undefined) return;
-        try {
-          if (raw instanceof Error) throw raw;
-          entries.push(summarize(parseSessionRecord(id, raw)));
-        } catch (e) {
-          if (e instanceof SessionStoreError) entries.push({ corrupt: true, id, code: e.code, error: e.message });
-          else if (e instanceof StoreError && e.code === 'store_failed') entries.push({ corrupt: true, id, code: 'session_corrupt', error: `session ${id} is corrupt: ${e.message}` });
-          else throw e;
-        }
-      });
+    });
+    const from = (r: SessionRecord) => Math.max(0, r.messageCount - LIST_CHECKED_MESSAGES);
+    const keys = records.flatMap((r) => Array.from({ length: r.messageCount - from(r) }, (_, i) => logKey(r.id, from(r) + i)));
+    // Small slices: the SQLite driver matches rows to keys in quadratic time.
+    const values = await this.readEach(keys, 200);
+    let at = 0;
+    for (const r of records) {
+      const start = from(r);
+      const mine = values.slice(at, (at += r.messageCount - start));
+      try {
+        mine.forEach((v, i) => {
+          if (v instanceof Error) throw isTornRow(v) ? tornRowError(r.id, `message ${start + i}`, v) : v;
+          parseLogMessage(r.id, start + i, v);
+        });
+        entries.push(summarize(r));
+      } catch (e) {
+        corrupt(r.id, e);
+      }
     }
     const ok = entries.filter((e): e is SessionSummary => !e.corrupt);
     const bad = entries.filter((e): e is CorruptSessionEntry => e.corrupt);
@@ -270,6 +294,24 @@ export class SessionStore {
     return saved;
   }
 
+  /**
+   * The values of `keys`, `size` at a time. A row the backend itself cannot decode fails its whole
+   * slice: that slice is read one by one, so it is one bad row (its error in its place), not a failed read.
+   */
+  private async readEach(keys: readonly string[], size: number): Promise<Array<string | undefined | Error>> {
+    const values: Array<string | undefined | Error> = [];
+    for (let i = 0; i < keys.length; i += size) {
+      const slice = keys.slice(i, i + size);
+      try {
+        values.push(...(await this.kv.getMany(slice)));
+      } catch (e) {
+        if (!(e instanceof StoreError && e.code === 'store_failed')) throw e;
+        values.push(...(await Promise.all(slice.map((k) => this.kv.get(k).catch((x: unknown) => (x instanceof Error ? x : new Error(String(x))))))));
+      }
+    }
+    return values;
+  }
+
   private async unusedId(): Promise<string> {
     for (let i = 0; i < 5; i++) {
       const id = newSessionId();
@@ -277,6 +319,18 @@ export class SessionStore {
     }
     throw new Error('could not find an unused session id');
   }
+}
+
+/** How many of each session's newest messages SessionStore.list reads, to flag a torn one (a few rows: listing stays cheap). */
+export const LIST_CHECKED_MESSAGES = 20;
+
+/** A row the backend holds but cannot decode (torn by a crash of another writer or a bad disk), not a store that failed. */
+function isTornRow(e: unknown): e is StoreError {
+  return e instanceof StoreError && e.code === 'store_failed' && e.cause instanceof SyntaxError;
+}
+
+function tornRowError(id: string, row: string, e: StoreError): SessionStoreError {
+  return new SessionStoreError('session_corrupt', id, `session ${id} is corrupt: ${row} is torn (not valid JSON: ${(e.cause as Error).message})`, { cause: e });
 }
 
 /** Where loading starts: the context start, pulled back to show at least the last `tail` messages. */

@@ -100,6 +100,10 @@ function sqliteError(e: unknown, op: string, file: string, display: string): Err
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new StoreError('store_failed', `the store ${file} is not a valid SQLite database (${describeCause(e)})`, display, { cause: e });
   }
+  if (code === 'SQLITE_FULL') {
+    // Whichever step met it (a save, taking or dropping a lease), the cause is the disk.
+    return new StoreError('store_failed', `no space left for the store ${file}: ${describeCause(e)}`, display, { cause: e });
+  }
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
     return new StoreError('store_failed', `cannot open the store ${file} for writing: ${describeCause(e)}`, display, { cause: e });
   }
