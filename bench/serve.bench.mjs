@@ -16,14 +16,16 @@ const ADK = fileURLToPath(new URL('../bin/adk.js', import.meta.url));
 const SESSIONS = 100;
 const TURNS = 400;
 
+/** `adk serve` with a token; its url carries the token as a path prefix (every client must show it). */
 function startServe(env, cwd, args = []) {
-  const child = spawn(process.execPath, [ADK, 'serve', '--port', '0', ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const token = 'bench-token-0123456789abcdef';
+  const child = spawn(process.execPath, [ADK, 'serve', '--port', '0', ...args], { env: { ...env, ADK_SERVE_TOKEN: token }, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
       err += d;
       const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+      if (m) resolve({ url: `${m[1]}/t/${token}`, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
     });
     child.once('exit', (code) => reject(new Error(`adk serve exited ${code}: ${err}`)));
   });

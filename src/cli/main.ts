@@ -63,12 +63,14 @@ program
 
 program
   .command('serve')
-  .description('the HTTP + SSE API: sessions, turns and interrupts over HTTP (loopback unless ADK_SERVE_TOKEN is set)')
+  .description('the HTTP + SSE API: sessions, turns and interrupts over HTTP; every client needs its token (ADK_SERVE_TOKEN, else ADK_HOME/serve-token)')
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'the team new sessions get (default: the file’s `default`)')
   .option('--model <model>', 'model name (overrides ADK_MODEL)')
-  .option('--host <host>', 'address to listen on (default 127.0.0.1; others need ADK_SERVE_TOKEN)')
+  .option('--host <host>', 'address to listen on (default 127.0.0.1)')
   .option('--port <port>', 'port (default 8321; 0 picks a free one)')
+  .option('--socket <path>', 'listen on a Unix socket only you can open (0600) instead of a port; no token is needed there')
+  .option('--no-token', 'serve loopback without a token: every local account and container on this machine can then drive it')
   .option('--cors <origin>', 'let this browser origin call the API')
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
@@ -89,8 +91,8 @@ program
 
 program
   .command('sessions')
-  .description('list, show or delete saved sessions')
-  .argument('[action]', 'list | show | delete', 'list')
+  .description('list, show, delete or share saved sessions (share: `adk serve` shows it to its clients)')
+  .argument('[action]', 'list | show | delete | share', 'list')
   .argument('[id]', 'session id')
   .option('--json', 'print JSON')
   .action(async (action: string, id: string | undefined, opts) => {

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
@@ -13,6 +12,7 @@ import { ServerStoppingError, SessionBusyError, UnknownSessionError, type Served
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
 import { addWebRoutes } from './web.js';
+import { pathWithoutToken, requireToken, Unauthorized } from './auth.js';
 import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
 
 /** What `createServeApp` serves and how it guards it. */
@@ -20,8 +20,14 @@ export interface ServeAppOptions {
   hub: ServedHub;
   /** The team tree for `GET /v1/agents`. */
   agents: () => unknown;
-  /** When set, every API request needs `Authorization: Bearer <token>`. */
+  /** Every request but the page's files needs it (`Authorization: Bearer <token>`, or `/t/<token>/` before the path). */
   token?: string | undefined;
+  /**
+   * Serve without a token, on purpose: `socket` (a 0600 Unix socket: its permissions are the
+   * credential) or `opt-out` (`--no-token`: every local account can drive the server). Without a
+   * token one of these must be said.
+   */
+  unauthenticated?: 'socket' | 'opt-out' | undefined;
   /** The one origin allowed to call the API from a browser (CORS is off without it). */
   corsOrigin?: string | undefined;
   /** Largest request body (default 1 MiB): larger ones get 413. */
@@ -56,7 +62,8 @@ class HttpError extends Error {
 
 /** The HTTP API of `adk serve` (DESIGN §12): sessions, turns as server-sent events, interrupts. */
 export function createServeApp(o: ServeAppOptions): Hono {
-  const app = new Hono();
+  if (!o.token && !o.unauthenticated) throw new Error('adk serve needs a token (or a Unix socket, or an explicit opt-out)');
+  const app = new Hono({ getPath: pathWithoutToken });
   const hub = o.hub;
   const secrets = o.secrets ?? [];
   const loopbackHosts = new Set([...LOOPBACK_HOSTS, ...(o.hosts ?? [])]);
@@ -70,20 +77,15 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
 
   if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Cache-Control'] }));
-  // Without a token the server is loopback-only; a page on another site that points its own DNS
-  // name at 127.0.0.1 (rebinding) is refused by its Host header.
+  // Without a token the server is loopback-only (or a Unix socket); a page on another site that
+  // points its own DNS name at 127.0.0.1 (rebinding) is refused by its Host header.
   if (!o.token) {
     app.use('*', async (c, next) => {
       const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
-      if (!loopbackHosts.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; set ADK_SERVE_TOKEN to serve other names`);
+      if (!loopbackHosts.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; serve with a token to serve other names`);
       await next();
     });
-  }
-  if (o.token) {
-    const auth = bearerAuth({ token: o.token });
-    app.use('/v1/*', auth);
-    app.use('/api/*', auth);
-  }
+  } else app.use('*', requireToken(o.token));
   // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
   // site cannot start, answer or cancel a turn with a plain form or text post.
   app.use('*', async (c, next) => {
@@ -110,7 +112,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
   app.get('/openapi.json', (c) => c.json(openApiDocument(o.version ?? '0.0.0')));
   app.get('/v1/agents', (c) => c.json(o.agents()));
 
-  app.get('/v1/sessions', async (c) => redactedJson(c, { sessions: await hub.stores.sessions.list() }));
+  // Only sessions made through serve (or shared): the store may hold every CLI session of this account.
+  app.get('/v1/sessions', async (c) => redactedJson(c, { sessions: (await hub.stores.sessions.list()).filter((s) => !s.corrupt && s.served) }));
   app.post('/v1/sessions', async (c) => {
     const body = await parseBody(c, CreateSessionBody, true);
     const live = await hub.create(body);
@@ -289,6 +292,7 @@ async function parseBody<S extends z.ZodType>(c: Context, schema: S, optional = 
 
 function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503; code: string; message: string; path?: string | undefined } {
   if (err instanceof HttpError) return err;
+  if (err instanceof Unauthorized) return { status: 401, code: 'unauthorized', message: err.message };
   if (err instanceof UnknownSessionError) return { status: 404, code: 'unknown_session', message: err.message };
   if (err instanceof SessionBusyError) return { status: 409, code: 'session_busy', message: err.message };
   if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };

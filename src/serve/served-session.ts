@@ -36,6 +36,21 @@ export class UnknownSessionError extends Error {
 }
 
 /**
+ * The id of a session `adk serve` may show: made through it, or shared (`adk sessions share`).
+ * Every other session in the store (a CLI session of another folder) is unknown to its clients.
+ */
+export async function servedId(stores: AdkStores, idOrPrefix: string): Promise<string> {
+  let id: string;
+  try {
+    id = await stores.sessions.resolveId(idOrPrefix);
+  } catch {
+    throw new UnknownSessionError(idOrPrefix);
+  }
+  if (!(await stores.sessions.meta(id))?.served) throw new UnknownSessionError(idOrPrefix);
+  return id;
+}
+
+/**
  * A session as the HTTP API serves it, wherever its turns run: inside this process (LiveSession),
  * or on `adk worker` processes with events through Redis (QueuedSession). A turn's outcome is read
  * from its events (`interrupt`, `error`, then `done`), the same in both.

@@ -5,7 +5,7 @@ import type { SessionRecord } from '../core/store/session-record.js';
 import { lockSession, type SessionLease } from '../core/store/session-lock.js';
 import { newSessionId } from '../core/store/session-store.js';
 import { LiveSession } from './live-session.js';
-import { ServerStoppingError, UnknownSessionError, type ServedHub } from './served-session.js';
+import { servedId, ServerStoppingError, UnknownSessionError, type ServedHub } from './served-session.js';
 
 export { UnknownSessionError } from './served-session.js';
 
@@ -67,7 +67,7 @@ export class SessionHub implements ServedHub {
     try {
       this.refuseWhenClosing();
       lease = await lockSession(this.stores.kv, newSessionId());
-      const conv = await Conversation.create(this.stores, team, lease, { title: init.title });
+      const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true });
       if (this.closing) {
         // close() has already looked at the open sessions: this one would stay open.
         await this.stores.sessions.delete(conv.id).catch(() => false);
@@ -104,7 +104,10 @@ export class SessionHub implements ServedHub {
     return session;
   }
 
-  /** Stops any turn, lets the session go and deletes it from the store. */
+  /**
+   * Stops any turn, lets the session go and deletes it from the store. A session this server does
+   * not hold is taken first: one a CLI turn holds is 409 `session_in_use`, never deleted under it.
+   */
   async delete(idOrPrefix: string): Promise<void> {
     const id = await this.resolve(idOrPrefix);
     const live = await this.open.get(id)?.catch(() => undefined);
@@ -113,8 +116,16 @@ export class SessionHub implements ServedHub {
       await live.cancel();
       await live.settle();
       await live.close(() => new UnknownSessionError(id));
+      await this.stores.sessions.delete(id);
+      return;
     }
-    await this.stores.sessions.delete(id);
+    const lease = await lockSession(this.stores.kv, id);
+    try {
+      await this.stores.sessions.delete(id);
+      await this.stores.checkpoints.delete(id);
+    } finally {
+      await lease.release();
+    }
   }
 
   /** Lets running turns finish (or reach a safe point when `cancel`), then closes every session. */
@@ -127,13 +138,10 @@ export class SessionHub implements ServedHub {
     await Promise.all(all.map(async (live) => live && (await live.settle(), await live.close())));
   }
 
+  /** A session this server shows (made through serve, or shared): any other is unknown here. */
   private async resolve(idOrPrefix: string): Promise<string> {
     if (this.open.has(idOrPrefix)) return idOrPrefix;
-    try {
-      return await this.stores.sessions.resolveId(idOrPrefix);
-    } catch {
-      throw new UnknownSessionError(idOrPrefix);
-    }
+    return servedId(this.stores, idOrPrefix);
   }
 
   private async openSession(id: string): Promise<LiveSession> {

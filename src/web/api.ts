@@ -39,6 +39,17 @@ export const token = {
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 };
 
+// The address `adk serve` prints carries the token in its fragment (`/#token=…`, never sent to a
+// server): kept for this tab, then taken out of the address bar and the history.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const fromUrl = fragment.get('token');
+if (fromUrl) {
+  token.set(fromUrl);
+  fragment.delete('token');
+  const rest = fragment.toString();
+  history.replaceState(null, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+}
+
 /** The server refused the request for want of the right token. */
 export class NeedsTokenError extends Error {
   constructor() {

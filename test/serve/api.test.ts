@@ -20,7 +20,9 @@ afterEach(async () => {
 let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
-async function serve(replies: ScriptedReply[], opts: { token?: string; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigin?: string; tools?: Tool<any>[] } = {}) {
+/** A served hub on a loopback port; a token unless `unauthenticated` says otherwise (`call` sends it). */
+async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigin?: string; tools?: Tool<any>[] } = {}) {
+  if (!opts.unauthenticated) opts = { token: 'test-token-0123456789', ...opts };
   ran = [];
   const stores = await openAdkStores('memory://');
   const model = new ScriptedChatModel(replies);
@@ -138,12 +140,12 @@ describe('adk serve: bad requests', () => {
     expect((await call('/v1/nothing')).status).toBe(404);
   });
 
-  it('a token is required when set; a foreign Host is refused without one; beyond loopback needs a token to start', async () => {
+  it('a token is required; a foreign Host is refused when serving without one; beyond loopback needs a token to start', async () => {
     const { call } = await serve([], { token: 'tok-123456' });
     expect((await call('/v1/agents', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     expect((await call('/v1/agents', { headers: { authorization: '' } })).status).toBe(401);
     expect((await call('/v1/agents')).status).toBe(200);
-    const open = await serve([]);
+    const open = await serve([], { unauthenticated: 'opt-out' });
     // fetch() will not send another Host; node:http will, as a rebinding attacker's browser would.
     const rebinding = await new Promise<number>((resolve, reject) => {
       const req = request(`${open.server.url}/v1/agents`, { headers: { host: 'attacker.example:8321' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
@@ -152,7 +154,8 @@ describe('adk serve: bad requests', () => {
     expect(rebinding).toBe(403);
     const stores = await openAdkStores('memory://');
     const hub = new SessionHub({ stores, newTeam: async () => ({ agent: new ChatModelAgent({ name: 'a', description: 'a', model: new ScriptedChatModel([]) }) }), sessionTeam: async () => { throw new Error('x'); } });
-    await expect(startServer({ hub, agents: () => ({}) }, { host: '0.0.0.0', port: 0 })).rejects.toThrow(/ADK_SERVE_TOKEN/);
+    await expect(startServer({ hub, agents: () => ({}), unauthenticated: 'opt-out' }, { host: '0.0.0.0', port: 0 })).rejects.toThrow(/needs a token/);
+    await expect(startServer({ hub, agents: () => ({}) }, { host: '127.0.0.1', port: 0 })).rejects.toThrow(/needs a token/);
     await stores.close();
   });
 });
@@ -243,7 +246,7 @@ describe('adk serve: edges found in review', () => {
   });
 
   it('bound to another loopback address, the page and API answer to that Host', async () => {
-    const { server } = await serve([], { host: '127.0.0.2' });
+    const { server } = await serve([], { host: '127.0.0.2', unauthenticated: 'opt-out' });
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(`${server.url}/v1/agents`, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
       req.on('error', reject).end();

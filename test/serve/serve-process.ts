@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADK_BIN } from '../support/cli.js';
 
@@ -7,8 +8,12 @@ export function serveEnv(home: string, modelUrl: string, extra: Record<string, s
   return { PATH: process.env.PATH ?? '', HOME: home, ADK_HOME: join(home, 'adk'), OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'test-key-123456', ADK_MODEL: 'gpt-test', ...extra };
 }
 
-/** Starts `adk serve --port 0` in `home`; resolves with its URL once it listens (stderr so far in `log()`). */
-export function startServeProcess(home: string, env: Record<string, string>, children: ChildProcess[], args: string[] = []): Promise<{ url: string; child: ChildProcess; log: () => string }> {
+/**
+ * Starts `adk serve --port 0` in `home`; resolves once it listens (stderr so far in `log()`).
+ * `url` carries the server's token as a path prefix (`…/t/<token>`), as a front end that cannot
+ * send a header uses it; `base` is the bare address and `token` the token (read from ADK_HOME).
+ */
+export function startServeProcess(home: string, env: Record<string, string>, children: ChildProcess[], args: string[] = []): Promise<{ url: string; base: string; token: string; child: ChildProcess; log: () => string }> {
   const child = spawn(process.execPath, [ADK_BIN, 'serve', '--port', '0', ...args], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let err = '';
@@ -16,7 +21,10 @@ export function startServeProcess(home: string, env: Record<string, string>, chi
     child.stderr!.on('data', (d) => {
       err += d;
       const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1]!, child, log: () => err });
+      if (m && /every request needs the token|--no-token/.test(err)) {
+        const token = env.ADK_SERVE_TOKEN ?? (args.includes('--no-token') ? '' : readFileSync(join(env.ADK_HOME!, 'serve-token'), 'utf8').trim());
+        resolve({ url: token ? `${m[1]!}/t/${token}` : m[1]!, base: m[1]!, token, child, log: () => err });
+      }
     });
     child.once('exit', () => reject(new Error(`adk serve exited: ${err}`)));
   });

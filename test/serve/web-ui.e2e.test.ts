@@ -22,8 +22,10 @@ afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
 });
 
-async function serve(home: string): Promise<string> {
-  return (await startServeProcess(home, serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off' }), children)).url;
+/** The server's API address (token in the path) and the address a person opens, as `adk serve` prints it (`/#token=…`). */
+async function serve(home: string): Promise<{ url: string; page: string }> {
+  const s = await startServeProcess(home, serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off' }), children);
+  return { url: s.url, page: `${s.base}/#token=${s.token}` };
 }
 
 // In CI (.ci/run installs chromium) a missing browser fails the test instead of skipping it.
@@ -40,7 +42,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
       return { content: 'ok' };
     });
     const home = mkdtempSync(join(tmpdir(), 'adk-web-'));
-    const url = await serve(home);
+    const { url, page: opened } = await serve(home);
     // An older session, made over the API.
     const post = (path: string, body: unknown, accept = 'application/json') => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
     const older = ((await (await post('/v1/sessions', { title: 'older one' })).json()) as { id: string }).id;
@@ -50,7 +52,9 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    await page.goto(url);
+    await page.goto(opened);
+    // The token left the address bar (the page keeps it for this tab).
+    expect(page.url()).not.toContain('token');
     await page.getByLabel('message').fill('say hi from the shell');
     await page.getByLabel('message').press('Enter');
     await page.getByText('Running it now.').waitFor();
@@ -92,11 +96,12 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
       const home = mkdtempSync(join(tmpdir(), 'adk-web-token-'));
       const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off', ADK_SERVE_TOKEN: 'tok-web-123456', ADK_STORE: redis.url });
       await startWorkerProcess(home, env, children);
-      const { url } = await startServeProcess(home, env, children);
+      const { base } = await startServeProcess(home, env, children);
       const page = await browser.newPage();
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(url);
+      // Opened without the token in the address: the page asks for it.
+      await page.goto(base);
       await page.getByLabel('access token').fill('tok-web-123456');
       await page.getByRole('button', { name: 'Use token' }).click();
       await page.getByLabel('message').fill('run two commands');
@@ -133,7 +138,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
 
     const second = await startServeProcess(home, env, children);
     const page = await browser.newPage();
-    await page.goto(`${second.url}/#s=${id}`);
+    await page.goto(`${second.base}/#token=${second.token}&s=${id}`);
     await page.getByText('Before asking, I looked around.').waitFor();
     const card = page.locator('.card.approval');
     await card.waitFor();

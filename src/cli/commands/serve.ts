@@ -12,6 +12,7 @@ import { sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, loadTeamConfig } from '../team.js';
 import { packageVersion } from '../version.js';
+import { serveToken } from '../serve-token.js';
 
 export interface ServeCommandOptions {
   agents?: string;
@@ -24,6 +25,10 @@ export interface ServeCommandOptions {
   deerflowAgent?: string;
   /** With a Redis store: run turns here rather than queue them for `adk worker`. */
   inProcess?: boolean;
+  /** A Unix socket path instead of host and port. */
+  socket?: string;
+  /** commander's `--no-token`: false when given. */
+  token?: boolean;
 }
 
 /** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
@@ -38,7 +43,12 @@ export const DEFAULT_SERVE_PORT = 8321;
 /** `adk serve`: the HTTP + SSE API until SIGINT/SIGTERM; running turns stop at a safe point and are saved first. */
 export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const host = opts.host ?? '127.0.0.1';
-  if (opts.cors === '*' && !env.ADK_SERVE_TOKEN) throw new CliError("--cors '*' lets every web site drive this server: name one origin, or set ADK_SERVE_TOKEN");
+  const noToken = opts.token === false;
+  if (noToken && opts.socket) throw new CliError('--socket needs no token already: leave out --no-token');
+  if (noToken && opts.cors) throw new CliError('--cors with --no-token would let that web site drive this server with nobody’s credentials: drop --no-token');
+  // `null` is the origin of sandboxed frames, files and data: URLs: any page can make one.
+  if (opts.cors?.trim().toLowerCase() === 'null') throw new CliError("--cors null would let any sandboxed page or local file call this server: name the page's real origin (https://host:port)");
+  const auth = noToken || opts.socket ? undefined : serveToken(env);
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
   // The file is read, validated and trusted once up front: a bad or untrusted file fails here, not on the first request.
@@ -63,15 +73,16 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
       {
         hub,
         agents: () => ({ default: first.rootName, teams: agentForest(config) }),
-        token: env.ADK_SERVE_TOKEN || undefined,
+        token: auth?.token,
+        unauthenticated: opts.socket ? 'socket' : noToken ? 'opt-out' : undefined,
         corsOrigin: opts.cors,
-        secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(env.ADK_SERVE_TOKEN ? [env.ADK_SERVE_TOKEN] : [])],
+        secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(auth ? [auth.token] : [])],
         version: packageVersion(),
         webRoot: WEB_ROOT,
         // DeerFlow's front end talks to the research team when the file has one.
         deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
       },
-      { host, port },
+      opts.socket ? { socket: opts.socket } : { host, port },
     );
   } catch (e) {
     await hub.close();
@@ -80,7 +91,9 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
     if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is already in use (another adk serve?): stop it, or pick another with --port`, ExitCode.usage);
     throw new CliError(err.message, ExitCode.usage);
   }
-  process.stderr.write(`adk serve: listening on ${server.url} (API under /v1, OpenAPI at /openapi.json)${env.ADK_SERVE_TOKEN ? '; requests need the ADK_SERVE_TOKEN bearer token' : ''}\n`);
+  process.stderr.write(`adk serve: listening on ${server.url} (API under /v1, OpenAPI at /openapi.json)\n`);
+  if (noToken) process.stderr.write('adk serve: --no-token: every local account, process and container sharing this network can create sessions, read every session it serves and approve commands\n');
+  else if (auth) process.stderr.write(accessLines(server.url, auth));
   if (hub instanceof QueuedHub) {
     process.stderr.write(`adk serve: turns are queued on ${stores.kv.describe()} for \`adk worker\` processes\n`);
     // (a worker that has just started takes a moment to show up)
@@ -96,4 +109,15 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   await server.close({ cancel: true });
   await stores.close();
   return ExitCode.ok;
+}
+
+/**
+ * How to reach a tokened server. The token itself is printed only to a person's terminal (as
+ * Jupyter does), never into a log a pipe collects: there the file that holds it is named.
+ */
+function accessLines(url: string, auth: { token: string; file?: string }): string {
+  const where = auth.file ? `the token is in ${auth.file}` : 'the token is ADK_SERVE_TOKEN';
+  const how = `clients send "Authorization: Bearer <token>"; front ends that cannot add a header use ${url}/t/<token>/ as their base URL`;
+  if (!process.stderr.isTTY) return `adk serve: every request needs the token (${where}); ${how}\n`;
+  return `adk serve: open ${url}/#token=${encodeURIComponent(auth.token)}\nadk serve: ${where}; ${how}\n`;
 }

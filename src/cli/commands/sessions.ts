@@ -54,8 +54,24 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         else out(`deleted session ${full}\n`);
         return 0;
       }
+      case 'share': {
+        if (!id) throw new CliError('usage: adk sessions share <id>');
+        // `adk serve` shows only sessions made through it; this one may be continued there from now on.
+        const full = await stores.sessions.resolveId(id);
+        const lease = await lockSession(stores.kv, full, leaseOptions());
+        try {
+          const s = await stores.sessions.get(full);
+          if (!s) throw new CliError(`session ${id} does not exist`);
+          await stores.sessions.save({ ...s, served: true });
+        } finally {
+          await lease.release();
+        }
+        if (opts.json) out(`${JSON.stringify({ shared: full })}\n`);
+        else out(`adk serve now shows session ${full} to its clients\n`);
+        return 0;
+      }
       default:
-        throw new CliError(`unknown sessions action "${action}": use list, show <id> or delete <id>`);
+        throw new CliError(`unknown sessions action "${action}": use list, show <id>, delete <id> or share <id>`);
     }
   } finally {
     await stores.close();

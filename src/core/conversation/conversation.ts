@@ -124,7 +124,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** A new session bound to the team's agents file (path and hash) and workspace. `lease` is on its id. */
-  static async create<T extends ConversationTeam>(stores: AdkStores, team: T, lease: SessionLease, init: { title?: string } = {}): Promise<Conversation<T>> {
+  static async create<T extends ConversationTeam>(stores: AdkStores, team: T, lease: SessionLease, init: { title?: string | undefined; served?: boolean } = {}): Promise<Conversation<T>> {
     const record = await stores.sessions.create({
       id: lease.sessionId,
       rootAgent: team.rootName ?? team.agent.name,
@@ -133,6 +133,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       agentsHash: team.agentsHash,
       workspace: team.workspace,
       title: init.title,
+      served: init.served,
     });
     return new Conversation(stores, team, record, lease);
   }

@@ -53,6 +53,8 @@ export interface SessionRecord {
   workspace?: string | undefined;
   /** Tools the person allowed without asking for the rest of this session ("always allow"). */
   grants?: string[] | undefined;
+  /** `adk serve` shows this session (made through it, or shared with `adk sessions share`); it shows no other. */
+  served?: boolean | undefined;
   rootAgent: string;
   model?: string | undefined;
   /** Loaded messages; `messages[0]` is message number `messagesFrom` of the session. Never stored in the metadata. */
@@ -121,6 +123,7 @@ const metadataFields = {
   agentsHash: z.string().optional(),
   workspace: z.string().optional(),
   grants: z.array(z.string()).optional(),
+  served: z.boolean().optional(),
   rootAgent: z.string().min(1),
   model: z.string().optional(),
   status: z.enum(['active', 'completed', 'incomplete', 'interrupted', 'error', 'cancelled']),

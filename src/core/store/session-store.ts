@@ -39,6 +39,8 @@ export interface SessionInit {
   model?: string | undefined;
   messages?: Message[] | undefined;
   status?: SessionStatus | undefined;
+  /** Made through `adk serve`, which shows only such sessions. */
+  served?: boolean | undefined;
 }
 
 /** Which messages `get` loads: all of them, or from an index (what the model's context needs). */
@@ -60,6 +62,7 @@ export interface SessionSummary {
   messageCount: number;
   pendingInterrupts: number;
   checkpointId?: string | undefined;
+  served?: boolean | undefined;
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;
   updatedAt: string;
@@ -127,6 +130,7 @@ export class SessionStore {
     if (init.agentsHash !== undefined) record.agentsHash = init.agentsHash;
     if (init.workspace !== undefined) record.workspace = init.workspace;
     if (init.model !== undefined) record.model = init.model;
+    if (init.served) record.served = true;
     return this.write(record);
   }
 
@@ -134,6 +138,17 @@ export class SessionStore {
    * Undefined when absent; a SessionStoreError naming the session when unreadable. Loads every
    * message unless `from` says where to start.
    */
+  /** The record alone (no messages): what a check of its status or owner needs. */
+  async meta(id: string): Promise<SessionRecord | undefined> {
+    let raw: string | undefined;
+    try {
+      raw = await this.kv.get(SESSION_PREFIX + id);
+    } catch (e) {
+      throw isTornRow(e) ? tornRowError(id, 'its record', e) : e;
+    }
+    return raw === undefined ? undefined : parseSessionRecord(id, raw);
+  }
+
   async get(id: string, load: LoadOptions = {}): Promise<SessionRecord | undefined> {
     let raw: string | undefined;
     try {
@@ -402,5 +417,6 @@ function summarize(s: SessionRecord): SessionSummary {
   };
   if (s.model !== undefined) summary.model = s.model;
   if (s.checkpointId !== undefined) summary.checkpointId = s.checkpointId;
+  if (s.served) summary.served = true;
   return summary;
 }
