@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * Calls a person allowed ahead of time, as `tool` or `tool(pattern)`: `shell(git status*)`,
  * `shell(npm test)`, `read_file`, `write_file(docs/*)`. A pattern matches the whole command (shell)
@@ -26,7 +29,13 @@ export function parseAllowRule(text: string): AllowRule | string {
   return pattern === undefined ? { tool } : { tool, pattern: pattern.trim() };
 }
 
-export function ruleAllows(rule: AllowRule, tool: string, args: unknown): boolean {
+/**
+ * Whether `rule` lets this call run unasked. A file tool's path is matched as it resolves inside
+ * `workspace` (symbolic links followed, as the tool will open it): a link `docs/up -> ..` shipped in
+ * a repository does not make `docs/up/package.json` a `docs/*` path. A path that resolves outside
+ * the workspace never matches.
+ */
+export function ruleAllows(rule: AllowRule, tool: string, args: unknown, workspace?: string): boolean {
   if (rule.tool !== tool) return false;
   if (rule.pattern === undefined) return true;
   const a = args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
@@ -35,7 +44,39 @@ export function ruleAllows(rule: AllowRule, tool: string, args: unknown): boolea
     return command !== undefined && !SHELL_OPERATORS.test(command) && globMatch(rule.pattern, command);
   }
   const p = typeof a.path === 'string' ? a.path : undefined;
-  return p !== undefined && !p.split(/[\\/]/).includes('..') && globMatch(rule.pattern, p);
+  if (p === undefined || p.split(/[\\/]/).includes('..')) return false;
+  if (workspace === undefined) return globMatch(rule.pattern, p);
+  const resolved = resolvedInside(workspace, p);
+  return resolved !== undefined && globMatch(rule.pattern, resolved);
+}
+
+/** `p` relative to the workspace after following links (the deepest part that exists), or undefined outside it. */
+function resolvedInside(workspace: string, p: string): string | undefined {
+  const root = realOrSelf(workspace);
+  let existing = path.resolve(root, p);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      existing = realpathSync(existing);
+      break;
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return undefined;
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+  const rel = path.relative(root, path.join(existing, ...rest));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/');
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 function globMatch(pattern: string, text: string): boolean {
