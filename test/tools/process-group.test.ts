@@ -58,3 +58,61 @@ process.stdin.once('data', () => { ${ending.code} });`;
     });
   }
 });
+
+// Issue 28, LOW: a process that leaves its group (`setsid`, a daemon) outlived cancel without the
+// sandbox, and a SIGKILLed worker's command ran on. Both are found by the mark in their environment.
+describe('a command that leaves its process group still ends with its job', () => {
+  it('without the sandbox, a setsid child is killed by cancel, and by the command ending', async () => {
+    const { runShell } = await import(SHELL);
+    const workspace = mkdtempSync(join(tmpdir(), 'adk-setsid-'));
+    const escaped = `sleep 307.${process.pid % 1000}1`;
+    const leftover = `sleep 307.${process.pid % 1000}2`;
+    try {
+      const abort = new AbortController();
+      const cancelled = runShell(`setsid ${escaped} & echo started; sleep 30`, { workspaceRoot: workspace, sandbox: 'off' }, abort.signal);
+      await until(() => alive(escaped) !== '');
+      expect(alive(escaped)).not.toBe('');
+      abort.abort();
+      expect((await cancelled).killed).toBe('cancelled');
+      await until(() => alive(escaped) === '');
+      expect(alive(escaped)).toBe('');
+
+      const done = await runShell(`setsid ${leftover} > /dev/null 2>&1 & echo finished`, { workspaceRoot: workspace, sandbox: 'off' });
+      expect(done.output).toContain('finished');
+      await until(() => alive(leftover) === '');
+      expect(alive(leftover)).toBe('');
+    } finally {
+      spawnSync('pkill', ['-f', escaped]);
+      spawnSync('pkill', ['-f', leftover]);
+    }
+  });
+
+  it('a SIGKILLed adk leaves its command running only until the next adk runs a command', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'adk-orphan-'));
+    const marker = `sleep 308.${process.pid % 1000}1`;
+    const script = `import { startShell } from ${JSON.stringify(SHELL)};
+await startShell(${JSON.stringify(`setsid ${marker} & ${marker}; wait`)}, { workspaceRoot: ${JSON.stringify(workspace)}, sandbox: 'off' });
+console.log('started');
+setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => (out += d) && out.includes('started') && resolve());
+        child.on('exit', () => reject(new Error('exited before starting the command')));
+      });
+      await until(() => alive(marker).split('\n').length >= 2);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      // Nothing in the killed process could stop them.
+      expect(alive(marker)).not.toBe('');
+      const next = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runShell } from ${JSON.stringify(SHELL)}; await runShell('true', { workspaceRoot: ${JSON.stringify(workspace)}, sandbox: 'off' });`]);
+      expect(next.status).toBe(0);
+      await until(() => alive(marker) === '');
+      expect(alive(marker)).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+      spawnSync('pkill', ['-f', marker]);
+    }
+  });
+});

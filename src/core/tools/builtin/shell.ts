@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { outputTail, type ToolOutputEvent } from './tool-output.js';
-import { killProcessGroup, trackProcessGroup } from './process-group.js';
+import { JOB_ENV, killJob, newJobMark, reapOrphanedJobs, trackProcessGroup } from './process-group.js';
 import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import * as z from 'zod';
@@ -109,14 +109,16 @@ export async function startShell(command: string, options: ShellToolOptions, sig
   }
   let release = () => {};
   let kill = () => {};
+  reapOnce();
+  const mark = newJobMark();
   const result = new Promise<ShellResult>((resolve) => {
     let killed: ShellResult['killed'];
-    const spawnOptions = { cwd: options.workspaceRoot, env: shellEnvironment(process.env, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+    const spawnOptions = { cwd: options.workspaceRoot, env: { ...shellEnvironment(process.env, options.env), [JOB_ENV]: mark }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
     const child = sandboxed ? spawnSandboxed(argv[0], argv.slice(1), spawnOptions) : spawn(argv[0], argv.slice(1), spawnOptions);
-    trackProcessGroup(child);
+    trackProcessGroup(child, mark);
     const killGroup = (why: NonNullable<ShellResult['killed']>) => {
       killed ??= why;
-      killProcessGroup(child.pid);
+      killJob(child.pid, mark);
     };
     const timer = setTimeout(() => killGroup('timeout'), options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS);
     const onAbort = () => killGroup('cancelled');
@@ -141,6 +143,8 @@ export async function startShell(command: string, options: ShellToolOptions, sig
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      // What it left behind ends with it, as in the sandbox (whose pid namespace ends with the command).
+      killJob(child.pid, mark);
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({ output: out.toString().replace(/\n$/, ''), exitCode, ...(killed ? { killed } : {}), ...(unsandboxed ? { unsandboxed } : {}) });
@@ -160,6 +164,14 @@ export async function startShell(command: string, options: ShellToolOptions, sig
     });
   });
   return { command, result, output: () => out.toString(), release: () => release(), kill: () => kill() };
+}
+
+let reaped = false;
+/** Once per process: commands a SIGKILLed adk (a worker killed mid-command) left running are ended. */
+function reapOnce(): void {
+  if (reaped) return;
+  reaped = true;
+  reapOrphanedJobs();
 }
 
 function formatSeconds(ms: number): string {
