@@ -8,6 +8,8 @@ import { writeUnsavedSession } from './recovery.js';
 import { abortOnSignals, dieBySignal, stopOnClosedOutput } from './signals.js';
 import { TextSink } from './text-sink.js';
 import { sanitizeText } from '../ui/text/sanitize.js';
+import { redactSecrets, secretsFromEnv } from '../core/store/redact.js';
+import { configSecretValues } from './secrets.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
   completed: ExitCode.ok,
@@ -18,10 +20,13 @@ const STATUS_EXIT: Record<RunStatus, number> = {
 };
 
 let outputClosed = () => false;
+/** What text output redacts, as JSON Lines does (set once the team, and so its api_key_env values, is known). */
+let secrets: string[] = [];
 const write = (s: string) => void (outputClosed() || process.stdout.write(s));
-// Text that reaches a terminal carries nothing a model, tool or file could make it act on. (JSON Lines escapes controls itself.)
-const writeText = (s: string) => write(sanitizeText(s));
-const writeErr = (s: string) => void (outputClosed() || process.stderr.write(sanitizeText(s)));
+// Text that reaches a terminal carries nothing a model, tool or file could make it act on (JSON Lines
+// escapes controls itself), and no secret: the same redaction as --json, the approval line included.
+const writeText = (s: string) => write(sanitizeText(redactSecrets(s, secrets)));
+const writeErr = (s: string) => void (outputClosed() || process.stderr.write(sanitizeText(redactSecrets(s, secrets))));
 
 /**
  * One headless step of a conversation (a new turn or a resume): streams it to stdout as text or
@@ -32,9 +37,12 @@ export async function runHeadless(
   start: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>,
   opts: { json?: boolean },
 ): Promise<number> {
+  secrets = [...secretsFromEnv(), ...configSecretValues()];
   const json = opts.json ? new JsonlSink(write) : undefined;
-  const sink = json ?? new TextSink(writeText, writeErr);
+  const sink = json ?? new TextSink(writeText, writeErr, (s) => redactSecrets(s, secrets));
   if (conv.team.isDemo && !json) writeErr('adk: no OPENAI_API_KEY or OPENAI_BASE_URL set; using the offline demo model.\n');
+  // Said as soon as it is known, without holding the run up for the sandbox probe.
+  void conv.team.sandboxNotice?.then((n) => n && writeErr(`adk: warning: ${n}\n`));
   // A second Ctrl-C while saving exits at once; the first lets the run stop and save.
   const interrupt = abortOnSignals(dieBySignal);
   const output = stopOnClosedOutput();

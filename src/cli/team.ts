@@ -82,6 +82,11 @@ export interface Team {
   roots: Array<{ name: string; description: string }>;
   /** The `models:` entries, for `/model` to list what their endpoints offer. */
   modelConfigs: ModelConfig[];
+  /**
+   * Said at start when shell commands of this team would run unsandboxed although the sandbox was
+   * wanted (no bwrap, or it cannot make a safe sandbox here): a person must not think they are contained.
+   */
+  sandboxNotice: Promise<string | undefined>;
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
   background(): string[];
   /** Kills the background jobs now (adk is stopping); close() does it too, unless they were given in TeamOptions. */
@@ -208,6 +213,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       compaction: compactionOf(agent),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
+      sandboxNotice: wantsSandbox(config, env) ? unsandboxedNotice() : Promise.resolve(undefined),
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,
       workspace: cwd,
@@ -251,6 +257,23 @@ function upgradedBundle(source: string, workspace: string): boolean {
   if (source !== 'bundled') return false;
   const rel = relative(workspace, BUNDLED_AGENTS_FILE);
   return rel.startsWith('..') || isAbsolute(rel);
+}
+
+/** Whether some agent's shell runs in the sandbox unless it cannot (not `sandbox: off`, here or in its options). */
+function wantsSandbox(config: TeamConfig, env: NodeJS.ProcessEnv): boolean {
+  if (shellSandboxFromEnv(env) === 'off') return false;
+  for (const a of config.agents.values()) {
+    const refs = a.type === 'chat' || a.type === 'deep' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
+    if (refs.some((r) => r.kind === 'builtin' && r.name === 'shell' && r.options?.sandbox !== 'off')) return true;
+  }
+  return false;
+}
+
+async function unsandboxedNotice(): Promise<string | undefined> {
+  const { sandboxStatus } = await import('../core/tools/sandbox/bwrap.js');
+  const status = await sandboxStatus();
+  if (status.bwrap) return undefined;
+  return `shell commands run WITHOUT a sandbox here: ${status.reason}. Each asks before it runs unless you allowed it; read every command. (ADK_SHELL_SANDBOX=off says this is intended.)`;
 }
 
 /** ADK_SHELL_SANDBOX (or `adk config set shell_sandbox off`): `off` or `auto`; anything else is a clear error. */

@@ -38,7 +38,7 @@ async function runCommands(commands: string[], shell?: string, extraEnv: Record<
   server().enqueue({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: 'shell', arguments: { command } })) }, { content: 'done' });
   const r = await expectExit(['run', '--agents', agents, '--json', 'go'], 0, { env: { ...serverEnv(server(), undefined, home), ...extraEnv }, cwd: ws });
   const results = ofType(r.lines, 'tool_result');
-  return { ws, out: commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string) };
+  return { ws, stderr: r.stderr, out: commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string) };
 }
 
 const probe = () => `adk-sbx-probe-${randomBytes(4).toString('hex')}`;
@@ -83,12 +83,16 @@ describe('the shell sandbox', () => {
     rmSync(hostTmp, { recursive: true, force: true });
   });
 
-  it('without a working bwrap, the first command says once that commands run unsandboxed', async () => {
+  it('without a working bwrap, adk says so at start, and the first command says once that commands run unsandboxed', async () => {
     // CI installs bubblewrap (.ci/run): there, a missing bwrap is a broken setup, not a fallback to accept.
     if (process.env.CI && /not installed/.test(status.reason ?? '')) throw new Error(`CI must install bubblewrap: ${status.reason}`);
     if (!status.bwrap) console.warn(`sandbox tests: bwrap cannot run here (${status.reason}); checking the fallback message only`);
     // ADK_BWRAP='' stands for a machine without bubblewrap.
-    const { out } = await runCommands(['echo one', 'echo two'], undefined, { ADK_BWRAP: '' });
+    const { out, stderr } = await runCommands(['echo one', 'echo two'], undefined, { ADK_BWRAP: '' });
+    expect(stderr).toMatch(/adk: warning: shell commands run WITHOUT a sandbox here: bwrap is not installed/);
+    // With the sandbox working, nothing is said; said off on purpose, nothing either.
+    if (status.bwrap) expect((await runCommands(['echo fine'])).stderr).not.toContain('WITHOUT a sandbox');
+    expect((await runCommands(['echo off'], undefined, { ADK_BWRAP: '', ADK_SHELL_SANDBOX: 'off' })).stderr).not.toContain('WITHOUT a sandbox');
     // Once: on whichever of the two parallel commands finished first.
     const told = out.filter((o) => FALLBACK.test(o));
     expect(told).toHaveLength(1);

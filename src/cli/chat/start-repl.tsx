@@ -47,6 +47,8 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   const host = new ChatHost(o.stores, conv, o.teamOptions);
   const items: NewTranscriptItem[] = [];
   if (o.demoNote) items.push({ kind: 'info', text: o.demoNote, tone: 'warning' });
+  const unsandboxed = await o.team.sandboxNotice;
+  if (unsandboxed) items.push({ kind: 'info', text: unsandboxed, tone: 'warning' });
   if (o.record) {
     items.push({ kind: 'info', text: `Resumed session ${o.record.id}: ${o.record.title || '(untitled)'}`, tone: 'success' });
     if (o.team.workspace !== realPathOrSelf(process.cwd())) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
