@@ -167,7 +167,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   const { retryPolicyFromEnv } = await import('../core/models/retry.js');
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
-    fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS ? [env.ADK_FETCH_ALLOW_HOSTS] : undefined,
+    // `host,host:port cidr`: commas and spaces both separate entries, as the README writes it.
+    fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS?.split(/[\s,]+/).filter(Boolean),
     shellEnv: env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean),
     shellSandbox: shellSandboxFromEnv(env),
     baseDir: config.dir,

@@ -128,7 +128,8 @@ describe('through the CLI', () => {
     expect(ofType(r.lines, 'tool_result')[0]).toMatchObject({ isError: true, content: expect.stringContaining('loopback') });
     expect(hits).toBe(before);
     server().enqueue({ toolCalls: [{ id: 'f', name: 'fetch_url', arguments: { url: `http://127.0.0.1:${port}/admin` } }] }, { content: 'got it' });
-    const ok = await expectExit(['run', '--agents', agents, '--json', 'fetch it'], 0, { env: { ...serverEnv(server(), 'test-key-123456', home), ADK_FETCH_ALLOW_HOSTS: `127.0.0.1:${port}` }, cwd });
+    // A list, as the README writes it (commas and spaces): each entry is read (issue 29).
+    const ok = await expectExit(['run', '--agents', agents, '--json', 'fetch it'], 0, { env: { ...serverEnv(server(), 'test-key-123456', home), ADK_FETCH_ALLOW_HOSTS: `localhost:8080, 127.0.0.1:${port},10.0.0.0/8` }, cwd });
     expect(ofType(ok.lines, 'tool_result')[0].content).toContain('internal admin page');
   });
 });
