@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readlinkSync, realpathSync, writeFileSync } 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signTurnJob } from '../../src/serve/queue/turn-job.js';
 import { useServer } from '../cli/helpers.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { trustAgentsFile } from '../support/trust.js';
@@ -205,7 +206,9 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const { Redis } = await import('ioredis');
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue('adk-turns', { connection });
-    await queue.add('turn', { sessionId: id, turnId: 'stale-copy', step: { content: 'ghost' }, claim: 'stale-copy@0' }, { jobId: 'stale-copy' });
+    // (signed with the queue key serve and the worker share: an unsigned one would not get this far)
+    const key = Buffer.from(readFileSync(join(env.ADK_HOME!, 'queue-key'), 'utf8').trim());
+    await queue.add('turn', signTurnJob({ sessionId: id, turnId: 'stale-copy', step: { content: 'ghost' }, claim: 'stale-copy@0' }, key), { jobId: 'stale-copy' });
     for (let i = 0; i < 100 && !fresh.log().includes('dropping turn stale-copy'); i++) await new Promise((r) => setTimeout(r, 50));
     await queue.close();
     connection.disconnect();

@@ -1,4 +1,5 @@
 import { secretsFromEnv } from '../../core/store/redact.js';
+import { loadQueueKey } from '../../serve/queue/queue-key.js';
 import { startTurnWorker } from '../../serve/queue/turn-worker.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { untilStopSignal } from '../signals.js';
@@ -27,13 +28,17 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
   const lockMs = Number(env.ADK_WORKER_LOCK_MS) > 0 ? Number(env.ADK_WORKER_LOCK_MS) : undefined;
   let worker;
   try {
+    // The key serve signs jobs with: from ADK_QUEUE_KEY, or the file under ADK_HOME that serve shares.
+    const queueKey = loadQueueKey(env);
     worker = await startTurnWorker({
       stores,
       redisUrl: env.ADK_STORE!.trim(),
       sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
+      queueKey,
       concurrency,
       lockMs,
-      secrets: [...secretsFromEnv(env), ...configSecretValues()],
+      // (the queue key too, should a tool ever come across it)
+      secrets: [...secretsFromEnv(env), ...configSecretValues(), queueKey.toString('utf8')],
       log: (line) => process.stderr.write(`adk worker ${process.pid}: ${line}\n`),
     });
   } catch (e) {

@@ -10,7 +10,8 @@ import type { ServedTeam } from '../session-hub.js';
 import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { cancelKey, RedisSessionEvents } from './redis-events.js';
 import { QueuedSession, type QueueParts } from './queued-session.js';
-import { TURN_QUEUE, type TurnJob } from './turn-job.js';
+import { loadQueueKey } from './queue-key.js';
+import { TURN_QUEUE, verifyTurnJob, type TurnJob } from './turn-job.js';
 
 /** How long a cancel mark waits for a queued turn to start (seconds). */
 const CANCEL_MARK_TTL_S = 24 * 60 * 60;
@@ -28,7 +29,9 @@ export class QueuedHub implements ServedHub {
     private readonly connections: Redis[],
   ) {}
 
-  static async open(o: { stores: AdkStores; redisUrl: string; newTeam(agent?: string): Promise<ServedTeam> }): Promise<QueuedHub> {
+  /** `queueKey`: the key jobs are signed with (default: loadQueueKey, from ADK_QUEUE_KEY or ADK_HOME). */
+  static async open(o: { stores: AdkStores; redisUrl: string; newTeam(agent?: string): Promise<ServedTeam>; queueKey?: Uint8Array | undefined }): Promise<QueuedHub> {
+    const queueKey = o.queueKey ?? loadQueueKey();
     const { bullmq, Redis } = await loadQueueLibs();
     const commands = connectRedis(Redis, o.redisUrl);
     const subscriber = connectRedis(Redis, o.redisUrl);
@@ -39,6 +42,7 @@ export class QueuedHub implements ServedHub {
       queue,
       publish: (channel, message) => commands.publish(channel, message),
       setCancel: (turnId) => commands.set(cancelKey(turnId), '1', 'EX', CANCEL_MARK_TTL_S),
+      queueKey,
     };
     const hub = new QueuedHub(o.stores, o.newTeam, parts, [commands, subscriber]);
     // A turn no worker could finish (it killed every worker it ran on, its session stayed locked):
@@ -56,7 +60,8 @@ export class QueuedHub implements ServedHub {
   private async turnFailed(jobId: string, reason: string): Promise<void> {
     if ((await this.parts.queue.getJobState(jobId)) !== 'failed') return;
     const job = await this.parts.queue.getJob(jobId);
-    if (!job) return;
+    // A job no server signed (written into Redis by someone else) tells no client anything.
+    if (!job || !verifyTurnJob(job.data, this.parts.queueKey)) return;
     const { sessionId, claim } = job.data;
     const closing = { onlyIf: claim };
     await this.parts.events.publish(sessionId, jsonEventText({ type: 'error', agent: '', runPath: [], message: `the turn could not be run: ${reason}` }, []), closing);

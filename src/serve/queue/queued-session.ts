@@ -4,7 +4,7 @@ import type { AdkStores } from '../../core/store/adk-stores.js';
 import type { SessionRecord } from '../../core/store/session-record.js';
 import { SessionBusyError, UnknownSessionError, type ServedSession, type SessionEvent, type TurnStep } from '../served-session.js';
 import { CANCEL_CHANNEL, cancelKey, type RedisSessionEvents } from './redis-events.js';
-import type { TurnJob } from './turn-job.js';
+import { answeredInterrupts, signTurnJob, type TurnJob } from './turn-job.js';
 
 /** What a queued session needs from its server. */
 export interface QueueParts {
@@ -14,6 +14,8 @@ export interface QueueParts {
   /** A connection for commands (cancel). */
   publish(channel: string, message: string): Promise<unknown>;
   setCancel(turnId: string): Promise<unknown>;
+  /** The queue key every job is signed with (workers drop jobs that are not). */
+  queueKey: Uint8Array;
 }
 
 /** How long a claim may wait for its job to be added before it counts as abandoned. */
@@ -68,7 +70,11 @@ export class QueuedSession implements ServedSession {
       if (!(await this.parts.events.claim(this.id, claim))) throw new SessionBusyError(this.id);
     }
     try {
-      await this.parts.queue.add('turn', { sessionId: this.id, turnId, step, claim }, { jobId: turnId, attempts: JOB_ATTEMPTS, backoff: { type: 'fixed', delay: 500 }, ...KEEP_JOBS });
+      // Answers carry the interrupts they answer as the session has them now, while this turn holds
+      // it: the worker runs them only if the session still waits on exactly those.
+      const answered = 'targets' in step ? answeredInterrupts((await this.record()).pendingInterrupts, step.targets) : undefined;
+      const job = signTurnJob({ sessionId: this.id, turnId, step, claim, ...(answered ? { answered } : {}) }, this.parts.queueKey);
+      await this.parts.queue.add('turn', job, { jobId: turnId, attempts: JOB_ATTEMPTS, backoff: { type: 'fixed', delay: 500 }, ...KEEP_JOBS });
     } catch (e) {
       await this.parts.events.release(this.id, claim);
       throw e;

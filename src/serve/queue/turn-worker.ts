@@ -11,7 +11,7 @@ import { kvJournal } from './kv-journal.js';
 import { TeamCache } from './team-cache.js';
 import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { CANCEL_CHANNEL, cancelKey, RedisSessionEvents } from './redis-events.js';
-import { TURN_QUEUE, type TurnJob } from './turn-job.js';
+import { answersProblem, TURN_QUEUE, verifyTurnJob, type TurnJob } from './turn-job.js';
 
 /** What `adk worker` runs turns with. */
 export interface TurnWorkerOptions {
@@ -19,6 +19,8 @@ export interface TurnWorkerOptions {
   redisUrl: string;
   /** The team a saved session runs with (its agents file, workspace and root agent). */
   sessionTeam(record: SessionRecord): Promise<ServedTeam>;
+  /** The queue key (loadQueueKey): a job not signed with it is dropped unrun. */
+  queueKey: Uint8Array;
   /** Turns run at once by this worker (default 1). */
   concurrency?: number | undefined;
   /** How long a turn stays with a worker that stops renewing it (died) before another takes it (default 30 s). */
@@ -76,6 +78,11 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
   });
 
   async function runJob(job: Job<TurnJob>): Promise<void> {
+    // Nothing of a job is used before its signature is checked: anyone who can write to Redis can add one.
+    if (!verifyTurnJob(job.data, o.queueKey) || job.id !== job.data.turnId) {
+      log(`dropped a forged or foreign job ${shownId(job.id)}: it is not signed with this worker's queue key (not run, not retried)`);
+      throw new bullmq.UnrecoverableError("a forged or foreign job: it is not signed with the queue key of the worker that took it (do adk serve and adk worker share ADK_QUEUE_KEY, or ADK_HOME?)");
+    }
     const { sessionId, turnId, step, claim } = job.data;
     const abort = new AbortController();
     const lost = new AbortController();
@@ -94,6 +101,14 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         if (!record) {
           await events.release(sessionId, claim);
           return;
+        }
+        // Answers run only against the interrupts they were given for, as the session has them now
+        // (a copy of an old job must not answer a later question). A turn taken over was checked
+        // by the attempt that started it.
+        const problem = record.turnId === turnId ? undefined : answersProblem(record.pendingInterrupts, job.data);
+        if (problem) {
+          log(`refusing turn ${turnId} of session ${sessionId}: ${problem}; the turn is not run`);
+          throw new bullmq.UnrecoverableError(`its answers do not fit the session's pending interrupts: ${problem}`);
         }
         team = await teams.take(record);
         const conv = Conversation.open(o.stores, team.team, record, lease);
@@ -188,6 +203,12 @@ async function takeLease(stores: AdkStores, sessionId: string, lockMs: number): 
       await sleep(LEASE_POLL_MS);
     }
   }
+}
+
+/** A job id fit for a log line, whoever chose it. */
+function shownId(id: string | undefined): string {
+  const text = String(id ?? '');
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text).replace(/[^\x20-\x7e]/g, '?');
 }
 
 /** How often a worker asks again for a session another process holds. */
