@@ -5,7 +5,7 @@ import { jsonEventText } from '../../core/conversation/json-events.js';
 import type { AdkStores } from '../../core/store/adk-stores.js';
 import { lockSession } from '../../core/store/session-lock.js';
 import { newSessionId } from '../../core/store/session-store.js';
-import { SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession } from '../served-session.js';
+import { servedId, SessionBusyError, type ServedHub, type ServedSession } from '../served-session.js';
 import type { ServedTeam } from '../session-hub.js';
 import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { cancelKey, RedisSessionEvents } from './redis-events.js';
@@ -79,7 +79,7 @@ export class QueuedHub implements ServedHub {
     try {
       const lease = await lockSession(this.stores.kv, newSessionId());
       try {
-        const conv = await Conversation.create(this.stores, team, lease, { title: init.title });
+        const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true });
         return new QueuedSession(conv.id, this.parts);
       } finally {
         await lease.release();
@@ -97,8 +97,15 @@ export class QueuedHub implements ServedHub {
     const session = await this.get(idOrPrefix);
     // The worker running a turn would write the session again as it ends.
     if (await session.busy()) throw new SessionBusyError(session.id);
-    await this.stores.sessions.delete(session.id);
-    await this.parts.events.delete(session.id);
+    // A CLI turn on it holds its lease: 409 `session_in_use`, never deleted from under it.
+    const lease = await lockSession(this.stores.kv, session.id);
+    try {
+      await this.stores.sessions.delete(session.id);
+      await this.stores.checkpoints.delete(session.id);
+      await this.parts.events.delete(session.id);
+    } finally {
+      await lease.release();
+    }
   }
 
   async close(): Promise<void> {
@@ -107,11 +114,8 @@ export class QueuedHub implements ServedHub {
     for (const c of this.connections) c.disconnect();
   }
 
-  private async resolve(idOrPrefix: string): Promise<string> {
-    try {
-      return await this.stores.sessions.resolveId(idOrPrefix);
-    } catch {
-      throw new UnknownSessionError(idOrPrefix);
-    }
+  /** A session this server shows (made through serve, or shared): any other is unknown here. */
+  private resolve(idOrPrefix: string): Promise<string> {
+    return servedId(this.stores, idOrPrefix);
   }
 }
