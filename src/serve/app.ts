@@ -231,7 +231,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
         usage: done?.usage,
         interrupts: done?.status === 'interrupted' ? (interrupt?.interrupts ?? []) : [],
         ...(error ? { error } : {}),
-        checkpointId: interrupt?.checkpointId ?? (await live.record()).checkpointId,
+        // The record may be gone (a store that lost its data mid-turn): the outcome above still stands.
+        checkpointId: interrupt?.checkpointId ?? (await live.record().catch(() => undefined))?.checkpointId,
       });
     }
     // The client going away does not stop the turn (POST /cancel does).

@@ -87,6 +87,10 @@ export class RedisSessionEvents {
   }
 
   private async backfill(entry: Channel): Promise<void> {
+    // Ids only count up: a counter below what was delivered means Redis came back without its data
+    // (a restart without persistence). The turn's claim went with it, so its worker can publish
+    // nothing more: listeners are told the outcome is unknown instead of waiting for ever.
+    if ((await this.lastId(entry.sessionId)) < entry.lastId) return deliver(entry, lostEvents(entry));
     deliver(entry, await this.since(entry.sessionId, entry.lastId));
   }
 
@@ -178,6 +182,16 @@ interface Channel {
   chain: Promise<void>;
 }
 
+
+/** What a channel's listeners are told when Redis lost the session's events: an error, then the end of the turn. */
+function lostEvents(entry: Channel): SessionEvent[] {
+  const message =
+    'the store (Redis) restarted and lost this session\'s live state: what the turn did after that is unknown. Reload the session to see what was saved, and send the message again if it is missing.';
+  return [
+    { id: entry.lastId + 1, event: { type: 'error', agent: '', runPath: [], message } },
+    { id: entry.lastId + 2, event: { type: 'done', status: 'error', sessionId: entry.sessionId, output: '', usage: { promptTokens: 0, completionTokens: 0 } } },
+  ] as SessionEvent[];
+}
 
 /** Hands events to a channel's listeners once each, in id order. */
 function deliver(entry: Channel, events: SessionEvent[]): void {

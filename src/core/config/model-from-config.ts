@@ -1,12 +1,12 @@
-import type { ModelConfig } from '../config/types.js';
+import type { ModelConfig } from './types.js';
 import { ConfigError } from '../errors.js';
-import { AnthropicChatModel } from './anthropic.js';
-import type { ChatModel } from './chat-model.js';
-import { createDemoModel, DEMO_MODEL_NAME } from './demo.js';
-import { modelFromEnv, positiveMs } from './from-env.js';
-import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from './openai.js';
-import type { SamplingOptions } from './openai-params.js';
-import { PROFILES, profileForURL } from './providers.js';
+import { AnthropicChatModel } from '../models/anthropic.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { createDemoModel, DEMO_MODEL_NAME } from '../models/demo.js';
+import { modelFromEnv, positiveMs } from '../models/from-env.js';
+import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from '../models/openai.js';
+import type { SamplingOptions } from '../models/openai-params.js';
+import { PROFILES, profileForURL } from '../models/providers.js';
 
 type Env = Record<string, string | undefined>;
 
