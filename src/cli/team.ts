@@ -163,7 +163,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   }
 
   const { ToolRegistry } = await import('../core/tools/registry.js');
-  const { modelFromConfig, modelSecrets } = await import('../core/models/from-config.js');
+  const { modelFromConfig, modelSecrets } = await import('../core/config/model-from-config.js');
   const { retryPolicyFromEnv } = await import('../core/models/retry.js');
   const registry = new ToolRegistry({
     workspaceRoot: cwd,

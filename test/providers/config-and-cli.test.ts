@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblems, validateConfig } from '../../src/core/config/index.js';
-import { modelFromConfig } from '../../src/core/models/from-config.js';
+import { modelFromConfig } from '../../src/core/config/model-from-config.js';
 import { AnthropicChatModel } from '../../src/core/models/anthropic.js';
 import { OpenAIChatModel } from '../../src/core/models/openai.js';
 import { expectExit, ofType, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';

@@ -33,7 +33,7 @@ export async function listTeamModels(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<ModelListing[]> {
-  const { modelFromConfig } = await import('../../core/models/from-config.js');
+  const { modelFromConfig } = await import('../../core/config/model-from-config.js');
   const seen = new Set<string>();
   const out: ModelListing[] = [];
   for (const mc of entries) {
