@@ -8,6 +8,7 @@ import { grantsFromFlags, InvalidAnswerError, targetsFromFlags } from '../core/c
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
+import { StoreError } from '../core/store/errors.js';
 import { ServerStoppingError, SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
 import { openApiDocument } from './openapi.js';
@@ -299,6 +300,8 @@ function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 
   if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };
   if (err instanceof ServerStoppingError) return { status: 503, code: 'server_stopping', message: err.message };
   if (err instanceof InvalidAnswerError) return { status: 400, code: 'invalid_answer', message: err.message };
+  // The store is down or busy: the client may send the request again later (not a server bug).
+  if (err instanceof StoreError && err.code !== 'store_failed') return { status: 503, code: err.code, message: err.message };
   if ('getResponse' in err && typeof err.getResponse === 'function') {
     // Hono's own refusals: a missing or wrong token (401), a malformed Authorization header (400).
     const status = (err as { status?: number }).status ?? 500;

@@ -229,6 +229,17 @@ describe('adk serve: streams, interrupts, cancel', () => {
 });
 
 describe('adk serve: edges found in review', () => {
+  it('a store that cannot be reached is 503 with its code (send again later), not a 500', async () => {
+    const { call, stores } = await serve([]);
+    const { StoreError } = await import('../../src/core/store/errors.js');
+    stores.sessions.list = async () => {
+      throw new StoreError('store_unavailable', 'cannot reach redis store redis://127.0.0.1:6379: connection lost', 'redis://127.0.0.1:6379');
+    };
+    const res = await call('/v1/sessions');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).error.code).toBe('store_unavailable');
+  });
+
   it('a malformed Authorization header is a 400 or 401, not a 500', async () => {
     const { call } = await serve([], { token: 'tok-123456' });
     for (const authorization of ['Bearer', 'Basic dXNlcjpwYXNz', 'Bearer tok-123456 extra', 'bearer\ttok']) {
