@@ -25,3 +25,103 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+// Issue 29: inside src/core, layers bottom-up (src/core/README.md). A file imports only its own
+// layer or lower ones (type imports count: a contract that names a higher type is not low), and no
+// files import each other in a circle.
+const CORE = resolve(SRC, 'core');
+const CORE_LAYERS: Array<[name: string, members: string[]]> = [
+  ['base', ['errors.ts', 'abort.ts', 'async-queue.ts', 'optional-peer.ts', 'dynamic-import.ts', 'interrupt.ts', 'schema/']],
+  [
+    'contracts',
+    [
+      'agents/events.ts', 'agents/types.ts', 'agents/handlers.ts', 'agents/run-context.ts', 'agents/run-journal.ts', 'agents/session.ts', 'agents/history.ts', 'agents/call-ids.ts',
+      'agents/middleware.ts', 'tools/tool-info.ts', 'tools/tool.ts', 'models/chat-model.ts', 'models/pricing.ts', 'callbacks.ts', 'checkpoint.ts', 'run-status.ts',
+    ],
+  ],
+  ['implementations', ['models/', 'tools/', 'store/', 'context/', 'tracing/']],
+  ['middlewares', ['middlewares/']],
+  ['agents', ['agents/']],
+  ['prebuilt', ['prebuilt/']],
+  ['runner', ['runner.ts', 'run-result.ts', 'conversation/', 'config/']],
+  ['entries', ['entries/', 'index.ts']],
+];
+
+/** The layer of a file (relative to src/core): the longest member that names it. */
+function coreLayer(rel: string): number {
+  let best = -1;
+  let bestLength = -1;
+  CORE_LAYERS.forEach(([, members], i) => {
+    for (const m of members) {
+      const hit = m.endsWith('/') ? rel.startsWith(m) : rel === m;
+      if (hit && m.length > bestLength) [best, bestLength] = [i, m.length];
+    }
+  });
+  return best;
+}
+
+/** Each src/core file's imports of other src/core files (value and type imports, re-exports, dynamic imports). */
+function coreImports(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files(CORE)) {
+    const targets: string[] = [];
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+      targets.push(relative(CORE, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+    }
+    graph.set(relative(CORE, file), targets);
+  }
+  return graph;
+}
+
+describe('src/core layers', () => {
+  it('every file belongs to a layer and imports only its own layer or lower ones', () => {
+    const unplaced: string[] = [];
+    const upward: string[] = [];
+    for (const [file, targets] of coreImports()) {
+      const from = coreLayer(file);
+      if (from < 0) unplaced.push(file);
+      for (const t of targets) {
+        const to = coreLayer(t);
+        if (to > from) upward.push(`${file} (${CORE_LAYERS[from]![0]}) imports ${t} (${CORE_LAYERS[to]![0]})`);
+      }
+    }
+    expect(unplaced).toEqual([]);
+    expect(upward).toEqual([]);
+  });
+
+  it('no files import each other in a circle', () => {
+    const graph = coreImports();
+    // Tarjan's strongly connected components: any with more than one file is a circle.
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const scc: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          scc.push(w);
+        } while (w !== v);
+        if (scc.length > 1) circles.push(scc.sort());
+      }
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    expect(circles).toEqual([]);
+  });
+});

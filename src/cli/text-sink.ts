@@ -10,9 +10,11 @@ type Write = (text: string) => void;
 export class TextSink implements EventSink {
   private midLine = false;
 
+  /** `redact` is applied before anything is cut short too (a secret cut in half would not be found whole). */
   constructor(
     private readonly out: Write,
     private readonly err: Write,
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   private note(text: string): void {
@@ -28,7 +30,7 @@ export class TextSink implements EventSink {
   thought(): void {}
   message(e: AgentEvent, m: Message): void {
     if (m.role === 'tool') {
-      this.note(`  ${m.isError ? '✗' : '✓'} ${m.toolName}: ${firstLine(m.content)}`);
+      this.note(`  ${m.isError ? '✗' : '✓'} ${m.toolName}: ${firstLine(this.redact(m.content))}`);
       return;
     }
     const streamed = e.output?.message?.isStreaming;
@@ -40,7 +42,7 @@ export class TextSink implements EventSink {
       this.out('\n');
       this.midLine = false;
     }
-    for (const c of m.toolCalls ?? []) this.note(`  → ${c.function.name} ${truncate(c.function.arguments, 100)}`);
+    for (const c of m.toolCalls ?? []) this.note(`  → ${c.function.name} ${truncate(this.redact(c.function.arguments), 100)}`);
   }
   transfer(e: AgentEvent, to: string): void {
     this.note(`  ↳ ${e.agentName} → ${to}`);

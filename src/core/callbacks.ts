@@ -1,6 +1,6 @@
-import type { AgentInput } from './agents/types.js';
+import type { AgentInput } from './agents/events.js';
 import type { Message, MessageChunk } from './schema/message.js';
-import type { ToolInfo } from './tools/tool.js';
+import type { ToolInfo } from './tools/tool-info.js';
 
 /** Which agent run a callback is about. */
 export interface AgentRunInfo {

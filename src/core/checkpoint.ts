@@ -1,6 +1,6 @@
 import type { RecordedEvent } from './agents/session.js';
 import type { Session } from './agents/session.js';
-import type { AgentInput } from './agents/types.js';
+import type { AgentInput } from './agents/events.js';
 import type { HistoryEntry } from './agents/history.js';
 import { CheckpointError } from './errors.js';
 import { flattenSignal, type InterruptSignal, type PersistedPoint } from './interrupt.js';
@@ -105,4 +105,3 @@ export function parseCheckpoint(id: string, text: string): Checkpoint {
 }
 
 /** The in-memory store (one class: adk/testing and adk export the same). */
-export { InMemoryCheckpointStore } from './store/checkpoint-store.js';

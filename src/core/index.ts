@@ -31,6 +31,7 @@ export * from './tools/tool.js';
 export { parametersJsonSchema, validateArguments } from './tools/parameters.js';
 export { exitTool, transferTool } from './tools/control-tools.js';
 export * from './checkpoint.js';
+export { InMemoryCheckpointStore } from './store/checkpoint-store.js';
 export * from './runner.js';
 export * from './callbacks.js';
 export { otelTracing, type OtelTracingOptions } from './tracing/otel.js';

@@ -3,7 +3,7 @@ import { toError } from './errors.js';
 import { RunStatusTracker, type RunStatus } from './run-status.js';
 import type { InterruptContext } from './interrupt.js';
 import type { Message } from './schema/message.js';
-import { errorEvent, eventMessage, type AgentEvent } from './agents/types.js';
+import { errorEvent, eventMessage, type AgentEvent } from './agents/events.js';
 
 /** How a run ended: `completed`, `interrupted` (waits for a person), `cancelled`, `incomplete` (the reply was cut off) or `error`. */
 export type { RunStatus };

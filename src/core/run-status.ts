@@ -1,4 +1,4 @@
-import type { AgentEvent } from './agents/types.js';
+import type { AgentEvent } from './agents/events.js';
 import { IncompleteReplyError, isAbortError } from './errors.js';
 import type { InterruptContext } from './interrupt.js';
 

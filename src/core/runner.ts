@@ -28,6 +28,11 @@ export interface RunnerConfig {
    * turns it off; an object picks the tracer.
    */
   tracing?: boolean | OtelTracingOptions | undefined;
+  /**
+   * Values no model may be sent (API keys): every tool result, and every message of every model
+   * request, has them (and their common re-encodings, see redactSecrets) replaced by `[REDACTED]`.
+   */
+  secrets?: (() => readonly string[]) | undefined;
 }
 
 /** Options of one run (and of a resume). */
@@ -138,6 +143,7 @@ export class Runner {
       inbox: opts.inbox,
       journal: opts.journal ? new RunJournal(opts.journal) : undefined,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
+      secrets: this.config.secrets,
     });
   }
 

@@ -11,15 +11,16 @@ import type { Tool, ToolContext } from '../../src/core/tools/tool.js';
  */
 export async function loadRuntime() {
   vi.resetModules();
-  const [runner, agent, workflow, scripted, checkpoint, errors] = await Promise.all([
+  const [runner, agent, workflow, scripted, checkpoint, checkpointStore, errors] = await Promise.all([
     import('../../src/core/runner.js'),
     import('../../src/core/agents/chat-model-agent.js'),
     import('../../src/core/agents/workflow.js'),
     import('../../src/core/models/scripted.js'),
     import('../../src/core/checkpoint.js'),
+    import('../../src/core/store/checkpoint-store.js'),
     import('../../src/core/errors.js'),
   ]);
-  return { ...runner, ...agent, ...workflow, ...scripted, ...checkpoint, ...errors };
+  return { ...runner, ...agent, ...workflow, ...scripted, ...checkpoint, ...checkpointStore, ...errors };
 }
 
 export type Runtime = Awaited<ReturnType<typeof loadRuntime>>;

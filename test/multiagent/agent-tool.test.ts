@@ -4,7 +4,7 @@ import { agentTool, AGENT_TOOL_PARAMETERS } from '../../src/core/agents/agent-to
 import { toFlowAgent } from '../../src/core/agents/flow.js';
 import { createRunContext } from '../../src/core/agents/run-context.js';
 import { Session } from '../../src/core/agents/session.js';
-import { InMemoryCheckpointStore } from '../../src/core/checkpoint.js';
+import { InMemoryCheckpointStore } from '../../src/core/store/checkpoint-store.js';
 import { userMessage } from '../../src/core/schema/message.js';
 import { Runner } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tools/tool.js';

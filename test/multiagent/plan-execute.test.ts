@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toFlowAgent } from '../../src/core/agents/flow.js';
 import { createRunContext } from '../../src/core/agents/run-context.js';
 import { eventMessage } from '../../src/core/agents/types.js';
-import { InMemoryCheckpointStore } from '../../src/core/checkpoint.js';
+import { InMemoryCheckpointStore } from '../../src/core/store/checkpoint-store.js';
 import { ScriptedChatModel, type ScriptedReply } from '../../src/core/models/scripted.js';
 import {
   EXECUTOR_SYSTEM_PROMPT,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { setSubAgents } from '../../src/core/agents/flow.js';
 import { eventMessage } from '../../src/core/agents/types.js';
-import { InMemoryCheckpointStore } from '../../src/core/checkpoint.js';
+import { InMemoryCheckpointStore } from '../../src/core/store/checkpoint-store.js';
 import { agentWithDeterministicTransferTo, genTransferMessages } from '../../src/core/prebuilt/deterministic-transfer.js';
 import { supervisor } from '../../src/core/prebuilt/supervisor.js';
 import { Runner } from '../../src/core/runner.js';

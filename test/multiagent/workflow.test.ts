@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LoopAgent, ParallelAgent, SequentialAgent } from '../../src/core/agents/workflow.js';
-import { InMemoryCheckpointStore } from '../../src/core/checkpoint.js';
+import { InMemoryCheckpointStore } from '../../src/core/store/checkpoint-store.js';
 import { Runner } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tools/tool.js';
 import type { AgentEvent } from '../../src/core/agents/types.js';

@@ -52,6 +52,48 @@ describe('redactSecrets', () => {
     expect(redactJsonText('{"clean":true}', secrets)).toBe('{"clean":true}');
     expect(redactJsonText(`not json ${OPENAI}`, secrets)).toBe('not json [REDACTED]');
   });
+
+  // Issue 28, MEDIUM 2: re-encodings of a secret are secrets too.
+  it('catches upper/lower case, base64 (both alphabets, 3 alignments, inside longer text), URL encoding, hex and reversed', () => {
+    const s = 'sk-Enc0d3d+Key/Zq9xW7';
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const hex = Buffer.from(s).toString('hex');
+    const forms = {
+      upper: s.toUpperCase(),
+      lower: s.toLowerCase(),
+      mixed: 'sK-eNC0D3D+kEY/zQ9Xw7',
+      base64: b64(s),
+      base64_1: b64(`a${s}bcd`),
+      base64_2: b64(`ab${s}c`),
+      base64url: b64(`xyz${s}`).replace(/\+/g, '-').replace(/\//g, '_'),
+      url: encodeURIComponent(s),
+      every_byte: hex.replace(/../g, '%$&'),
+      hex,
+      hex_upper: hex.toUpperCase(),
+      reversed: [...s].reverse().join(''),
+    };
+    for (const [name, form] of Object.entries(forms)) {
+      const out = redactSecrets(`before ${form} after`, [s]);
+      expect(out, name).toMatch(/^before \S{0,4}\[REDACTED\]\S{0,8} after$/);
+    }
+    // In JSON text, too.
+    expect(redactJsonText(JSON.stringify({ t: forms.base64_1, u: forms.upper }), [s])).not.toMatch(/Zq9x|ZQ9X|S0tS2V5/);
+  });
+
+  it('leaves ordinary text whole: no forms of secrets shorter than 8 characters, and words around a secret kept', () => {
+    const text = 'The cat sat on the mat; olleh, 6f6b, b2s=, HELLO and hello stay.';
+    expect(redactSecrets(text, ['hello', 'ok', 'abc1234'])).toBe(text);
+    expect(redactSecrets('Use PASSWORD1 or password1, not password12', ['password1'])).toBe('Use [REDACTED] or [REDACTED], not [REDACTED]2');
+  });
+
+  it('takes linear time on hostile text (1 MB of a repeated secret character)', () => {
+    const text = 'a'.repeat(1_000_000);
+    const started = performance.now();
+    const out = redactSecrets(text, ['aaaaaaaa', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']);
+    expect(out.startsWith('[REDACTED]')).toBe(true);
+    expect(out).not.toContain('aaaaaaaa');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
 });
 
 describe('stores never persist secrets', () => {
@@ -81,19 +123,41 @@ describe('stores never persist secrets', () => {
 
   it('checkpoint stores redact JSON and plain text', async () => {
     const kv = await openKeyValueStore('memory:');
-    const stores = [new KeyValueCheckpointStore(kv, { env: ENV }), new InMemoryCheckpointStore({ env: ENV })];
-    for (const cp of stores) {
+    // What another process reads: a KeyValueCheckpointStore of its own on the same store.
+    const stores = [
+      [new KeyValueCheckpointStore(kv, { env: ENV }), new KeyValueCheckpointStore(kv, { env: ENV })],
+      [new InMemoryCheckpointStore({ env: ENV }), undefined],
+    ] as const;
+    for (const [cp, other] of stores) {
+      const reader = other ?? cp;
       const data = JSON.stringify({ version: 1, sessionValues: { apiKey: OPENAI }, events: [{ text: `t ${ENV.GITHUB_TOKEN}` }] });
       await cp.set('c1', data);
-      const back = (await cp.get('c1'))!;
+      const back = (await reader.get('c1'))!;
       expect(back).not.toContain(OPENAI);
       expect(JSON.parse(back)).toEqual({ version: 1, sessionValues: { apiKey: '[REDACTED]' }, events: [{ text: 't [REDACTED]' }] });
       await cp.set('c2', `raw ${OPENAI}`);
-      expect(await cp.get('c2')).toBe('raw [REDACTED]');
+      expect(await reader.get('c2')).toBe('raw [REDACTED]');
       const clean = '{ "version": 1,   "spacing": "kept" }';
       await cp.set('c3', clean);
-      expect(await cp.get('c3')).toBe(clean);
+      expect(await reader.get('c3')).toBe(clean);
     }
+  });
+
+  it('the process that wrote a checkpoint redaction changed reads it as written, while the store holds what it wrote (issue 28, LOW 4)', async () => {
+    const kv = await openKeyValueStore('memory:');
+    const mine = new KeyValueCheckpointStore(kv, { env: ENV });
+    const theirs = new KeyValueCheckpointStore(kv, { env: ENV });
+    const data = JSON.stringify({ version: 1, args: `curl -H "Bearer ${OPENAI}"` });
+    await mine.set('c', data);
+    expect(await kv.get('checkpoint:c')).not.toContain(OPENAI);
+    expect(await mine.get('c')).toBe(data);
+    expect(await theirs.get('c')).not.toContain(OPENAI);
+    // Another process wrote it since: its text wins.
+    await theirs.set('c', '{"version":1,"n":2}');
+    expect(await mine.get('c')).toBe('{"version":1,"n":2}');
+    await mine.set('c', data);
+    await mine.delete('c');
+    expect(await mine.get('c')).toBeUndefined();
   });
 });
 

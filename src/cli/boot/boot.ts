@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HEADLESS_RESUME_FLAGS } from '../resume-flags.js';
+import { isSecretName } from '../../core/store/secret-names.js';
 import { compileCacheDir, runCachedCommonJs } from './cached-commonjs.js';
+import { scrubEnvironBlock } from './environ-block.js';
 
 /**
  * Starts the CLI from `dir` (dist/adk). The REPL (Ink, whose modules use top-level await) needs the
@@ -9,6 +11,9 @@ import { compileCacheDir, runCachedCommonJs } from './cached-commonjs.js';
  * between runs, so `adk run` does not parse the CLI again at every start.
  */
 export function boot(dir: string, argv: string[] = process.argv): void {
+  // Before anything else runs in this process: keys out of the environment block /proc shows.
+  const scrub = scrubEnvironBlock(isSecretName);
+  if ('failed' in scrub && argv.includes('--debug')) process.stderr.write(`adk: ${scrub.failed}\n`);
   // React's development build costs more than the rest of the REPL; tests may still opt in.
   process.env.NODE_ENV ??= 'production';
   const command = commandOf(argv);

@@ -7,7 +7,7 @@ import { rewriteMessage } from './history.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { Session } from './session.js';
 import { eventMessage, type Agent, type AgentEvent, type AgentInput } from './types.js';
-import { genTransferMessages } from '../prebuilt/deterministic-transfer.js';
+import { genTransferMessages } from './transfer-messages.js';
 
 /** Options of `agentTool`: how the inner agent is exposed as a tool and what it sees of the caller. */
 export interface AgentToolOptions {
@@ -57,7 +57,7 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: options.name ?? agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
-  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts };
+  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;

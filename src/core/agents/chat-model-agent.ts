@@ -25,6 +25,7 @@ import {
   type ToolCallHandler,
 } from './middleware.js';
 import { callModel } from './model-step.js';
+import { redactRequest, redactToolResult } from './redact-run.js';
 import { DEFAULT_OUTPUT_RETRIES, StructuredOutput, type OutputSchema } from './output-schema.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
@@ -227,12 +228,13 @@ export class ChatModelAgent implements Agent, SubAgentAware {
     const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
     const modelCall: ModelHandler = (messages, options) =>
-      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, messages, options);
+      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, redactRequest(messages, ctx.secrets), options);
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
     const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
-    const execute: ToolCallHandler = (req) => executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments);
+    const execute: ToolCallHandler = async (req) =>
+      redactToolResult(await executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments), ctx.secrets);
     const journaled = ctx.journal ? ctx.journal.tool(execute, ctx.session.values) : execute;
     const baseTool = ctx.callbacks ? observedTool(journaled, ctx.callbacks, this.name, ctx.runPath) : journaled;
     const run: RunExec = {

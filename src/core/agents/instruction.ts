@@ -1,7 +1,7 @@
+import { TRANSFER_TOOL_NAME } from '../tools/control-tools.js';
 import type { Agent } from './types.js';
 
-/** Name of the tool an agent calls to hand the conversation to another agent (Eino's `transfer_to_agent`). */
-export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
+export { TRANSFER_TOOL_NAME } from '../tools/control-tools.js';
 
 /** Eino's transfer instruction, verbatim. */
 export function transferInstruction(targets: readonly Pick<Agent, 'name' | 'description'>[]): string {

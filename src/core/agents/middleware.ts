@@ -1,9 +1,10 @@
-import type { ResumeInfo } from '../interrupt.js';
-import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
-import type { Message, ToolCall } from '../schema/message.js';
-import type { ToolCallResult } from '../tools/execute.js';
+import type { ChatModel } from '../models/chat-model.js';
+import type { Message } from '../schema/message.js';
+import type { ModelHandler, ToolCallHandler } from './handlers.js';
 import type { Tool, ToolInfo } from '../tools/tool.js';
 import type { RunContext } from './run-context.js';
+
+export type { ModelHandler, ToolCallHandler, ToolCallRequest, ToolCallResult } from './handlers.js';
 
 /**
  * Middlewares on ChatModelAgent, after Eino's ChatModelAgentMiddleware (adk/handler.go): hooks
@@ -58,23 +59,6 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolInfo[];
 }
-
-/** One model call as `wrapModel` sees it: messages and call options in, the whole reply out. */
-export type ModelHandler = (messages: Message[], options: ModelCallOptions) => Promise<Message>;
-
-/** One tool call as `wrapToolCall` sees it. */
-export interface ToolCallRequest {
-  call: ToolCall;
-  /** Parsed arguments to use instead of the call's own (a person's edit, a middleware's rewrite). */
-  arguments?: unknown | undefined;
-  /** This call's interrupt point when the run resumes. */
-  resume: ResumeInfo;
-  /** The call's interrupt address, e.g. `agent:assistant;tool:shell:call_1`. */
-  address: string;
-}
-
-/** Runs one tool call and gives its result; the handler `wrapToolCall` wraps. */
-export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
 
 /** What a middleware sees of the run. */
 export interface MiddlewareContext {

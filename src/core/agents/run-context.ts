@@ -2,10 +2,9 @@ import type { AddressSegment, ResumeContext } from '../interrupt.js';
 import { CallIds } from './call-ids.js';
 import { Session } from './session.js';
 import type { HistoryEntry } from './history.js';
-import type { AgentInput } from './types.js';
+import type { AgentInput } from './events.js';
 import type { RunCallbacks } from '../callbacks.js';
 import type { RunJournal } from './run-journal.js';
-import type { ArtifactStore } from '../middlewares/reduce-tool-results.js';
 
 export type { AgentRunInfo, AgentCallbacks } from '../callbacks.js';
 
@@ -36,6 +35,14 @@ export interface RunContext {
   inbox?: RunInbox | undefined;
   /** Model replies and tool results recorded as they happen, replayed by a later attempt of the turn (workers). */
   journal?: RunJournal | undefined;
+  /** Values never sent to a model: tool results and model requests are redacted (the Runner's `secrets`). */
+  secrets?: (() => readonly string[]) | undefined;
+}
+
+/** Where whole results are kept: the session's store (the CLI), else the run's own values. */
+export interface ArtifactStore {
+  put(id: string, text: string): Promise<void>;
+  get(id: string): Promise<string | undefined>;
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Message } from '../schema/message.js';
-import type { ToolCallResult } from '../tools/execute.js';
 import { addressToString, type AddressSegment } from '../interrupt.js';
-import type { ModelHandler, ToolCallHandler } from './middleware.js';
-import { messageEvent, type AgentEvent } from './types.js';
+import type { ModelHandler, ToolCallHandler, ToolCallResult } from './handlers.js';
+import { messageEvent, type AgentEvent } from './events.js';
 import type { CallIds } from './call-ids.js';
 
 /** What a journal keeps: a model's reply, a tool call that started, or the result it finished with. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeManifest, manifestDigest, type CodeManifest } from './code-graph.js';
 import type { TeamConfig } from './types.js';
 
+/** What trust records and a session is bound to: one hash, and the code manifest it stands for. */
 export interface TeamFingerprint {
   /** SHA-256 of the agents file's bytes and of the code it runs (its CodeManifest). */
   hash: string;
@@ -21,4 +22,5 @@ export async function teamFingerprint(text: string, config: TeamConfig): Promise
   return { hash: h.digest('hex'), code };
 }
 
+/** Whether the agents file runs code of its own (module tools, MCP scripts, their imports). */
 export const hasCode = (m: CodeManifest): boolean => Object.keys(m.files).length > 0 || Object.keys(m.packages).length > 0;

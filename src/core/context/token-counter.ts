@@ -1,6 +1,6 @@
 import type { Message } from '../schema/message.js';
 import { estimatePromptTokens } from '../models/token-estimate.js';
-import type { ToolInfo } from '../tools/tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
 
 /**
  * Counts a request's tokens before it is sent: the tokenizer's estimate, corrected by what the

@@ -175,7 +175,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   private runner(): Runner {
-    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints, tracing: this.team.tracing ?? true });
+    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints, tracing: this.team.tracing ?? true, secrets: this.stores.secrets });
   }
 
   /**

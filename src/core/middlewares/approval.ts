@@ -1,8 +1,9 @@
 import type { InterruptDetails, ResumeInfo } from '../interrupt.js';
 import type { ToolCall } from '../schema/message.js';
 import type { ToolCallResult } from '../tools/execute.js';
-import { describeCall } from '../agents/describe-call.js';
+import { describeCall } from './describe-call.js';
 import type { AgentMiddleware, MiddlewareContext, ToolCallHandler, ToolCallRequest } from '../agents/middleware.js';
+import { containsSecret } from '../store/redact.js';
 
 /**
  * The resume data that answers an approval interrupt: approve (optionally with edited arguments,
@@ -41,10 +42,16 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   const mayHaveRun = warned || (resume.wasInterrupted && !!ctx.run.sideEffects?.started(address));
   // Approval fails closed: anything but a well-formed decision for this very call asks again.
   const decision = resume.isResumeTarget && resume.hasData ? asDecision(resume.data) : undefined;
+  // Its arguments held a secret when it was asked (noted in the interrupt's state, which survives
+  // the store), and hold none now: this is the checkpoint's redacted copy, not what was approved.
+  const secrets = ctx.run.secrets?.() ?? [];
+  const holdsSecret = secrets.length > 0 && containsSecret(call.function.arguments, secrets);
+  const heldSecret = holdsSecret || (resume.wasInterrupted && heldSecretBefore(resume.state));
+  const secretLost = heldSecret && !holdsSecret;
   const ask = async (): Promise<ToolCallResult> => ({
     kind: 'interrupt',
     info: await withPreview(approvalInfo(call, args, mayHaveRun), ctx, args),
-    state: mayHaveRun ? WARNED : undefined,
+    state: mayHaveRun || heldSecret ? { ...(mayHaveRun ? WARNED : {}), ...(heldSecret ? HELD_SECRET : {}) } : undefined,
   });
   if (decision && !decision.approved) {
     const reason = decision.reason?.trim();
@@ -54,9 +61,30 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   const ledger = resume.wasInterrupted ? address : undefined;
   if (!decision) {
     const granted = !mayHaveRun && ctx.run.approvalPolicy?.allows({ tool: name, arguments: args, agentName: ctx.agentName });
-    return granted ? runApproved(next, ctx, req, NO_RESUME, undefined, ledger) : ask();
+    if (!granted) return ask();
+    return secretLost ? notRunSecretLost(name) : runApproved(next, ctx, req, NO_RESUME, undefined, ledger);
   }
+  // A person's edit is what they approved, whatever the stored copy lost.
+  if (secretLost && decision.arguments === undefined) return notRunSecretLost(name);
   return runApproved(next, ctx, req, NO_RESUME, decision.arguments, ledger);
+}
+
+/**
+ * Secrets are never stored, so a call asked in one process and approved in another (`adk run`, then
+ * `adk resume --approve`) has `[REDACTED]` where its arguments held a secret. Running that would run
+ * something the person did not approve (and silently differently), and there is no honest way to get
+ * the value back: the store must not keep it, even encrypted next to its key. So the call is refused,
+ * and the model and the person are told why; approved while adk still waits (the REPL, `adk serve`),
+ * the arguments are still in memory and the call runs as shown (see KeyValueCheckpointStore).
+ */
+function notRunSecretLost(name: string): ToolCallResult {
+  return {
+    kind: 'done',
+    isError: true,
+    content:
+      `This ${name} call was not run: its arguments held a secret, which adk does not store (the saved call has [REDACTED] in its place), ` +
+      'so running it after a resume would not run what was approved. Make the call again if it is still needed; it can be approved while the run waits (adk chat), not across adk resume.',
+  };
 }
 
 function parsedArguments(call: ToolCall): unknown {
@@ -93,6 +121,13 @@ async function withPreview(info: InterruptDetails, ctx: MiddlewareContext, args:
 
 /** State of an approval asked again after a crash: the next approval is given knowingly and runs. */
 const WARNED = { mayHaveRun: true } as const;
+
+/** State of an approval whose call's arguments held a secret when it was asked. */
+const HELD_SECRET = { heldSecret: true } as const;
+
+function heldSecretBefore(state: unknown): boolean {
+  return !!state && typeof state === 'object' && (state as { heldSecret?: unknown }).heldSecret === true;
+}
 
 function isWarned(state: unknown): boolean {
   return !!state && typeof state === 'object' && (state as { mayHaveRun?: unknown }).mayHaveRun === true;

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { AgentMiddleware, MiddlewareContext } from '../agents/middleware.js';
+import type { ArtifactStore } from '../agents/run-context.js';
+
+export type { ArtifactStore } from '../agents/run-context.js';
 import type { Message } from '../schema/message.js';
 import type { Tool } from '../tools/tool.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -17,11 +20,6 @@ export interface ReduceToolResultsOptions {
   contextWindow?: number | undefined;
 }
 
-/** Where whole results are kept: the session's store (the CLI), else the run's own values. */
-export interface ArtifactStore {
-  put(id: string, text: string): Promise<void>;
-  get(id: string): Promise<string | undefined>;
-}
 
 /** Name of the tool the middleware adds so the model can page through a saved result by id and offset. */
 export const READ_TOOL_RESULT = 'read_tool_result';

@@ -1,5 +1,5 @@
 import type { Message, MessageChunk } from '../schema/message.js';
-import type { ToolInfo } from '../tools/tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
 import type { ModelPrice } from './pricing.js';
 
 /** Whether the model may (`auto`), must (`required`), must not (`none`) call a tool, or must call the named one. */

@@ -1,5 +1,5 @@
 import type { Message, Usage } from '../schema/message.js';
-import type { ToolInfo } from '../tools/tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
 
 type Tokenizer = { countTokens(text: string): number };
 let tokenizer: Promise<Tokenizer> | undefined;

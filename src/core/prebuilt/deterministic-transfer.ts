@@ -1,24 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { generate } from '../async-queue.js';
 import { toError } from '../errors.js';
 import { toFlowAgent, type FlowAgent } from '../agents/flow.js';
 import { TRANSFER_TOOL_NAME } from '../agents/instruction.js';
+import { genTransferMessages } from '../agents/transfer-messages.js';
+
+export { genTransferMessages } from '../agents/transfer-messages.js';
 import { createRunContext, type RunContext } from '../agents/run-context.js';
 import { nextEventSeq, Session, type RecordedEvent } from '../agents/session.js';
 import { errorEvent, messageEvent, type Agent, type AgentEvent, type AgentInput } from '../agents/types.js';
 import { interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
-import { assistantMessage, toolMessage, type Message } from '../schema/message.js';
 
-/**
- * The messages of a transfer the framework makes on an agent's behalf: an assistant call of
- * `transfer_to_agent` and its result. Unlike Eino (issue #786) the arguments are valid JSON, so
- * providers accept them when the history is replayed.
- */
-export function genTransferMessages(dest: string): [Message, Message] {
-  const id = randomUUID();
-  const call = assistantMessage('', [{ id, function: { name: TRANSFER_TOOL_NAME, arguments: JSON.stringify({ agent_name: dest }) } }]);
-  return [call, toolMessage(`successfully transferred to agent [${dest}]`, id, TRANSFER_TOOL_NAME)];
-}
 
 /** Settings of agentWithDeterministicTransferTo: the agent to wrap and where control goes after it. */
 export interface DeterministicTransferConfig {

@@ -1,4 +1,4 @@
-import { KeyValueCheckpointStore, type SecretOptions } from './checkpoint-store.js';
+import { KeyValueCheckpointStore, secretsFor, type SecretOptions } from './checkpoint-store.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { openKeyValueStore, type OpenStoreOptions } from './open-store.js';
 import { SessionStore } from './session-store.js';
@@ -8,6 +8,8 @@ export interface AdkStores {
   kv: KeyValueStore;
   sessions: SessionStore;
   checkpoints: KeyValueCheckpointStore;
+  /** The values the stores redact (found in the environment now, plus the store's own): runs keep them from models too. */
+  secrets?: (() => string[]) | undefined;
   close(): Promise<void>;
 }
 
@@ -18,5 +20,5 @@ export interface AdkStores {
 export async function openAdkStores(url?: string, opts: OpenStoreOptions & SecretOptions = {}): Promise<AdkStores> {
   const kv = await openKeyValueStore(url, opts);
   const secrets: SecretOptions = { secrets: opts.secrets, env: opts.env };
-  return { kv, sessions: new SessionStore(kv, secrets), checkpoints: new KeyValueCheckpointStore(kv, secrets), close: () => kv.close() };
+  return { kv, sessions: new SessionStore(kv, secrets), checkpoints: new KeyValueCheckpointStore(kv, secrets), secrets: () => secretsFor(secrets), close: () => kv.close() };
 }

@@ -21,22 +21,38 @@ export function secretsFor(opts: SecretOptions): string[] {
   return [...secretsFromEnv(opts.env ?? process.env), ...extra];
 }
 
-/** Checkpoints under `checkpoint:<id>`; known secrets are replaced by `[REDACTED]` before writing. */
+/**
+ * Checkpoints under `checkpoint:<id>`; known secrets are replaced by `[REDACTED]` before writing.
+ *
+ * A checkpoint that redaction changed is also kept as it was, in this process's memory only, and
+ * read back as it was while the store still holds exactly what this process wrote: a call approved
+ * while adk waits (the REPL, `adk serve`) runs with the arguments the person was shown. Another
+ * process (a later `adk resume`, another worker) reads the redacted text; the approval middleware
+ * then refuses a call whose arguments lost a secret instead of running `[REDACTED]`.
+ */
 export class KeyValueCheckpointStore implements CheckpointStore {
+  private readonly live = new Map<string, { stored: string; data: string }>();
+
   constructor(
     private readonly kv: KeyValueStore,
     private readonly opts: SecretOptions = {},
   ) {}
 
-  get(id: string): Promise<string | undefined> {
-    return this.kv.get(CHECKPOINT_PREFIX + id);
+  async get(id: string): Promise<string | undefined> {
+    const stored = await this.kv.get(CHECKPOINT_PREFIX + id);
+    const live = this.live.get(id);
+    return live && live.stored === stored ? live.data : stored;
   }
 
-  set(id: string, data: string): Promise<void> {
-    return this.kv.set(CHECKPOINT_PREFIX + id, redactJsonText(data, secretsFor(this.opts)));
+  async set(id: string, data: string): Promise<void> {
+    const stored = redactJsonText(data, secretsFor(this.opts));
+    this.live.delete(id);
+    await this.kv.set(CHECKPOINT_PREFIX + id, stored);
+    if (stored !== data) this.live.set(id, { stored, data });
   }
 
   async delete(id: string): Promise<void> {
+    this.live.delete(id);
     await this.kv.delete(CHECKPOINT_PREFIX + id);
   }
 

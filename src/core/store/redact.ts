@@ -1,7 +1,10 @@
+import { isSecretName } from './secret-names.js';
+
+export { isSecretName };
+
 /** What a secret is replaced with before anything is persisted. */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$/;
 const MIN_SECRET_LENGTH = 8;
 
 /**
@@ -13,32 +16,93 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   const out = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < MIN_SECRET_LENGTH) continue;
-    if (name === 'OPENAI_API_KEY' || SECRET_NAME.test(name.toUpperCase())) out.add(value);
+    if (isSecretName(name)) out.add(value);
   }
   return [...out];
 }
 
-/** Secrets as they may appear inside JSON text too (a secret with `"` or `\` is escaped there). */
-function variants(secrets: readonly string[]): string[] {
+/**
+ * The forms of a secret that redaction looks for, compared without regard to ASCII case (so an
+ * upper- or lower-cased copy, and hex in either case, are found too): the secret; its upper and
+ * lower case (for letters beyond ASCII); reversed; hex; URL-encoded (encodeURIComponent, and every
+ * byte percent-encoded); base64 in both alphabets at each of the 3 alignments a secret can have
+ * inside a longer base64 text (for each, the characters that only the secret's bytes decide: a few
+ * at either edge, which mix in the neighbours' bits, stay); each also as it reads inside JSON text.
+ * Every form is at least 8 characters long (a secret is at least 8), so ordinary words are left alone.
+ */
+function encodings(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const out = [secret, secret.toUpperCase(), secret.toLowerCase(), [...secret].reverse().join(''), hex, hex.replace(/../g, '%$&')];
+  try {
+    out.push(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate: no URL form.
+  }
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole < 6) continue;
+    const b64 = bytes.subarray(skip, skip + whole).toString('base64');
+    out.push(b64, b64.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out.flatMap((e) => [e, JSON.stringify(e).slice(1, -1)]);
+}
+
+/** ASCII letters to lower case, nothing else: the text keeps its length, so positions carry over. */
+function foldCase(text: string): string {
+  return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : text;
+}
+
+let needleCache: { key: string; needles: string[] } | undefined;
+
+/** Every form of every secret, case-folded, without duplicates; computed once per set of secrets. */
+function needlesOf(secrets: readonly string[]): string[] {
+  const key = secrets.join('\u0000');
+  if (needleCache?.key === key) return needleCache.needles;
   const out = new Set<string>();
   for (const s of secrets) {
     if (!s || s.length < MIN_SECRET_LENGTH) continue;
-    out.add(s);
-    out.add(JSON.stringify(s).slice(1, -1));
+    for (const e of encodings(s)) if (e.length >= MIN_SECRET_LENGTH) out.add(foldCase(e));
   }
-  // Longest first, so a secret that contains another is replaced whole.
-  return [...out].sort((a, b) => b.length - a.length);
+  needleCache = { key, needles: [...out] };
+  return needleCache.needles;
 }
 
-function redactString(text: string, list: readonly string[]): string {
-  let out = text;
-  for (const s of list) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
+/**
+ * Replaces every form of a secret in `text`. One case fold of the text, then one indexOf scan per
+ * needle (no regular expression is built from a secret); overlapping finds are merged, so a secret
+ * that contains another is replaced whole.
+ */
+function redactString(text: string, needles: readonly string[]): string {
+  if (text.length < MIN_SECRET_LENGTH) return text;
+  const folded = foldCase(text);
+  const found: Array<[number, number]> = [];
+  for (const n of needles) {
+    for (let at = folded.indexOf(n); at >= 0; at = folded.indexOf(n, at + n.length)) found.push([at, at + n.length]);
+  }
+  if (!found.length) return text;
+  found.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let copied = 0;
+  let [from, to] = found[0]!;
+  for (const [f, t] of found) {
+    if (f <= to) {
+      to = Math.max(to, t);
+      continue;
+    }
+    out += text.slice(copied, from) + REDACTED;
+    copied = to;
+    [from, to] = [f, t];
+  }
+  return out + text.slice(copied, from) + REDACTED + text.slice(to);
 }
 
-/** True when `text` contains any secret (raw or JSON-escaped). Cheap check before a deep copy. */
+/** True when `text` contains any secret in any of its forms (see encodings). Cheap check before a deep copy. */
 export function containsSecret(text: string, secrets: readonly string[]): boolean {
-  return variants(secrets).some((s) => text.includes(s));
+  const needles = needlesOf(secrets);
+  if (!needles.length || text.length < MIN_SECRET_LENGTH) return false;
+  const folded = foldCase(text);
+  return needles.some((n) => folded.includes(n));
 }
 
 /**
@@ -73,7 +137,7 @@ const STRUCTURAL_KEYS = new Set([
  * booleans are left alone, so a redacted record still parses as the same kind of record.
  */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
-  const list = variants(secrets);
+  const list = needlesOf(secrets);
   if (!list.length) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return redactString(v, list);

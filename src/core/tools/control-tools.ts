@@ -1,5 +1,7 @@
-import { TRANSFER_TOOL_NAME } from '../agents/instruction.js';
 import type { Tool } from './tool.js';
+
+/** Name of the tool an agent calls to hand the conversation to another agent (Eino's `transfer_to_agent`). */
+export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
 /** `transfer_to_agent`, exactly as Eino defines it. It is always return-directly. */
 export const transferTool: Tool<{ agent_name: string }> = {

@@ -1,11 +1,14 @@
 import { childSignal, raceAbort } from '../abort.js';
 import { cancelledBy, toError } from '../errors.js';
 import type { RunContext } from '../agents/run-context.js';
-import type { AgentAction, AgentEvent } from '../agents/types.js';
+import type { AgentAction, AgentEvent } from '../agents/events.js';
 import type { InterruptSignal, ResumeInfo } from '../interrupt.js';
 import type { Message, ToolCall } from '../schema/message.js';
 import { validateArguments } from './parameters.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from './tool.js';
+import type { ToolCallResult } from '../agents/handlers.js';
+
+export type { ToolCallResult } from '../agents/handlers.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
@@ -21,9 +24,6 @@ export interface ToolCallEnv {
   messages?: readonly Message[] | undefined;
 }
 
-export type ToolCallResult =
-  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean }
-  | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };
 
 /** Parses a model's raw argument string. Empty means `{}` (many models send "" for no arguments). */
 export function parseToolArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {

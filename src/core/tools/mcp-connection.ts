@@ -42,6 +42,8 @@ export class McpConnection {
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly startTimeoutMs: number,
+    /** What changed in the trusted code, asked before the process starts (a change refuses the start). */
+    private readonly codeGuard?: () => Promise<string | undefined>,
   ) {}
 
   get pid(): number | undefined {
@@ -60,6 +62,8 @@ export class McpConnection {
 
   private async doStart(): Promise<void> {
     this.state = 'starting';
+    const changed = await this.codeGuard?.();
+    if (changed) throw new Error(`not started: ${changed} since the folder was trusted (a tool or command may have written it); review it, then run adk trust and start a new session`);
     const transport = stdioTransport(
       {
         command: this.config.command,

@@ -139,10 +139,7 @@ export class McpServerPool {
     const { McpConnection } = connectionModule ?? (await loadConnection());
     let c = this.connections.get(server);
     if (!c) {
-      const changed = await this.options.codeGuard?.();
-      if (changed) throw new Error(`MCP server '${server}' was not started: ${changed} since the folder was trusted (a tool or command may have written it). Review it, then run adk trust and start a new session.`);
-      if (this.connections.get(server)) return this.connect(server);
-      c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
+      c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS, this.options.codeGuard);
       this.connections.set(server, c);
     }
     await c.start();

@@ -1,18 +1,12 @@
 import type { ZodType } from 'zod';
 import type { RunContext } from '../agents/run-context.js';
-import type { AgentAction, AgentEvent } from '../agents/types.js';
+import type { AgentAction, AgentEvent } from '../agents/events.js';
 import type { InterruptDetails, InterruptSignal, ResumeInfo } from '../interrupt.js';
 import type { Message } from '../schema/message.js';
 
-/** A JSON Schema object (the `parameters` of a tool as the model sees them). */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from './tool-info.js';
 
-/** What the model is told about a tool. */
-export interface ToolInfo {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-}
+export type { JsonSchema, ToolInfo } from './tool-info.js';
 
 /** What a tool's `execute` gets besides its arguments: cancellation, the call, the run, and ways to interrupt or act. */
 export interface ToolContext {

@@ -1,4 +1,4 @@
-import { describeCall } from '../../core/agents/describe-call.js';
+import { describeCall } from '../../core/middlewares/describe-call.js';
 import type { ApprovalChoice } from '../components/ApprovalPrompt.js';
 import type { PlanDecision } from '../components/PlanReviewPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';

@@ -1,16 +1,6 @@
-import type { ShellResult } from './shell.js';
+import type { RunningShell, ShellResult } from './running-shell.js';
 
-/** A started shell command: its result, its output so far, and the levers on its process. */
-export interface RunningShell {
-  readonly command: string;
-  readonly result: Promise<ShellResult>;
-  /** Everything captured so far (capped like the result). */
-  output(): string;
-  /** Stops the timeout and the run's cancel signal from reaching it: it belongs to the jobs now. */
-  release(): void;
-  /** Kills its process group. */
-  kill(): void;
-}
+export type { RunningShell } from './running-shell.js';
 
 interface Job {
   id: string;

@@ -7,7 +7,10 @@ import * as z from 'zod';
 import { bwrapArgs, sandboxStatus, spawnSandboxed, type SandboxMode } from '../sandbox/bwrap.js';
 import type { Tool } from '../tool.js';
 import { OutputCapture } from './output-capture.js';
-import type { RunningShell, ShellJobs } from './shell-jobs.js';
+import type { ShellJobs } from './shell-jobs.js';
+import type { RunningShell, ShellResult } from './running-shell.js';
+
+export type { RunningShell, ShellResult } from './running-shell.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 60_000;
 export const SHELL_MAX_OUTPUT_CHARS = 30_000;
@@ -34,14 +37,6 @@ const parameters = z.object({
   command: z.string().min(1).describe('The command line, run with /bin/sh -c in the workspace root'),
 });
 
-export interface ShellResult {
-  output: string;
-  exitCode: number;
-  /** Why the process was killed, if it was (`stopped`: a background job stopped on request or at exit). */
-  killed?: 'timeout' | 'cancelled' | 'stopped' | undefined;
-  /** Why it ran outside the sandbox although the sandbox was wanted (`sandbox: auto` without a working bwrap). */
-  unsandboxed?: string | undefined;
-}
 
 /**
  * `shell`. Approval is not decided here: the agent's `approval` list stops the run before this

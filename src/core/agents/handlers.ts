@@ -1,0 +1,32 @@
+import type { AgentAction } from './events.js';
+import type { InterruptSignal, ResumeInfo } from '../interrupt.js';
+import type { ModelCallOptions } from '../models/chat-model.js';
+import type { Message, ToolCall } from '../schema/message.js';
+
+/**
+ * The two calls an agent makes, as the layers around them see them: a model call and a tool call.
+ * Middlewares wrap them (wrapModel, wrapToolCall) and so does the run's journal; neither needs more
+ * of the run than this.
+ */
+
+/** One model call as `wrapModel` sees it: messages and call options in, the whole reply out. */
+export type ModelHandler = (messages: Message[], options: ModelCallOptions) => Promise<Message>;
+
+/** One tool call as `wrapToolCall` sees it. */
+export interface ToolCallRequest {
+  call: ToolCall;
+  /** Parsed arguments to use instead of the call's own (a person's edit, a middleware's rewrite). */
+  arguments?: unknown | undefined;
+  /** This call's interrupt point when the run resumes. */
+  resume: ResumeInfo;
+  /** The call's interrupt address, e.g. `agent:assistant;tool:shell:call_1`. */
+  address: string;
+}
+
+/** Runs one tool call and gives its result; the handler `wrapToolCall` wraps. */
+export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResult>;
+
+/** How a tool call ended: a result for the model (with any action), or an interrupt for a person. */
+export type ToolCallResult =
+  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean }
+  | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };
