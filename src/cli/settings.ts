@@ -8,6 +8,7 @@ export const SETTINGS = {
   base_url: { env: 'OPENAI_BASE_URL', description: 'OpenAI-compatible endpoint when OPENAI_BASE_URL is unset' },
   store: { env: 'ADK_STORE', description: 'session store URL when ADK_STORE is unset' },
   shell_env: { env: 'ADK_SHELL_ENV', description: 'further environment variables shell commands see, e.g. "GOPATH NPM_CONFIG_REGISTRY"' },
+  sandbox_read_paths: { env: 'ADK_SANDBOX_READ_PATHS', description: 'paths outside the workspace sandboxed commands may read (the rest of $HOME is hidden), e.g. "~/.cargo/registry ~/go/pkg"' },
   shell_sandbox: { env: 'ADK_SHELL_SANDBOX', description: '"off" runs shell commands without the bwrap sandbox' },
   fetch_allow_hosts: { env: 'ADK_FETCH_ALLOW_HOSTS', description: 'private hosts fetch_url may reach, e.g. "localhost:8080 10.0.0.0/8"' },
 } as const;

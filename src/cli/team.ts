@@ -170,6 +170,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     // `host,host:port cidr`: commas and spaces both separate entries, as the README writes it.
     fetchAllowHosts: env.ADK_FETCH_ALLOW_HOSTS?.split(/[\s,]+/).filter(Boolean),
     shellEnv: env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean),
+    shellReadPaths: env.ADK_SANDBOX_READ_PATHS?.split(/[\s,]+/).filter(Boolean),
     shellSandbox: shellSandboxFromEnv(env),
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),

@@ -19,7 +19,7 @@ afterEach(() => {
   for (const s of sockets.splice(0)) s.close();
 });
 
-async function runCommands(commands: string[], opts: { home?: string; ws?: string } = {}) {
+async function runCommands(commands: string[], opts: { home?: string; ws?: string; shell?: string } = {}) {
   const adkHome = tempHome();
   const ws = opts.ws ?? tempDir('adk-sbx-ws-');
   const file = writeAgentsFile(
@@ -30,7 +30,7 @@ agents:
   s:
     description: Runs commands without asking (trusted for the test).
     instruction: Test agent.
-    tools: [shell]
+    tools: [${opts.shell ?? 'shell'}]
     approval: []
 `,
   );
@@ -118,6 +118,22 @@ describe('the sandbox against root and the host', () => {
     }
     expect(elsewhere[1]).toContain('home-write-private');
     expect(existsSync(join(home, name))).toBe(false);
+  });
+
+  it.runIf(status.bwrap)('read_paths shows what the person lists, and still hides credentials under it', async () => {
+    const home = tempDir('adk-sbx-home-');
+    mkdirSync(join(home, 'notes'));
+    writeFileSync(join(home, 'notes', 'todo.txt'), 'NOTES-VISIBLE\n');
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
+    const cmds = ['cat ~/notes/todo.txt; echo done', 'cat ~/.ssh/id_rsa; echo done'];
+    const listed = await runCommands(cmds, { home, shell: "{ shell: { read_paths: ['~/notes'] } }" });
+    expect(listed[0]).toContain('NOTES-VISIBLE');
+    const whole = await runCommands(cmds, { home, shell: "{ shell: { read_paths: ['~'] } }" });
+    expect(whole[0]).toContain('NOTES-VISIBLE');
+    expect(whole[1]).not.toContain('PRIVATE-KEY');
+    const none = await runCommands(cmds, { home });
+    expect(none[0]).not.toContain('NOTES-VISIBLE');
   });
 
   it.runIf(status.bwrap)('no /proc/*/environ inside shows the API key, and no other process is there to read', async () => {

@@ -71,6 +71,7 @@ function widenedBy(o: BuiltinToolConfig | undefined): string[] {
   if (o.sandbox === 'off') out.push('runs shell commands outside the sandbox');
   if (o.network) out.push('gives shell commands the network');
   if (o.env?.length) out.push(`passes ${o.env.join(', ')} to shell commands`);
+  if (o.readPaths?.length) out.push(`lets sandboxed shell commands read ${o.readPaths.join(', ')}`);
   if (o.allowHosts?.length) out.push(`lets fetch_url reach ${o.allowHosts.join(', ')}`);
   return out;
 }

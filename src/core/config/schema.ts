@@ -69,11 +69,12 @@ export const agentToolSchema = z.strictObject({
   emit_internal_events: z.boolean().optional(),
 });
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
-/** `- shell: { sandbox: off, network: true, env: [NPM_CONFIG_REGISTRY] }` */
+/** `- shell: { sandbox: off, network: true, env: [NPM_CONFIG_REGISTRY], read_paths: [~/.cargo/registry] }` */
 export const shellOptionsSchema = z.strictObject({
   sandbox: z.enum(['auto', 'off']).optional(),
   network: z.boolean().optional(),
   env: z.array(envName).optional(),
+  read_paths: z.array(z.string().min(1)).optional(),
 });
 /** `- fetch_url: { allow_hosts: [localhost:8080, 10.0.0.0/8] }` */
 export const fetchUrlOptionsSchema = z.strictObject({ allow_hosts: z.array(z.string().min(1)).optional() });

@@ -147,6 +147,7 @@ function checkBuiltinWithOptions(name: string, raw: unknown, p: PathSeg[], c: Pr
   if ('sandbox' in o && o.sandbox) options.sandbox = o.sandbox;
   if ('network' in o && o.network !== undefined) options.network = o.network;
   if ('env' in o && o.env) options.env = o.env;
+  if ('read_paths' in o && o.read_paths) options.readPaths = o.read_paths;
   if ('allow_hosts' in o && o.allow_hosts) {
     try {
       parseAllowHosts(o.allow_hosts);

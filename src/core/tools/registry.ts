@@ -165,6 +165,7 @@ function withToolConfig(base: BuiltinToolOptions, config: BuiltinToolConfig): Bu
     ...(config.sandbox ? { shellSandbox: config.sandbox } : {}),
     ...(config.network !== undefined ? { shellNetwork: config.network } : {}),
     ...(config.env ? { shellEnv: [...(base.shellEnv ?? []), ...config.env] } : {}),
+    ...(config.readPaths ? { shellReadPaths: [...(base.shellReadPaths ?? []), ...config.readPaths] } : {}),
     ...(config.allowHosts ? { fetchAllowHosts: [...(base.fetchAllowHosts ?? []), ...config.allowHosts] } : {}),
   };
 }

@@ -50,6 +50,8 @@ export interface BuiltinToolOptions {
   shellSandbox?: SandboxMode | undefined;
   /** Whether sandboxed shell commands may use the network (default: no). */
   shellNetwork?: boolean | undefined;
+  /** Paths outside the workspace sandboxed shell commands may read (`read_paths`; `~` is the home folder). */
+  shellReadPaths?: readonly string[] | undefined;
   /** Where shell commands moved to the background run on (shared by every agent; `close()` it on exit). */
   shellJobs?: ShellJobs | undefined;
 }
@@ -65,6 +67,8 @@ export interface BuiltinToolConfig {
   network?: boolean | undefined;
   /** shell: further environment variables commands see. */
   env?: string[] | undefined;
+  /** shell: paths outside the workspace sandboxed commands may read (`~/…` is under the home folder). */
+  readPaths?: string[] | undefined;
   /** fetch_url: private destinations it may reach (host, host:port, CIDR). */
   allowHosts?: string[] | undefined;
 }
@@ -91,6 +95,7 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
       env: opts.shellEnv,
       sandbox: opts.shellSandbox,
       network: opts.shellNetwork,
+      readPaths: opts.shellReadPaths,
       jobs,
     }),
     shell_output: shellOutputTool(jobs),

@@ -93,7 +93,7 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
     }
   }
   for (const p of spec.readPaths ?? []) {
-    const real = realOrSelf(p);
+    const real = realOrSelf(home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : path.resolve(spec.workspace, p));
     if (existsSync(real)) {
       args.push('--ro-bind', real, real);
       visible.push(real);
