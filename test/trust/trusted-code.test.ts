@@ -75,6 +75,7 @@ describe('trust follows what an MCP server runs', () => {
     ['a file the server script imports', 'node', ['mcp/server.mjs'], 'mcp/lib.mjs'],
     ['a script named inside sh -c', 'sh', ['-c', 'exec node mcp/server.mjs'], 'mcp/server.mjs'],
     ['a file imported by a script named inside bash -c', 'bash', ['-c', 'cd mcp && exec node ./server.mjs'], 'mcp/lib.mjs'],
+    ['a file an inline program (node -e) imports', 'node', ['--input-type=module', '-e', `await import('./mcp/lib.mjs'); await import(${JSON.stringify(MCP_FIXTURE)});`], 'mcp/lib.mjs'],
   ] as const) {
     it(`a change to ${name} is refused before the server starts`, async () => {
       put('mcp/server.mjs', serverScript('lib.mjs'));

@@ -36,17 +36,25 @@ type Walk = typeof import('acorn-walk');
 /** The team's code as it is on disk now. */
 export async function codeManifest(config: TeamConfig): Promise<CodeManifest> {
   const roots = codeRoots(config);
-  if (!roots.length) return { files: {}, packages: {}, folders: [] };
+  if (!roots.files.length && !roots.folders.length) return { files: {}, packages: {}, folders: [] };
   // The parser is loaded only for teams that run code of their own.
   const [acorn, walk] = await Promise.all([import('acorn'), import('acorn-walk')]);
   const graph = new Graph(config.dir, acorn, walk);
-  for (const f of roots) graph.visit(f);
+  for (const f of roots.files) graph.visit(f);
+  for (const d of roots.folders) graph.wholeFolder(d);
   return graph.manifest();
 }
 
-/** Files the agents file names as code: module tools and middlewares, MCP commands and scripts in its folder. */
-export function codeRoots(config: TeamConfig): string[] {
+/** Flags that hand an interpreter a program inline or by module name (`node -e`, `python -c`, `python -m`): its imports cannot be found from a file. */
+const INLINE_PROGRAM = new Set(['-e', '--eval', '-p', '--print', '-c', '-m']);
+
+/**
+ * Files the agents file names as code (module tools and middlewares, MCP commands and scripts in its
+ * folder), and folders to count whole (an MCP server given its program inline: `node -e "…"`).
+ */
+export function codeRoots(config: TeamConfig): { files: string[]; folders: string[] } {
   const files = new Set<string>();
+  const folders = new Set<string>();
   for (const a of config.agents.values()) {
     const refs = a.type === 'chat' || a.type === 'deep' ? a.tools : a.type === 'plan_execute' ? a.executor.tools : [];
     for (const r of refs) if (r.kind === 'module') files.add(r.resolvedPath);
@@ -55,8 +63,12 @@ export function codeRoots(config: TeamConfig): string[] {
   for (const s of config.mcpServers.values()) {
     const words = [s.command, ...s.args];
     // `sh -c "exec node mcp/server.js"`: the script's words name files too.
-    const script = SHELLS.has(path.basename(s.command)) ? s.args[s.args.indexOf('-c') + 1] : undefined;
-    if (s.args.includes('-c') && script !== undefined) words.push(...shellWords(script));
+    const shellFlag = SHELLS.has(path.basename(s.command)) ? s.args.indexOf('-c') : -1;
+    const script = shellFlag >= 0 ? s.args[shellFlag + 1] : undefined;
+    if (script !== undefined) words.push(...shellWords(script));
+    // A program given inline (`node -e "require('./lib')"`, `python -c …`, `python -m pkg`) loads what
+    // no file names: its folder counts whole.
+    if (words.some((w, i) => INLINE_PROGRAM.has(w) && i !== shellFlag + 1)) folders.add(s.cwd ? path.resolve(config.dir, s.cwd) : config.dir);
     const candidates = words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]);
     const bases = new Set([config.dir, s.cwd ? path.resolve(config.dir, s.cwd) : config.dir]);
     // `cd mcp && node ./server.js`: a folder a word names is where later words may be relative to.
@@ -68,7 +80,7 @@ export function codeRoots(config: TeamConfig): string[] {
       }
     }
   }
-  return [...files].sort();
+  return { files: [...files].sort(), folders: [...folders].sort() };
 }
 
 /** One digest of a manifest, for the team's fingerprint. */
@@ -209,7 +221,7 @@ class Graph {
   }
 
   /** Every file under `dir` (not node_modules or .git), sorted: what a program we cannot read may load. */
-  private wholeFolder(dir: string): void {
+  wholeFolder(dir: string): void {
     const rel = this.rel(dir) || '.';
     if (this.folders.has(rel)) return;
     this.folders.add(rel);
