@@ -40,7 +40,11 @@ export const SECCOMP_FD = 3;
 /** The folders of the system a command needs to run programs; everything else of `/` is absent. */
 const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/nix', '/snap', '/sys'];
 /** Secrets of the system that a sandboxed root would otherwise read as their owner. */
-const SYSTEM_SECRETS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/ssl/private', '/etc/sudoers', '/etc/sudoers.d'];
+const SYSTEM_SECRETS = [
+  '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/sudoers', '/etc/sudoers.d',
+  '/etc/ssl/private', '/etc/pki/tls/private', '/etc/letsencrypt', '/etc/krb5.keytab', '/etc/ipsec.secrets', '/etc/wireguard',
+  '/etc/NetworkManager/system-connections', '/etc/credstore', '/etc/credstore.encrypted', '/etc/docker/key.json',
+];
 /** Credentials people keep in their home, hidden again where the workspace or a read path shows them. */
 const HOME_SECRETS = ['.ssh', '.aws', '.azure', '.gnupg', '.kube', '.docker', '.config/gcloud', '.config/gh', '.netrc', '.npmrc', '.pypirc', '.pgpass', '.git-credentials', '.cargo/credentials.toml', '.cargo/credentials', '.adk', '.local/share/keyrings'];
 /** Settings from home a command needs to behave as the person's tools do, read-only and free of secrets. */
