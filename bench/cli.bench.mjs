@@ -1,6 +1,7 @@
 // W6: whole-process CLI timings. `adk --version` against `node -e 0`, and the time until the first
 // `delta` line of `adk run --json` against a local OpenAI-compatible server. Median of 10 runs each.
-import { spawn } from 'node:child_process';
+// Run once per Node binary: this process's, and Node 24 where run.mjs has one (ids W6v24, W6d24).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +14,10 @@ const ADK = fileURLToPath(new URL('../bin/adk.js', import.meta.url));
 const RUNS = 10;
 
 /** Spawns a process; resolves with ms until exit and ms until the first stdout line matching `until`. */
-function timeProcess(args, { env, cwd, until } = {}) {
+function timeProcess(node, args, { env, cwd, until } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let firstMatch;
     let out = '';
     let err = '';
@@ -43,31 +44,37 @@ async function sample(fns, runs, warmup = 2) {
   return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)]));
 }
 
-/** Returns rows: W6 version (adk, node -e 0) and W6 first delta (adk). */
-export async function benchCli({ log = () => {} } = {}) {
-  log('W6 CLI …');
+/**
+ * Returns rows: W6 version (adk, node -e 0) and W6 first delta (adk), all run by `node` (default: this
+ * process's binary). With `suffix` (another Node's major, '24') the ids become W6v24 and W6d24 and the
+ * workload names say which Node ran them.
+ */
+export async function benchCli({ log = () => {}, node = process.execPath, suffix = '' } = {}) {
+  const nodeVersion = suffix ? execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() : process.version;
+  const on = suffix ? ` (node ${nodeVersion})` : '';
+  log(`W6 CLI${on} …`);
   const rows = [];
   const version = await sample(
     {
-      node: async () => (await timeProcess(['-e', '0'])).total,
+      node: async () => (await timeProcess(node, ['-e', '0'])).total,
       adk: async () => {
-        const r = await timeProcess([ADK, '--version']);
+        const r = await timeProcess(node, [ADK, '--version']);
         if (!/\d+\.\d+\.\d+/.test(r.out)) throw new Error(`adk --version printed ${JSON.stringify(r.out)}`);
         return r.total;
       },
     },
     RUNS,
   );
-  const title = 'W6 `adk --version` vs `node -e 0`';
-  rows.push({ id: 'W6v', workload: title, impl: 'baseline', ...pick(version.node), unit: 'ms', note: '`node -e 0`' });
-  rows.push({ id: 'W6v', workload: title, impl: 'adk', ...pick(version.adk), unit: 'ms', overhead: version.adk.median - version.node.median });
+  const title = `W6 \`adk --version\` vs \`node -e 0\`${on}`;
+  rows.push({ id: `W6v${suffix}`, workload: title, impl: 'baseline', ...pick(version.node), unit: 'ms', node: nodeVersion, note: '`node -e 0`' });
+  rows.push({ id: `W6v${suffix}`, workload: title, impl: 'adk', ...pick(version.adk), unit: 'ms', node: nodeVersion, overhead: version.adk.median - version.node.median });
 
   const server = await startSseServer();
   const cwd = mkdtempSync(join(tmpdir(), 'adk-bench-cli-'));
   const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench-key', ADK_MODEL: 'bench-model', NO_COLOR: '1' };
   try {
-    const first = await sample({ adk: async () => (await timeProcess([ADK, 'run', '--json', 'hi'], { env, cwd, until: /"type":"delta"/ })).first }, RUNS);
-    rows.push({ id: 'W6d', workload: 'W6 `adk run --json` first delta', impl: 'adk', ...pick(first.adk), unit: 'ms', note: `local SSE server, ${server.requests} requests` });
+    const first = await sample({ adk: async () => (await timeProcess(node, [ADK, 'run', '--json', 'hi'], { env, cwd, until: /"type":"delta"/ })).first }, RUNS);
+    rows.push({ id: `W6d${suffix}`, workload: `W6 \`adk run --json\` first delta${on}`, impl: 'adk', ...pick(first.adk), unit: 'ms', node: nodeVersion, note: `local SSE server, ${server.requests} requests` });
   } finally {
     await server.close();
     rmSync(cwd, { recursive: true, force: true });

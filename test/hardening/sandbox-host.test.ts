@@ -19,7 +19,7 @@ afterEach(() => {
   for (const s of sockets.splice(0)) s.close();
 });
 
-async function runCommands(commands: string[], opts: { home?: string; ws?: string; shell?: string } = {}) {
+async function runCommands(commands: string[], opts: { home?: string; ws?: string; shell?: string; path?: string } = {}) {
   const adkHome = tempHome();
   const ws = opts.ws ?? tempDir('adk-sbx-ws-');
   const file = writeAgentsFile(
@@ -36,7 +36,7 @@ agents:
   );
   trustAgentsFile(adkHome, file);
   server().enqueue({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: 'shell', arguments: { command } })) }, { content: 'done' });
-  const env = { ...serverEnv(server(), KEY, adkHome), ...(opts.home ? { HOME: opts.home } : {}) };
+  const env = { ...serverEnv(server(), KEY, adkHome), ...(opts.home ? { HOME: opts.home } : {}), ...(opts.path ? { PATH: opts.path } : {}) };
   const r = await expectExit(['run', '--agents', file, '--json', 'go'], 0, { env, cwd: ws });
   const results = ofType(r.lines, 'tool_result');
   return commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string);
@@ -134,6 +134,14 @@ describe('the sandbox against root and the host', () => {
     expect(whole[1]).not.toContain('PRIVATE-KEY');
     const none = await runCommands(cmds, { home });
     expect(none[0]).not.toContain('NOTES-VISIBLE');
+  });
+
+  it.runIf(status.bwrap)("programs on PATH under $HOME (nvm, ~/.local/bin) still run inside, over the private $HOME", async () => {
+    const home = tempDir('adk-sbx-home-');
+    mkdirSync(join(home, '.local', 'bin'), { recursive: true });
+    writeFileSync(join(home, '.local', 'bin', 'hello-adk'), '#!/bin/sh\necho hello-from-home-bin\n', { mode: 0o755 });
+    const out = await runCommands(['hello-adk'], { home, path: `${join(home, '.local', 'bin')}:${process.env.PATH}` });
+    expect(out[0]).toContain('hello-from-home-bin');
   });
 
   it.runIf(status.bwrap)('no /proc/*/environ inside shows the API key, and no other process is there to read', async () => {

@@ -80,19 +80,20 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
     }
   };
   for (const p of SYSTEM_PATHS) bindRo(p);
+  // Private and empty before anything is bound inside them: a bind under $HOME or /tmp (adk's Node
+  // from nvm, a PATH folder, a read path) must go over the tmpfs, not under it.
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--symlink', '../run', '/var/run');
+  const privateHome = home && path.isAbsolute(home) && home !== '/' ? home : undefined;
+  if (privateHome) args.push('--tmpfs', privateHome);
   // adk's own Node (it may live under $HOME with nvm): commands that run `node` need it.
   const nodePrefix = path.dirname(path.dirname(realOrSelf(process.execPath)));
   if (!covered(visible, nodePrefix)) bindRo(nodePrefix);
   for (const dir of (env.PATH ?? '').split(':')) {
     if (path.isAbsolute(dir) && dir !== '/' && dir !== home && !covered(visible, dir) && isDir(dir)) bindRo(realOrSelf(dir));
   }
-  for (const p of SYSTEM_SECRETS) hide(args, p, visible);
-  for (const h of sshHostKeys()) hide(args, h, visible);
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--symlink', '../run', '/var/run');
-  if (home && path.isAbsolute(home) && home !== '/') {
-    args.push('--tmpfs', home);
+  if (privateHome) {
     for (const s of HOME_SETTINGS) {
-      const p = path.join(home, s);
+      const p = path.join(privateHome, s);
       if (existsSync(p)) args.push('--ro-bind', p, p);
     }
   }
@@ -105,6 +106,8 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   }
   args.push('--bind', spec.workspace, spec.workspace);
   visible.push(spec.workspace);
+  for (const p of SYSTEM_SECRETS) hide(args, p, visible);
+  for (const h of sshHostKeys()) hide(args, h, visible);
   // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
   const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])];
   for (const p of secrets) hide(args, realOrSelf(p), visible);
