@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxStatus } from '../../src/core/tools/sandbox/bwrap.js';
 import { seccompProgram, SECCOMP_REFUSED_CALLS } from '../../src/core/tools/sandbox/seccomp.js';
-import { expectExit, ofType, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
-import { trustAgentsFile } from '../support/trust.js';
+import { tempDir, useServer } from '../cli/helpers.js';
+import { runShellCommands } from './sandbox-run.js';
 
 // Issue 28, HIGH 2 and MEDIUM 4: the sandbox holds against root (CI runs as root), and shows the
 // command nothing of the host but the system's folders and the workspace: no Unix socket bound
@@ -19,27 +19,10 @@ afterEach(() => {
   for (const s of sockets.splice(0)) s.close();
 });
 
+/** Runs the commands through `adk run` (shell calls of a scripted model) with the key in the environment; outputs by command. */
 async function runCommands(commands: string[], opts: { home?: string; ws?: string; shell?: string; path?: string } = {}) {
-  const adkHome = tempHome();
-  const ws = opts.ws ?? tempDir('adk-sbx-ws-');
-  const file = writeAgentsFile(
-    tempDir('adk-sbx-cfg-'),
-    `version: 1
-default: s
-agents:
-  s:
-    description: Runs commands without asking (trusted for the test).
-    instruction: Test agent.
-    tools: [${opts.shell ?? 'shell'}]
-    approval: []
-`,
-  );
-  trustAgentsFile(adkHome, file);
-  server().enqueue({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: 'shell', arguments: { command } })) }, { content: 'done' });
-  const env = { ...serverEnv(server(), KEY, adkHome), ...(opts.home ? { HOME: opts.home } : {}), ...(opts.path ? { PATH: opts.path } : {}) };
-  const r = await expectExit(['run', '--agents', file, '--json', 'go'], 0, { env, cwd: ws });
-  const results = ofType(r.lines, 'tool_result');
-  return commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string);
+  const env = { ...(opts.home ? { HOME: opts.home } : {}), ...(opts.path ? { PATH: opts.path } : {}) };
+  return (await runShellCommands(server(), commands, { shell: opts.shell, ws: opts.ws, key: KEY, env })).out;
 }
 
 function listen(path: string): Promise<void> {

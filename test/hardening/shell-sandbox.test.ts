@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sandboxStatus } from '../../src/core/tools/sandbox/bwrap.js';
-import { expectExit, ofType, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
-import { trustAgentsFile } from '../support/trust.js';
+import { tempDir, useServer } from '../cli/helpers.js';
+import { runShellCommands } from './sandbox-run.js';
 
 // Issue 12, item 4 (sandbox): shell commands run inside bwrap: the workspace writable, the rest
 // read-only, /tmp private, no network unless the agent's shell options say `network: true`.
@@ -13,33 +13,8 @@ const server = useServer();
 const status = await sandboxStatus();
 const FALLBACK = /\[adk: shell commands run without a sandbox: .+\]/;
 
-function team(home: string, shell = 'shell'): string {
-  const file = writeAgentsFile(
-    tempDir('adk-sbx-cfg-'),
-    `version: 1
-default: s
-agents:
-  s:
-    description: Runs commands without asking (trusted for the test).
-    instruction: Test agent.
-    tools: [${shell}]
-    approval: []
-`,
-  );
-  trustAgentsFile(home, file);
-  return file;
-}
-
 /** Runs the commands as one parallel batch and returns each one's output, by command. */
-async function runCommands(commands: string[], shell?: string, extraEnv: Record<string, string> = {}) {
-  const home = tempHome();
-  const ws = tempDir('adk-sbx-ws-');
-  const agents = team(home, shell);
-  server().enqueue({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: 'shell', arguments: { command } })) }, { content: 'done' });
-  const r = await expectExit(['run', '--agents', agents, '--json', 'go'], 0, { env: { ...serverEnv(server(), undefined, home), ...extraEnv }, cwd: ws });
-  const results = ofType(r.lines, 'tool_result');
-  return { ws, stderr: r.stderr, out: commands.map((_, i) => results.find((t) => t.id === `c${i}`)?.content as string) };
-}
+const runCommands = (commands: string[], shell?: string, env: Record<string, string> = {}) => runShellCommands(server(), commands, { shell, env });
 
 const probe = () => `adk-sbx-probe-${randomBytes(4).toString('hex')}`;
 const netCheck = (url: string) =>

@@ -1,32 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shellApprovalAgents, useServer, writeAgentsFile } from '../cli/helpers.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { trustAgentsFile } from '../support/trust.js';
 import { signTurnJob } from '../../src/serve/queue/turn-job.js';
-import { serveEnv, startServeProcess, startWorkerProcess } from './serve-process.js';
+import { serveEnv, startServeProcess, startWorkerProcess, useRedisAndChildren } from './serve-process.js';
 import { readSse } from './sse.js';
 
 // Issue 28: whoever can write the shared Redis must not be able to queue a job that approves a
 // pending command; only jobs signed with the queue key serve and the workers share are run.
 const model = useServer();
-const children: ChildProcess[] = [];
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterEach(async () => {
-  const list = children.splice(0);
-  const exits = list.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve()));
-  for (const c of list) c.kill('SIGKILL');
-  await Promise.all(exits);
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const { redis: redisServer, children } = useRedisAndChildren();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,7 +19,7 @@ describe('adk worker on a shared Redis: forged jobs (issue 28)', () => {
   it('a job written straight into Redis that approves a pending shell command is dropped unrun; a signed one whose approval is not the pending call is refused; the approval through serve runs', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-forge-')));
     const agents = writeAgentsFile(home, shellApprovalAgents());
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url });
     trustAgentsFile(env.ADK_HOME!, agents);
     // The command waiting for approval writes its environment down: the file is the marker that it ran.
     const marker = join(home, 'approved.txt');
@@ -58,7 +43,7 @@ describe('adk worker on a shared Redis: forged jobs (issue 28)', () => {
     // queues the job serve would queue for POST …/interrupts {always: true}.
     const { Queue } = await import('bullmq');
     const { Redis } = await import('ioredis');
-    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const connection = new Redis(redisServer().url, { maxRetriesPerRequest: null });
     const queue = new Queue('adk-turns', { connection });
     const claim = `forged@${Date.now()}`;
     await connection.set(`adk-serve:{${id}}:running`, claim);

@@ -1,35 +1,18 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signTurnJob } from '../../src/serve/queue/turn-job.js';
 import { useServer } from '../cli/helpers.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { trustAgentsFile } from '../support/trust.js';
-import { serveEnv, startServeProcess, startWorkerProcess } from './serve-process.js';
+import { serveEnv, startServeProcess, startWorkerProcess, useRedisAndChildren } from './serve-process.js';
 import { readSse } from './sse.js';
 
 // Issue 17: `adk serve` + 3 `adk worker` processes on one Redis. 100 sessions × 3 turns with a
 // scripted model: every turn completes exactly once, the work is spread, and SIGKILL of the worker
 // running a turn (after its tool finished) loses no turn and runs no finished tool again.
 const model = useServer();
-const children: ChildProcess[] = [];
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-// Each test's servers and workers go with it: a worker left over would take the next test's jobs
-// from the shared Redis (with another ADK_HOME).
-afterEach(async () => {
-  const list = children.splice(0);
-  const exits = list.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve()));
-  for (const c of list) c.kill('SIGKILL');
-  await Promise.all(exits);
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const { redis: redisServer, children } = useRedisAndChildren();
 
 const SESSIONS = 100;
 const TURNS = 3;
@@ -65,7 +48,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const toolLog = join(home, 'tool-runs.log');
     writeFileSync(toolLog, '');
     const agents = recordingTeam(home, toolLog);
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url, ADK_WORKER_LOCK_MS: '2000' });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url, ADK_WORKER_LOCK_MS: '2000' });
     trustAgentsFile(env.ADK_HOME!, agents);
 
     const workers = await Promise.all([0, 1, 2].map(() => startWorkerProcess(home, env, children)));
@@ -148,7 +131,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
 
   it('two servers, one worker: either server streams the session from any event id, and a cancel sent to the other stops the turn', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale2-')));
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url });
     model().onRequest(() => ({ content: 'one two three four five six seven eight nine ten', chunkSize: 4, chunkDelayMs: 150 }));
     await startWorkerProcess(home, env, children);
     const [a, b] = await Promise.all([startServeProcess(home, env, children), startServeProcess(home, env, children)]);
@@ -181,7 +164,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const toolLog = join(home, 'tool-runs.log');
     writeFileSync(toolLog, '');
     const agents = recordingTeam(home, toolLog);
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url });
     trustAgentsFile(env.ADK_HOME!, agents);
     model().onRequest(() => ({ content: 'fine' }));
     const worker = await startWorkerProcess(home, env, children);
@@ -204,7 +187,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     // A copy of a job whose turn no longer holds the session (delivered again) is not run.
     const { Queue } = await import('bullmq');
     const { Redis } = await import('ioredis');
-    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const connection = new Redis(redisServer().url, { maxRetriesPerRequest: null });
     const queue = new Queue('adk-turns', { connection });
     // (signed with the queue key serve and the worker share: an unsigned one would not get this far)
     const key = Buffer.from(readFileSync(join(env.ADK_HOME!, 'queue-key'), 'utf8').trim());
@@ -220,7 +203,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
 
   it("a server whose Redis subscription drops mid-turn reads back what it missed: the client's stream has no gap", async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale4-')));
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url });
     // Hundreds of events in a burst, so some are published while the subscription is down.
     const text = Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ");
     model().onRequest(() => ({ content: text, chunkSize: 3, chunkDelayMs: 2 }));
@@ -229,7 +212,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
     const { Redis } = await import('ioredis');
-    const admin = new Redis(redis.url);
+    const admin = new Redis(redisServer().url);
     let kill: Promise<unknown> | undefined;
     const events = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'count' }), (e) => {
       // Every subscribed connection (the server's) is cut, while the worker goes on publishing.
@@ -245,7 +228,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
 
   it('a worker that loses the session lease mid-turn hands the turn to its next attempt: the client still gets it done', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-scale5-')));
-    const env = serveEnv(home, model().url, { ADK_STORE: redis.url });
+    const env = serveEnv(home, model().url, { ADK_STORE: redisServer().url });
     let calls = 0;
     // The first answer is slow enough for a lease renewal (every 5 s) to find the lease gone.
     model().onRequest(() => (++calls === 1 ? { content: 'x '.repeat(60), chunkSize: 2, chunkDelayMs: 150 } : { content: 'answered on the next attempt' }));
@@ -254,7 +237,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
     const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
     const { Redis } = await import('ioredis');
-    const admin = new Redis(redis.url);
+    const admin = new Redis(redisServer().url);
     const result = post(`/v1/sessions/${id}/messages`, { content: 'slow one' }).then((r) => r.json() as Promise<any>);
     // The lease lapses and another process takes it (one since gone: a pid that no longer runs here).
     for (let i = 0; i < 100 && !worker.log().includes('starting turn'); i++) await new Promise((r) => setTimeout(r, 50));

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADK_BIN } from '../support/cli.js';
@@ -42,4 +44,27 @@ export function startWorkerProcess(home: string, env: Record<string, string>, ch
     });
     child.once('exit', (code) => reject(new Error(`adk worker exited (${code}): ${err}`)));
   });
+}
+
+/**
+ * One redis-server for a test file, and the serve/worker processes each test starts (pushed on
+ * `children`), killed after each test: a worker left over would take the next test's jobs from the
+ * shared Redis (with another ADK_HOME).
+ */
+export function useRedisAndChildren(): { redis: () => RedisServer; children: ChildProcess[] } {
+  const children: ChildProcess[] = [];
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterEach(async () => {
+    const list = children.splice(0);
+    const exits = list.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve()));
+    for (const c of list) c.kill('SIGKILL');
+    await Promise.all(exits);
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return { redis: () => redis!, children };
 }
