@@ -5,7 +5,9 @@
 //    client split into chunks loaded only when used: `adk chat` and an interactive `adk resume` run from it;
 //  - dist/adk/cli.cjs: the CLI without the REPL as one CommonJS file, for every other command: V8
 //    caches its compiled code between runs (Node 20 cannot for ES modules), so `adk run` starts fast;
-//  - dist/cjs/index.cjs: `require('adk')` for CommonJS callers (dependencies stay external).
+//  - dist/cjs/: `require('adk')` and `require('adk/<subpath>')` for CommonJS callers: one bundle
+//    (adk.cjs, dependencies external) holds the runtime and every subpath's exports, so each class
+//    exists once whichever entry it comes from; index.cjs, stores.cjs, … each hand out their part.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -94,7 +96,39 @@ await build({
 });
 finishCommonJsBundle(`${root}dist/adk/cli.cjs`);
 
-await build({ ...common, entryPoints: { index: 'src/core/index.ts' }, outdir: 'dist/cjs', outExtension: { '.js': '.cjs' }, format: 'cjs', packages: 'external' });
+await buildCommonJsEntries();
+
+/**
+ * The CommonJS entries: every `exports` subpath with an `import` condition gets a `require` one
+ * (package.json), served from one bundle so `instanceof` holds across entries (an AdkError thrown by
+ * adk/conversation is an AdkError of adk).
+ */
+async function buildCommonJsEntries() {
+  const entries = Object.entries(pkg.exports)
+    .filter(([, e]) => typeof e === 'object' && e.import)
+    .map(([subpath, e]) => {
+      const name = subpath === '.' ? 'index' : subpath.slice(2);
+      const expected = `./dist/cjs/${name}.cjs`;
+      if (e.require !== expected) throw new Error(`package.json exports["${subpath}"].require should be "${expected}" (the CommonJS entry this script writes)`);
+      return { subpath, name, source: e.import.replace(/^\.\/dist\/core\//, 'src/core/').replace(/\.js$/, '.ts') };
+    });
+  await build({
+    ...common,
+    stdin: { contents: entries.map((e) => `export * as ${JSON.stringify(e.name)} from './${e.source}';`).join('\n'), resolveDir: root, sourcefile: 'adk-commonjs.ts', loader: 'ts' },
+    outfile: 'dist/cjs/adk.cjs',
+    format: 'cjs',
+    packages: 'external',
+    // import.meta only finds packages from where the code is (postgres' pg, the module host's zod):
+    // from the bundle's own file here. Any other import.meta would be empty: a build error.
+    define: { 'import.meta.url': '__adkModuleUrl', 'import.meta.resolve': 'undefined' },
+    banner: { js: "'use strict';const __adkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logOverride: { 'empty-import-meta': 'error' },
+  });
+  for (const e of entries) {
+    const spec = e.subpath === '.' ? 'adk' : `adk/${e.name}`;
+    writeFileSync(`${root}dist/cjs/${e.name}.cjs`, `'use strict';\n// require('${spec}'): its part of the one CommonJS bundle.\nmodule.exports = require('./adk.cjs')[${JSON.stringify(e.name)}];\n`);
+  }
+}
 
 /** `import { z } from 'zod'` or a dynamic import('zod') pulls in all of zod's locales (~300 KB at every start). */
 function refuseZodLocales(metafile) {

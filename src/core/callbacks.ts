@@ -1,5 +1,6 @@
 import type { AgentInput } from './agents/events.js';
 import type { Message, MessageChunk } from './schema/message.js';
+import type { ModelResponseInfo, ModelTelemetry, ResponseFormat } from './models/chat-model.js';
 import type { ToolInfo } from './tools/tool-info.js';
 
 /** Which agent run a callback is about. */
@@ -19,6 +20,12 @@ export interface ModelCallInfo {
   attempt: number;
   messages: readonly Message[];
   tools?: readonly ToolInfo[] | undefined;
+  /** Provider, endpoint and settings of this request, when the model tells (ChatModel.telemetry, with the run's model options over it). */
+  request?: ModelTelemetry | undefined;
+  /** The JSON Schema the answer must match, when the agent has an output schema. */
+  responseFormat?: ResponseFormat | undefined;
+  /** Filled in as the provider answers: the response's id and the model that answered. */
+  response?: ModelResponseInfo | undefined;
 }
 
 /** One tool call, after approval, with the arguments it runs with. */

@@ -159,10 +159,15 @@ export class TransferError extends AdkError {
 
 /**
  * A checkpoint could not be used to resume: it does not exist, cannot be parsed, was written by
- * another checkpoint version, or was already consumed by an earlier resume (see `code`).
+ * another checkpoint version, holds a value of a type this process has not registered
+ * (registerCheckpointType), or was already consumed by an earlier resume (see `code`).
  */
 export class CheckpointError extends AdkError {
-  constructor(code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed', readonly checkpointId: string, message: string) {
+  constructor(
+    code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed' | 'checkpoint_type',
+    readonly checkpointId: string,
+    message: string,
+  ) {
     super(code, message);
   }
 }

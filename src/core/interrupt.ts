@@ -62,6 +62,31 @@ export interface InterruptAction {
   signal: InterruptSignal;
   /** The run was cancelled (SIGINT, aborted signal) and saved at its last safe point. */
   cancelled?: true | undefined;
+  /** Eino's `InterruptInfo.Data`: what an agent that interrupted in Eino's Go form gave (see `GoInterruptInfo`). */
+  data?: unknown;
+}
+
+/**
+ * Eino's Go form of an interrupt, `AgentAction{Interrupted: &InterruptInfo{Data: …}}`: only `data`, no
+ * signal. A custom agent may send `{ action: { interrupted: { data } } }`; the Runner makes it an
+ * interrupt point of that agent (see `toInterruptAction`). adk's own form is `interruptAction(makeSignal(ctx.address, info, state))`.
+ */
+export interface GoInterruptInfo {
+  data?: unknown;
+}
+
+/**
+ * An interrupt action in adk's form. One in Eino's Go form (`{ data }`) becomes a root-cause point at
+ * `address` (the agent that sent it) whose info is `data`, so `RunResult.interrupts`, the checkpoint
+ * and `Runner.resume` work as for adk's form; its state is `data` too, so the agent's `resume` gets
+ * it back (`info.state`), as Eino hands the InterruptInfo back to the agent that interrupted.
+ */
+export function toInterruptAction(action: InterruptAction | GoInterruptInfo, address: readonly AddressSegment[]): InterruptAction {
+  if ((action as Partial<InterruptAction>).signal) return action as InterruptAction;
+  const data = (action as GoInterruptInfo).data;
+  const adk = interruptAction(makeSignal(address, data, data));
+  if (data !== undefined) adk.data = data;
+  return adk;
 }
 
 /** What a cancellation point shows; it is resumable without data. */

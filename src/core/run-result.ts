@@ -8,15 +8,18 @@ import { errorEvent, eventMessage, type AgentEvent } from './agents/events.js';
 /** How a run ended: `completed`, `interrupted` (waits for a person), `cancelled`, `incomplete` (the reply was cut off) or `error`. */
 export type { RunStatus };
 
-/** How a run ended, for code that wants the outcome rather than the events (openai-agents-js's RunResult). */
-export interface RunResult {
+/**
+ * How a run ended, for code that wants the outcome rather than the events (openai-agents-js's
+ * RunResult). `T` is the type of `structured`: the root agent's output schema's (see Agent).
+ */
+export interface RunResult<T = unknown> {
   status: RunStatus;
   /** The text of the last message of the run (the answer, when it completed). */
   finalOutput: string;
   /** The agent that produced the last message. */
   lastAgent: string;
   /** The final answer parsed and checked against the last agent's output schema (`outputSchema`), when it has one. */
-  structured?: unknown | undefined;
+  structured?: T | undefined;
   /** Summed over every model reply that reported (or estimated) usage. */
   usage: { promptTokens: number; completionTokens: number };
   /** Every finished message of the run, in order: what the run adds to a conversation. */
@@ -34,8 +37,8 @@ export interface RunResult {
  * `result` without iterating reads the events itself (and drops them); to have both, start
  * iterating before awaiting `result`.
  */
-export class RunStream implements AsyncIterable<AgentEvent> {
-  private pump?: Promise<RunResult> | undefined;
+export class RunStream<T = unknown> implements AsyncIterable<AgentEvent> {
+  private pump?: Promise<RunResult<T>> | undefined;
   private queue?: AsyncQueue<AgentEvent> | undefined;
 
   constructor(
@@ -52,24 +55,24 @@ export class RunStream implements AsyncIterable<AgentEvent> {
   }
 
   /** The run's outcome, once it has ended. */
-  get result(): Promise<RunResult> {
+  get result(): Promise<RunResult<T>> {
     return this.start();
   }
 
-  private start(): Promise<RunResult> {
+  private start(): Promise<RunResult<T>> {
     this.pump ??= this.read();
     return this.pump;
   }
 
-  private async read(): Promise<RunResult> {
-    const r: RunResult = { status: 'completed', finalOutput: '', lastAgent: '', usage: { promptTokens: 0, completionTokens: 0 }, messages: [], interrupts: [] };
+  private async read(): Promise<RunResult<T>> {
+    const r: RunResult<T> = { status: 'completed', finalOutput: '', lastAgent: '', usage: { promptTokens: 0, completionTokens: 0 }, messages: [], interrupts: [] };
     // Messages are collected in order without holding the events back (a stream is read by both sides).
     const pending: Array<Promise<{ agent: string; message: Message | undefined }>> = [];
     const status = new RunStatusTracker();
     let structured: { agent: string; value: unknown } | undefined;
     try {
       for await (const e of this.source) {
-        this.queue?.push(e);
+        this.queue?.push(forCaller(e));
         if (e.output?.message) pending.push(eventMessage(e).then((message) => ({ agent: e.agentName, message }), () => ({ agent: e.agentName, message: undefined })));
         if (e.output && 'structured' in e.output) structured = { agent: e.agentName, value: e.output.structured };
         status.see(e);
@@ -97,8 +100,20 @@ export class RunStream implements AsyncIterable<AgentEvent> {
       }
     }
     // Another agent's answer after it (a transfer) is not what the schema described.
-    if (structured && structured.agent === r.lastAgent && r.status === 'completed') r.structured = structured.value;
+    if (structured && structured.agent === r.lastAgent && r.status === 'completed') r.structured = structured.value as T;
     if ((r.status === 'interrupted' || cancelledAtCheckpoint) && this.checkpointId) r.checkpointId = this.checkpointId;
     return r;
   }
+}
+
+/**
+ * The event as the run's caller reads it: a streamed message comes as its view that ends quietly
+ * where a cancel cut it (MessageStream.endingOnCancel), so a loop that prints streams ends cleanly
+ * when the run is aborted; the run's last events say it was cancelled.
+ */
+function forCaller(e: AgentEvent): AgentEvent {
+  const v = e.output?.message;
+  if (!v?.stream) return e;
+  const stream = v.stream.endingOnCancel();
+  return stream === v.stream ? e : { ...e, output: { ...e.output, message: { ...v, stream } } };
 }

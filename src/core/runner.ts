@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { RunJournal, type JournalStore } from './agents/run-journal.js';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
-import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type RunContext, type RunInbox, type SideEffectLedger } from './agents/run-context.js';
+import { createRunContext, DEFAULT_MAX_TRANSFERS, type ApprovalPolicy, type CallOptions, type RunContext, type RunInbox, type SideEffectLedger } from './agents/run-context.js';
 import { Session } from './agents/session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
 import { generate } from './async-queue.js';
-import { buildCheckpoint, consumedCheckpoint, parseCheckpoint, type Checkpoint, type CheckpointStore } from './checkpoint.js';
+import { buildCheckpoint, consumedCheckpoint, parseCheckpoint, serializeCheckpoint, type Checkpoint, type CheckpointStore } from './checkpoint.js';
 import { AdkError, CheckpointError, toError } from './errors.js';
-import { ResumeContext } from './interrupt.js';
+import { ResumeContext, toInterruptAction } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
 import type { HistoryEntry } from './agents/history.js';
 import { RunStream } from './run-result.js';
@@ -15,9 +15,12 @@ import { combineCallbacks, type RunCallbacks } from './callbacks.js';
 import { otelTracing, type OtelTracingOptions } from './tracing/otel.js';
 import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
-/** Settings of a Runner: the root agent, streaming, where checkpoints go, limits and tracing. */
-export interface RunnerConfig {
-  agent: Agent;
+/**
+ * Settings of a Runner: the root agent, streaming, where checkpoints go, limits and tracing. `T` is
+ * the type of the results' `structured`, taken from the agent (its zod output schema's).
+ */
+export interface RunnerConfig<T = unknown> {
+  agent: Agent<T>;
   enableStreaming?: boolean | undefined;
   checkpointStore?: CheckpointStore | undefined;
   /** Bound on transfers per run, so agents that hand a question back and forth stop. */
@@ -35,8 +38,12 @@ export interface RunnerConfig {
   secrets?: (() => readonly string[]) | undefined;
 }
 
-/** Options of one run (and of a resume). */
-export interface RunOptions {
+/**
+ * Options of one run (and of a resume). `modelOptions`, `toolOptions` and `agents` (CallOptions)
+ * set the model's request settings and the tools' options for this run, for every agent or for
+ * agents by name: `{ modelOptions: { temperature: 0 }, agents: { writer: { modelOptions: { temperature: 0.8 } } } }`.
+ */
+export interface RunOptions extends CallOptions {
   sessionValues?: Record<string, unknown> | undefined;
   signal?: AbortSignal | undefined;
   /** Observers of each agent run, model request and tool call. */
@@ -70,22 +77,22 @@ export interface ResumeParams {
 }
 
 /** Runs an agent tree: one fresh session per run, checkpoints on interrupt, resume by id. */
-export class Runner {
+export class Runner<T = unknown> {
   private readonly root: FlowAgent;
 
-  constructor(private readonly config: RunnerConfig) {
+  constructor(private readonly config: RunnerConfig<T>) {
     this.root = toFlowAgent(config.agent);
   }
 
   /** Runs the agent on `messages`: iterate the result for events, or await its `result` for the outcome. */
-  run(messages: Message[], opts: RunOptions = {}): RunStream {
+  run(messages: Message[], opts: RunOptions = {}): RunStream<T> {
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
     return new RunStream(this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId)), this.savedAt(opts.checkpointId));
   }
 
-  query(text: string, opts: RunOptions = {}): RunStream {
+  query(text: string, opts: RunOptions = {}): RunStream<T> {
     return this.run([userMessage(text)], opts);
   }
 
@@ -98,7 +105,7 @@ export class Runner {
    * Continues an interrupted run from its checkpoint; later interrupts overwrite the same checkpoint.
    * A run that finishes consumes its checkpoint: resuming it again is an error, never a second run.
    */
-  resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): RunStream {
+  resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): RunStream<T> {
     return new RunStream(this.resumeEvents(checkpointId, params, opts), this.savedAt(checkpointId));
   }
 
@@ -144,6 +151,7 @@ export class Runner {
       journal: opts.journal ? new RunJournal(opts.journal) : undefined,
       transfers: { count: 0, max: this.config.maxTransfers ?? DEFAULT_MAX_TRANSFERS },
       secrets: this.config.secrets,
+      callOptions: callOptionsOf(opts),
     });
   }
 
@@ -159,7 +167,12 @@ export class Runner {
     ctx.callbacks = combineCallbacks(ctx.callbacks, await otelTracing(tracing === true ? {} : tracing));
   }
 
-  /** Saves the checkpoint before the interrupt event is seen, so whoever sees it can resume. */
+  /**
+   * Saves the checkpoint before the interrupt event is seen, so whoever sees it can resume. As in
+   * Eino, the run ends at its interrupt: events an agent sends after it are dropped (a cancel's
+   * CancelledError, which follows its safe point, still comes). An interrupt in Eino's Go form
+   * (`{ interrupted: { data } }`, see GoInterruptInfo) becomes a point of the agent that sent it.
+   */
   private async *saveOnInterrupt(
     events: AsyncIterable<AgentEvent>,
     ctx: RunContext,
@@ -168,23 +181,36 @@ export class Runner {
     started?: string[],
   ): AsyncIterable<AgentEvent> {
     const store = this.config.checkpointStore;
-    for await (const e of events) {
-      const signal = e.action?.interrupted?.signal;
-      if (signal && store && checkpointId) {
+    for await (const event of events) {
+      const stopped = event.action?.interrupted;
+      if (!stopped) {
+        yield event;
+        continue;
+      }
+      const interrupted = toInterruptAction(stopped, event.runPath.map((id) => ({ type: 'agent' as const, id })));
+      const e: AgentEvent = interrupted === stopped ? event : { ...event, action: { ...event.action, interrupted } };
+      let failure: AgentEvent | undefined;
+      if (store && checkpointId) {
         try {
-          const cp = await buildCheckpoint(input, ctx.session, signal, e.runPath, ctx.enableStreaming, ctx.priorHistory);
+          const cp = await buildCheckpoint(input, ctx.session, interrupted.signal, e.runPath, ctx.enableStreaming, ctx.priorHistory);
           // A call that started and may have run keeps its mark until it is answered again.
           if (started?.length) cp.started = started.filter((a) => Object.values(cp.interrupts).some((p) => p.address === a));
-          await store.set(checkpointId, JSON.stringify(cp));
+          await store.set(checkpointId, serializeCheckpoint(cp));
         } catch (err) {
-          yield e;
-          yield errorEvent(new AdkError('checkpoint_save', `failed to save checkpoint: ${toError(err).message}`), e.agentName);
-          continue;
+          failure = errorEvent(new AdkError('checkpoint_save', `failed to save checkpoint: ${toError(err).message}`), e.agentName);
         }
       }
       yield e;
+      if (failure) yield failure;
+      if (!interrupted.cancelled) return;
     }
   }
+}
+
+/** The run's CallOptions, when it has any. */
+function callOptionsOf(opts: RunOptions): CallOptions | undefined {
+  const { modelOptions, toolOptions, agents } = opts;
+  return modelOptions || toolOptions || agents ? { modelOptions, toolOptions, agents } : undefined;
 }
 
 /**
@@ -199,7 +225,7 @@ function startedLedger(store: CheckpointStore, checkpointId: string, cp: Checkpo
     markStarted(address) {
       if (!started.includes(address)) started.push(address);
       // Parallel approved calls write one after another, each with every mark so far.
-      writing = writing.then(() => store.set(checkpointId, JSON.stringify(cp)));
+      writing = writing.then(() => store.set(checkpointId, serializeCheckpoint(cp)));
       return writing;
     },
   };

@@ -52,6 +52,7 @@ agents:
   boss:
     instruction: BOSS decides.
   helper:
+    description: Helps.
     instruction: HELPER helps.
 `,
     );

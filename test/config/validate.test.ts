@@ -97,7 +97,7 @@ describe('a valid agents.yaml', () => {
   });
 
   it('defaults `default` to the first root agent', () => {
-    const config = ok('version: 1\nagents:\n  helper: { instruction: H. }\n  main: { instruction: M., sub_agents: [helper] }\n');
+    const config = ok('version: 1\nagents:\n  helper: { description: Helps., instruction: H. }\n  main: { description: Main., instruction: M., sub_agents: [helper] }\n');
     expect(config.default).toBe('main');
   });
 

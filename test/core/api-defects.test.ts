@@ -62,9 +62,10 @@ describe('library defects (issue 16)', () => {
   });
 
   it('refuses an empty workflow and an agent without a name', () => {
-    expect(() => new SequentialAgent({ name: 'empty', subAgents: [] })).toThrow("workflow agent 'empty' needs at least one sub-agent");
-    expect(() => new ParallelAgent({ name: '', subAgents: [talker('x')] })).toThrow('a workflow agent needs a name');
-    expect(() => new ChatModelAgent({ name: '', description: '', model: new ScriptedChatModel([]) })).toThrow('an agent needs a name');
+    // Issue 29: ConfigErrors naming the option.
+    expect(() => new SequentialAgent({ name: 'empty', subAgents: [] })).toThrow("SequentialAgent 'empty': option 'subAgents' is required: a list of at least one agent");
+    expect(() => new ParallelAgent({ name: '', subAgents: [talker('x')] })).toThrow("ParallelAgent: option 'name' must not be empty");
+    expect(() => new ChatModelAgent({ name: '', description: '', model: new ScriptedChatModel([]) })).toThrow("ChatModelAgent: option 'name' must not be empty");
   });
 });
 

@@ -48,11 +48,33 @@ describe('ChatModelAgent', () => {
     expect((await eventMessage(events[0]))?.content).toBe('hi there');
   });
 
-  it('fills {Key} placeholders from session values and leaves unknown braces alone', async () => {
+  it('fills {Key} placeholders from session values; {{Key}} and braces that name no key (JSON) stay literal', async () => {
     const model = new ScriptedChatModel([{ content: 'ok' }]);
-    const agent = new ChatModelAgent({ name: 'a', description: 'd', instruction: 'Today is {Today}. JSON: {"k": 1} {Unknown} {{x}}', model });
+    const agent = new ChatModelAgent({ name: 'a', description: 'd', instruction: 'Today is {Today}. JSON: {"k": 1} {{Literal}} {{Today}}', model });
     await collect(new Runner({ agent }).query('q', { sessionValues: { Today: 'Friday' } }));
-    expect(model.calls[0].messages[0].content).toBe('Today is Friday. JSON: {"k": 1} {Unknown} {{x}}');
+    expect(model.calls[0].messages[0].content).toBe('Today is Friday. JSON: {"k": 1} {Literal} {Today}');
+  });
+
+  it('a {Key} with no session value fails the run with an error naming the key and the agent (as Eino does)', async () => {
+    const model = new ScriptedChatModel([{ content: 'ok' }]);
+    const agent = new ChatModelAgent({ name: 'forecaster', description: 'd', instruction: 'Forecast for {city} on {day}.', model });
+    const run = new Runner({ agent, tracing: false }).query('q', { sessionValues: { day: 'Monday' } });
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/\{city\}/);
+    expect(result.error?.message).toMatch(/'forecaster'/);
+    expect(result.error?.message).not.toMatch(/\{day\}/);
+    expect(events.filter((e) => e.error)).toHaveLength(1);
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("missingPlaceholders: 'keep' leaves a {Key} with no session value as written", async () => {
+    const model = new ScriptedChatModel([{ content: 'ok' }]);
+    const agent = new ChatModelAgent({ name: 'a', description: 'd', instruction: 'Today is {Today}; {Unknown} stays.', model, missingPlaceholders: 'keep' });
+    const result = await new Runner({ agent, tracing: false }).query('q', { sessionValues: { Today: 'Friday' } }).result;
+    expect(result.status).toBe('completed');
+    expect(model.calls[0].messages[0].content).toBe('Today is Friday; {Unknown} stays.');
   });
 
   it('stops after maxIterations model calls with "exceeds max iterations"', async () => {

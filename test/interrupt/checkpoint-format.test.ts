@@ -124,7 +124,7 @@ describe('checkpoint format', () => {
   it('a store that fails to save gives an error event after the interrupt', async () => {
     const rt = await loadRuntime();
     const store = { get: async () => undefined, set: async () => Promise.reject(new Error('disk full')) };
-    const events = await collect(new rt.Runner({ agent: pipeline(rt, [{ content: 'x' }], [ask]), checkpointStore: store }).query('q', { checkpointId: 'cp' }));
+    const events = await collect(new rt.Runner({ agent: pipeline(rt, [{ content: 'x' }], [ask]), checkpointStore: store }).query('q', { checkpointId: 'cp', sessionValues: { Today: 'Friday' } }));
     expect(events.at(-2)?.action?.interrupted).toBeDefined();
     expect(events.at(-1)?.error?.message).toBe('failed to save checkpoint: disk full');
   });
@@ -132,7 +132,7 @@ describe('checkpoint format', () => {
   it('without a checkpoint id nothing is saved, but the interrupt is still shown', async () => {
     const rt = await loadRuntime();
     const store = new rt.InMemoryCheckpointStore();
-    const events = await collect(new rt.Runner({ agent: pipeline(rt, [{ content: 'x' }], [ask]), checkpointStore: store }).query('q'));
+    const events = await collect(new rt.Runner({ agent: pipeline(rt, [{ content: 'x' }], [ask]), checkpointStore: store }).query('q', { sessionValues: { Today: 'Friday' } }));
     expect(interruptOf(events).contexts).toHaveLength(1);
     expect(store.data.size).toBe(0);
   });

@@ -14,6 +14,7 @@ export function fakeCtx(overrides: Partial<ToolContext> = {}): ToolContext {
     agentName: 'tester',
     runPath: ['tester'],
     sessionValues: {},
+    options: {},
     resume: { wasInterrupted: false, isResumeTarget: false, hasData: false },
     interrupt(info: unknown, state?: unknown): never {
       throw new ToolInterrupt(info, state);

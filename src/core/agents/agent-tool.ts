@@ -3,6 +3,8 @@ import { ResumeContext, type AddressSegment, type InterruptSignal } from '../int
 import { userMessage, type Message } from '../schema/message.js';
 import { ToolInterrupt, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
 import { toFlowAgent } from './flow.js';
+import { ConfigError } from '../errors.js';
+import { checkOptions, checkTypes, describeValue, isAgent } from './options-check.js';
 import { rewriteMessage } from './history.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { Session } from './session.js';
@@ -32,6 +34,9 @@ export const AGENT_TOOL_PARAMETERS: JsonSchema = {
 
 const INTERRUPTED_INFO = { kind: 'custom', message: 'agent tool interrupt' } as const;
 
+/** Every option of AgentToolOptions (the compiler keeps the two in step). */
+const AGENT_TOOL_OPTIONS = Object.keys({ emitInternalEvents: true, fullChatHistoryAsInput: true, timeoutMs: true, description: true, name: true } satisfies Record<keyof AgentToolOptions, true>);
+
 /**
  * An agent used as a tool (Eino's NewAgentTool). The inner agent runs like under its own Runner:
  * its own history, the caller's session values and cancellation. Its result is the text of its last
@@ -39,9 +44,17 @@ const INTERRUPTED_INFO = { kind: 'custom', message: 'agent tool interrupt' } as 
  * this call's interrupt, holding the inner checkpoint so a resume re-enters the inner agent.
  */
 export function agentTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ request: string }> {
-  if (!agent.name) throw new Error('agent tool requires a non-empty Name');
-  const description = options.description ?? agent.description;
-  if (!description) throw new Error('agent tool requires a non-empty Description');
+  if (agent === undefined || agent === null) throw new ConfigError('agentTool: the agent is required');
+  if (!isAgent(agent)) throw new ConfigError(`agentTool: the agent must be an agent (an object with a name and run()), got ${describeValue(agent)}`);
+  // Eino's errors: "agent tool requires a non-empty Name" / "… Description".
+  if (!agent.name.trim()) throw new ConfigError('agentTool: the agent has no name (agent tool requires a non-empty Name)');
+  const label = `agentTool '${agent.name}'`;
+  const o = checkOptions(label, options, { known: AGENT_TOOL_OPTIONS, aliases: { WithFullChatHistoryAsInput: 'fullChatHistoryAsInput', WithAgentInputSchema: '(not supported: the tool takes { request })' } });
+  checkTypes(label, o, { emitInternalEvents: 'boolean', fullChatHistoryAsInput: 'boolean', timeoutMs: 'number', description: 'string', name: 'string' });
+  const description = options.description?.trim() ? options.description : agent.description;
+  if (typeof description !== 'string' || !description.trim()) {
+    throw new ConfigError(`${label}: the agent has no description, and the model reads the tool's description to decide when to call it (agent tool requires a non-empty Description): give the agent one, or the tool one with { description }`);
+  }
   return {
     name: options.name ?? agent.name,
     description,
@@ -57,7 +70,7 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: options.name ?? agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
-  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets };
+  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets, callOptions: caller?.callOptions };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;

@@ -1,5 +1,5 @@
 import { generate } from '../async-queue.js';
-import { cancelledBy, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
+import { cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
@@ -27,15 +27,19 @@ import {
 import { callModel } from './model-step.js';
 import { redactRequest, redactToolResult } from './redact-run.js';
 import { DEFAULT_OUTPUT_RETRIES, StructuredOutput, type OutputSchema } from './output-schema.js';
-import { createRunContext, type RunContext } from './run-context.js';
+import { callOptionsFor, createRunContext, type RunContext } from './run-context.js';
+import { checkOptions, checkTools, checkTypes, requireChatModel, requireName, who } from './options-check.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
 import { errorEvent, messageEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
 
 /** Builds the messages of a run's first model call from the instruction, the input and the run (Eino's GenModelInput). */
 export type GenModelInput = (instruction: string, input: AgentInput, ctx: RunContext) => Message[] | Promise<Message[]>;
 
-/** Settings of a ChatModelAgent: its model, instruction, tools and how it runs them. */
-export interface ChatModelAgentConfig {
+/**
+ * Settings of a ChatModelAgent: its model, instruction, tools and how it runs them. `T` is the type of
+ * its structured answer, inferred from a zod `outputSchema`.
+ */
+export interface ChatModelAgentConfig<T = unknown> {
   name: string;
   description: string;
   instruction?: string | undefined;
@@ -67,10 +71,16 @@ export interface ChatModelAgentConfig {
    * does not match is sent back with the problem, `outputRetries` times (default 2), then the run
    * fails with StructuredOutputError. The parsed value is the run result's `structured`.
    */
-  outputSchema?: OutputSchema | undefined;
+  outputSchema?: OutputSchema<T> | undefined;
   /** The schema's name for the provider (default `answer`). */
   outputSchemaName?: string | undefined;
   outputRetries?: number | undefined;
+  /**
+   * A `{key}` in the instruction with no session value of that name: `'error'` (default, as in Eino)
+   * fails the run naming the key and the agent; `'keep'` leaves it as written. `{{key}}` is always
+   * the literal text `{key}`.
+   */
+  missingPlaceholders?: 'error' | 'keep' | undefined;
 }
 
 /** The agent's ReAct state. Persisted in a checkpoint when a tool batch interrupts. */
@@ -107,6 +117,32 @@ interface Exec {
   output?: StructuredOutput | undefined;
 }
 
+/** Every option of ChatModelAgentConfig (the compiler keeps the two in step). */
+const CHAT_MODEL_AGENT_OPTIONS = {
+  name: true, description: true, instruction: true, model: true, tools: true, returnDirectly: true, approval: true, exit: true, outputKey: true,
+  maxIterations: true, genModelInput: true, retry: true, toolTimeoutMs: true, maxToolOutputChars: true, middlewares: true, outputSchema: true,
+  outputSchemaName: true, outputRetries: true, missingPlaceholders: true,
+} satisfies Record<keyof ChatModelAgentConfig, true>;
+
+/** Eino's ChatModelAgentConfig names that adk spells otherwise. */
+const CHAT_MODEL_AGENT_ALIASES = { ToolsConfig: 'tools', ChatModel: 'model', Handlers: 'middlewares', ModelRetryConfig: 'retry' };
+
+/** Eino requires `Model`; adk also checks every option's type, so a mistake is a ConfigError naming it. */
+function checkChatModelAgentConfig(config: unknown): void {
+  const o = checkOptions(who('ChatModelAgent', config), config, { known: Object.keys(CHAT_MODEL_AGENT_OPTIONS), aliases: CHAT_MODEL_AGENT_ALIASES });
+  requireName('ChatModelAgent', 'name', o.name);
+  const label = who('ChatModelAgent', o);
+  // Eino's own error text stays in the message: "agent 'Model' is required".
+  if (o.model === undefined || o.model === null) throw new ConfigError(`${label}: option 'model' is required (agent 'Model' is required)`);
+  requireChatModel(label, 'model', o.model);
+  checkTools(label, 'tools', o.tools);
+  checkTypes(label, o, {
+    description: 'string', instruction: 'string', returnDirectly: 'strings', approval: 'strings', exit: 'boolean-or-tool', outputKey: 'string',
+    maxIterations: 'number', genModelInput: 'function', retry: 'object', toolTimeoutMs: 'number', maxToolOutputChars: 'number',
+    middlewares: 'list', outputSchema: 'object', outputSchemaName: 'string', outputRetries: 'count', missingPlaceholders: 'string',
+  });
+}
+
 /** Model calls per run when `maxIterations` is not set. */
 export const DEFAULT_MAX_ITERATIONS = 20;
 
@@ -137,7 +173,9 @@ export const defaultGenModelInput: GenModelInput = (instruction, input) =>
   instruction ? [systemMessage(instruction), ...input.messages] : [...input.messages];
 
 /** A ReAct agent: model, tools, repeat, with Eino's semantics. */
-export class ChatModelAgent implements Agent, SubAgentAware {
+export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
+  /** Type only (never set): its output schema's type, what `RunResult.structured` holds. */
+  declare readonly structuredType?: T | undefined;
   readonly type = 'ChatModel';
   private subAgents: Agent[] = [];
   private parent?: Agent | undefined;
@@ -145,16 +183,15 @@ export class ChatModelAgent implements Agent, SubAgentAware {
   private frozen = false;
   private exec?: Exec | undefined;
 
-  constructor(readonly config: ChatModelAgentConfig) {
-    if (!config.model) throw new Error("agent 'Model' is required");
-    if (!config.name?.trim()) throw new Error('an agent needs a name');
+  constructor(readonly config: ChatModelAgentConfig<T>) {
+    checkChatModelAgentConfig(config);
   }
 
   get name(): string {
     return this.config.name;
   }
   get description(): string {
-    return this.config.description;
+    return this.config.description ?? '';
   }
 
   onSetSubAgents(subAgents: Agent[]): void {
@@ -222,16 +259,19 @@ export class ChatModelAgent implements Agent, SubAgentAware {
       emit: (custom) => emit({ agentName: this.name, runPath: [], output: { custom } }),
     };
     // Placeholders are filled in the agent's own instruction only: text a middleware adds (AGENTS.md, skills) stays as written.
-    const setup = await runBeforeAgent(exec.middlewares, mctx, { instruction: fillPlaceholders(exec.instruction, ctx.session.values), tools: [...tools.values()] });
+    const instruction = fillPlaceholders(exec.instruction, ctx.session.values, { agent: this.name, missing: this.config.missingPlaceholders });
+    const setup = await runBeforeAgent(exec.middlewares, mctx, { instruction, tools: [...tools.values()] });
     tools.clear();
     for (const t of setup.tools) tools.set(t.name, t);
     const toolInfos = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: parametersJsonSchema(t) }));
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
+    // The run's model and tool options for this agent (Runner's modelOptions, toolOptions, agents).
+    const callOptions = callOptionsFor(ctx, this.name);
     const modelCall: ModelHandler = (messages, options) =>
-      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, redactRequest(messages, ctx.secrets), options);
+      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
     const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
-    const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
+    const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, options: callOptions.toolOptions, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
     const execute: ToolCallHandler = async (req) =>
       redactToolResult(await executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments), ctx.secrets);

@@ -1,6 +1,6 @@
 import { sleep } from '../abort.js';
 import { cancelledBy, RetryExhaustedError, WillRetryError, toError } from '../errors.js';
-import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
+import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from '../models/chat-model.js';
 import { retryDelay, type RetryPolicy } from '../models/retry.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
@@ -29,11 +29,22 @@ export interface ModelStepEnv {
  * drop its partial text.
  */
 export async function callModel(env: ModelStepEnv, messages: Message[], options: ModelCallOptions): Promise<Message> {
-  const opts = { ...options, signal: env.signal };
   const cb = env.callbacks;
+  const request = cb && requestTelemetry(env.model.telemetry, options);
   for (let attempt = 1; ; attempt++) {
     let stream: MessageStream | undefined;
-    const info: ModelCallInfo | undefined = cb && { agentName: env.agentName, runPath: env.runPath ?? [], model: env.model.modelName, attempt, messages, tools: options.tools };
+    const info: ModelCallInfo | undefined = cb && {
+      agentName: env.agentName,
+      runPath: env.runPath ?? [],
+      model: env.model.modelName,
+      attempt,
+      messages,
+      tools: options.tools,
+      ...(request ? { request } : {}),
+      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
+    };
+    // Observers learn who answered (response id, exact model) as the provider says.
+    const opts: ModelCallOptions = { ...options, signal: env.signal, ...(info ? { onResponseInfo: (r) => ((info.response = { ...info.response, ...r }), options.onResponseInfo?.(r)) } : {}) };
     if (info) fire(cb, 'onModelStart', info);
     try {
       if (!env.streaming) {
@@ -78,6 +89,13 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
       throw attempt > 1 ? new RetryExhaustedError(attempt, err) : err;
     }
   }
+}
+
+/** A model's telemetry with this request's options over its own settings. */
+function requestTelemetry(telemetry: ModelTelemetry | undefined, options: ModelCallOptions): ModelTelemetry | undefined {
+  if (!telemetry) return undefined;
+  const { extraBody: _, ...settings } = withModelOptions({ ...telemetry, extraBody: undefined }, options);
+  return settings;
 }
 
 function named(e: AgentEvent, agentName: string): AgentEvent {

@@ -1,10 +1,14 @@
 import type { ZodType } from 'zod';
 import type { ResponseFormat } from '../models/chat-model.js';
+import { dropNullsForAbsent } from '../models/openai-strict.js';
 import { parametersJsonSchema, validateArguments } from '../tools/parameters.js';
 import type { JsonSchema } from '../tools/tool.js';
 
-/** What a final answer must be: a zod schema, or a JSON Schema object. */
-export type OutputSchema = ZodType | JsonSchema;
+/**
+ * What a final answer must be: a zod schema (its output type is `T`, and `RunResult.structured`'s),
+ * or a JSON Schema object (`T` is then unknown unless given: `new ChatModelAgent<Forecast>({…})`).
+ */
+export type OutputSchema<T = unknown> = ZodType<T> | JsonSchema;
 
 /** How many times a model is asked again after an answer that does not match. */
 export const DEFAULT_OUTPUT_RETRIES = 2;
@@ -31,7 +35,10 @@ export class StructuredOutput {
     return `Give your final answer as one JSON value matching this JSON Schema, and nothing else (no prose, no code fence):\n${JSON.stringify(this.jsonSchema)}`;
   }
 
-  /** Parses an answer (a code fence around it is tolerated) and checks it against the schema. */
+  /**
+   * Parses an answer (a code fence around it is tolerated) and checks it against the schema; `null`
+   * for an optional property that does not take null (strict mode's "absent") counts as absent.
+   */
   check(text: string): StructuredCheck {
     let value: unknown;
     try {
@@ -39,7 +46,8 @@ export class StructuredOutput {
     } catch (e) {
       return { ok: false, error: `the answer is not JSON (${(e as Error).message})` };
     }
-    const valid = validateArguments({ parameters: this.schema }, value);
+    // Strict mode (OpenAI, Azure) answers null for an optional property it leaves out.
+    const valid = validateArguments({ parameters: this.schema }, dropNullsForAbsent(value, this.jsonSchema));
     return valid.ok ? { ok: true, value: valid.value } : { ok: false, error: valid.error };
   }
 

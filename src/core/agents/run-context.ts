@@ -5,6 +5,7 @@ import type { HistoryEntry } from './history.js';
 import type { AgentInput } from './events.js';
 import type { RunCallbacks } from '../callbacks.js';
 import type { RunJournal } from './run-journal.js';
+import type { ModelOptions } from '../models/chat-model.js';
 
 export type { AgentRunInfo, AgentCallbacks } from '../callbacks.js';
 
@@ -37,6 +38,44 @@ export interface RunContext {
   journal?: RunJournal | undefined;
   /** Values never sent to a model: tool results and model requests are redacted (the Runner's `secrets`). */
   secrets?: (() => readonly string[]) | undefined;
+  /** The run's model and tool options (the Runner's `modelOptions`, `toolOptions` and `agents`); see `callOptionsFor`. */
+  callOptions?: CallOptions | undefined;
+}
+
+/** The model and tool options of one agent's calls (Eino's WithChatModelOptions and WithToolOptions). */
+export interface AgentCallOptions {
+  /** Laid over the model's own settings in every model request (temperature, maxTokens, …). */
+  modelOptions?: ModelOptions | undefined;
+  /** Given to every tool call as `ctx.options`: each tool reads the keys it knows (e.g. its own name's). */
+  toolOptions?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Model and tool options of a run, for every agent, and for agents by name (Eino's `DesignateAgent`):
+ *
+ * ```ts
+ * runner.query('Write it', {
+ *   modelOptions: { temperature: 0 },                                  // every agent's model requests
+ *   toolOptions: { shell: { dryRun: true } },                          // every agent's tool calls (ctx.options)
+ *   agents: { writer: { modelOptions: { temperature: 0.8, maxTokens: 2000 } } }, // only the agent named writer
+ * });
+ * ```
+ *
+ * An agent named in `agents` gets the shared options with its own laid over them, key by key.
+ * ChatModelAgent applies them; a custom agent reads its own with `callOptionsFor(ctx, name)`.
+ */
+export interface CallOptions extends AgentCallOptions {
+  agents?: Record<string, AgentCallOptions> | undefined;
+}
+
+/** The model and tool options that reach `agentName`'s calls in this run (the shared ones, its own over them). */
+export function callOptionsFor(ctx: Pick<RunContext, 'callOptions'>, agentName: string): { modelOptions: ModelOptions; toolOptions: Record<string, unknown> } {
+  const all = ctx.callOptions;
+  const own = all?.agents && Object.prototype.hasOwnProperty.call(all.agents, agentName) ? all.agents[agentName] : undefined;
+  return {
+    modelOptions: { ...all?.modelOptions, ...own?.modelOptions },
+    toolOptions: { ...all?.toolOptions, ...own?.toolOptions },
+  };
 }
 
 /** Where whole results are kept: the session's store (the CLI), else the run's own values. */

@@ -4,6 +4,7 @@ import { toError } from '../errors.js';
 import { interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
 import { agentWithOptions, setSubAgents, type FlowAgent } from './flow.js';
 import { createRunContext, type RunContext } from './run-context.js';
+import { checkOptions, checkTypes, requireAgentList, requireName, who } from './options-check.js';
 import type { RecordedEvent } from './session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './types.js';
 
@@ -21,6 +22,19 @@ export interface LoopConfig extends WorkflowConfig {
 }
 
 type Emit = (e: AgentEvent) => void;
+
+const WORKFLOW_OPTIONS = { name: true, description: true, subAgents: true } satisfies Record<keyof WorkflowConfig, true>;
+const LOOP_OPTIONS = { ...WORKFLOW_OPTIONS, maxIterations: true } satisfies Record<keyof LoopConfig, true>;
+
+/** Eino's NewSequentialAgent / NewParallelAgent / NewLoopAgent configs: Name, Description, SubAgents (, MaxIterations). */
+function checkWorkflowConfig(kind: string, config: unknown, loop: boolean): void {
+  const known = Object.keys(loop ? LOOP_OPTIONS : WORKFLOW_OPTIONS);
+  const o = checkOptions(who(kind, config), config, { known, aliases: { agents: 'subAgents' } });
+  requireName(kind, 'name', o.name);
+  const label = who(kind, o);
+  requireAgentList(label, 'subAgents', o.subAgents, true);
+  checkTypes(label, o, { description: 'string', ...(loop ? { maxIterations: 'count' as const } : {}) });
+}
 
 /** What happened when a child finished: keep going, or stop the workflow. */
 type Outcome = 'continue' | 'stop';
@@ -43,8 +57,9 @@ abstract class WorkflowAgent implements Agent {
   protected readonly children: FlowAgent[];
 
   constructor(config: WorkflowConfig) {
-    if (!config.name?.trim()) throw new Error('a workflow agent needs a name');
-    if (!config.subAgents?.length) throw new Error(`workflow agent '${config.name}' needs at least one sub-agent`);
+    const is = (c: abstract new (...a: never[]) => WorkflowAgent) => new.target === c || new.target.prototype instanceof c;
+    const kind = is(LoopAgent) ? 'LoopAgent' : is(ParallelAgent) ? 'ParallelAgent' : 'SequentialAgent';
+    checkWorkflowConfig(kind, config, kind === 'LoopAgent');
     this.name = config.name;
     this.description = config.description ?? '';
     // Children of a workflow never transfer back to it; their order is fixed.

@@ -60,6 +60,8 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
 
   const graph = checkAgentGraph(team, c);
   reportAgentToolCycles(team, tools, c);
+  // On an otherwise sound file only: a cycle, an unknown agent or a missing key is the mistake to fix first.
+  if (c.count === 0) checkRouteDescriptions(team, c);
   for (const [name, agent] of team.agents) {
     const sup = agent.type === 'supervisor' && agent.supervisor !== undefined ? team.agents.get(agent.supervisor) : undefined;
     // The supervisor hands work out by transferring, which only chat agents can do.
@@ -95,6 +97,37 @@ function checkDeepSubAgents(name: string, agent: RawTeam['agents'] extends Map<s
 }
 
 const GENERAL_PURPOSE = 'general-purpose';
+
+/** Agents that take part in transfers once built (ChatModelAgents, and a supervisor team, led by one). */
+const TRANSFERS = new Set(['chat', 'deep', 'supervisor']);
+
+/**
+ * Where an agent routes by description, the description must be there (the build would refuse it):
+ * a chat agent's sub-agents and a supervisor's are listed by name and description for the model to
+ * pick from, and a chat sub-agent that may transfer back reads its parent's.
+ */
+function checkRouteDescriptions(team: RawTeam, c: ProblemCollector): void {
+  for (const [name, agent] of team.agents) {
+    if (agent.type !== 'chat' && agent.type !== 'supervisor') continue;
+    let parentReported = false;
+    (agent.sub_agents ?? []).forEach((sub, i) => {
+      const target = team.agents.get(sub);
+      if (!target) return; // the agent graph reports it
+      if (!target.description?.trim()) {
+        c.report(['agents', name, 'sub_agents', i], `sub-agent '${sub}' has no description, and '${agent.type === 'supervisor' ? agent.supervisor ?? name : name}' reads it to decide when to hand work to it`, {
+          hint: `give '${sub}' a description`,
+        });
+      }
+      const back = agent.type === 'chat' && TRANSFERS.has(target.type ?? '') && !(target.type === 'chat' && target.disallow_transfer_to_parent);
+      if (back && !parentReported && !agent.description?.trim()) {
+        parentReported = true;
+        c.report(['agents', name], `'${name}' has no description, and its sub-agent '${sub}' reads it to decide when to transfer back`, {
+          hint: `give '${name}' a description, or set disallow_transfer_to_parent: true on '${sub}'`,
+        });
+      }
+    });
+  }
+}
 
 /**
  * An agent that reaches itself through agent tools (and sub-agents) could never be built: report

@@ -6,7 +6,7 @@ import { newSessionId } from '../store/session-store.js';
 import type { SessionLease } from '../store/session-lock.js';
 import { RunStream } from '../run-result.js';
 import type { PendingInterrupt, SessionRecord } from '../store/session-record.js';
-import type { ApprovalPolicy, RunInbox } from '../agents/run-context.js';
+import type { ApprovalPolicy, CallOptions, RunInbox } from '../agents/run-context.js';
 import { ruleAllows } from '../agents/allow-rules.js';
 import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
@@ -26,8 +26,12 @@ import type { Agent } from '../agents/types.js';
 import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
 
-/** Options of one turn (`send`) or its continuation (`answer`). */
-export interface TurnOptions {
+/**
+ * Options of one turn (`send`) or its continuation (`answer`). `modelOptions`, `toolOptions` and
+ * `agents` (CallOptions) set the model's request settings and the tools' options for this turn, for
+ * every agent or for agents by name, as the Runner's run options do.
+ */
+export interface TurnOptions extends CallOptions {
   signal?: AbortSignal | undefined;
   /** Messages the person sends while the turn works: the agent takes them after its current tool calls. */
   inbox?: RunInbox | undefined;
@@ -38,6 +42,18 @@ export interface TurnOptions {
   turnId?: string | undefined;
   /** Records model replies and tool results; a run again of the same turn replays them (see RunOptions.journal). */
   journal?: JournalStore | undefined;
+}
+
+/** What `startTurn` and `resumeTurn` take besides the text or answers: a turn's id, its journal, its model and tool options. */
+export type TurnStart = Pick<TurnOptions, 'turnId' | 'journal' | 'modelOptions' | 'toolOptions' | 'agents'>;
+
+/** The turn's CallOptions, only those it sets. */
+function callOptionsOf(opts: TurnStart): CallOptions {
+  const out: CallOptions = {};
+  if (opts.modelOptions) out.modelOptions = opts.modelOptions;
+  if (opts.toolOptions) out.toolOptions = opts.toolOptions;
+  if (opts.agents) out.agents = opts.agents;
+  return out;
 }
 
 /** Where a turn with an id stands in its session: not started, started and not ended, or ended. */
@@ -234,7 +250,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    * compacted first if it must be. A turn id that is already running (its process died) runs
    * again from the saved message, its journal replaying what the first attempt did.
    */
-  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox, opts: Pick<TurnOptions, 'turnId' | 'journal'> = {}): Promise<AsyncIterable<AgentEvent>> {
+  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox, opts: TurnStart = {}): Promise<AsyncIterable<AgentEvent>> {
     const again = opts.turnId !== undefined && this.turnState(opts.turnId) === 'running';
     let compacted: ContextCompaction | undefined;
     let prior: HistoryEntry[];
@@ -260,6 +276,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       onSession: (s) => (this.session = s),
       inbox,
       journal: opts.journal,
+      ...callOptionsOf(opts),
     });
     return compacted ? withFirst(compactionEvent(this.team.rootName ?? this.team.agent.name, compacted), events) : events;
   }
@@ -334,7 +351,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** Continues the interrupted (or cancelled) turn, answering the targeted interrupt points. */
-  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox, opts: Pick<TurnOptions, 'turnId' | 'journal'> = {}): Promise<AsyncIterable<AgentEvent>> {
+  async resumeTurn(targets: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox, opts: TurnStart = {}): Promise<AsyncIterable<AgentEvent>> {
     const checkpointId = this.record.checkpointId ?? this.id;
     if (opts.turnId === undefined || this.turnState(opts.turnId) !== 'running') {
       this.record.status = 'active';
@@ -348,6 +365,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       onSession: (s) => (this.session = s),
       inbox,
       journal: opts.journal,
+      ...callOptionsOf(opts),
     });
   }
 

@@ -88,6 +88,8 @@ async function readStream(e: AgentEvent, sink: EventSink): Promise<Message | und
       if (chunk.reasoningContent) sink.thought(e, chunk.reasoningContent);
       if (chunk.content) sink.delta(e, chunk.content);
     }
+    // A run's streams end quietly where a cancel cut them: that partial text is not a message.
+    if (stream.error) return undefined;
     return stream.snapshot();
   } catch {
     // A retried attempt is dropped (its retry event follows); other failures arrive as error events.

@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { AdkError, CancelledError, ConfigError, ModelConnectionError, ModelHttpError, ModelTimeoutError } from '../errors.js';
 import type { Message, MessageChunk } from '../schema/message.js';
 import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
-import type { ChatModel, ModelCallOptions } from './chat-model.js';
+import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from './chat-model.js';
 import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { importOptional, notInstalled } from '../optional-peer.js';
@@ -47,6 +47,8 @@ export class AnthropicChatModel implements ChatModel {
   readonly baseURL: string;
   readonly contextWindow?: number | undefined;
   readonly price?: ModelPrice | undefined;
+  /** Provider, endpoint and request settings, for tracing (OpenTelemetry's GenAI attributes). */
+  readonly telemetry: ModelTelemetry;
   private client?: Promise<Anthropic> | undefined;
   private sdk?: AnthropicSdk | undefined;
   private readonly timeoutMs: number;
@@ -57,6 +59,7 @@ export class AnthropicChatModel implements ChatModel {
     this.price = options.price ?? knownPrice(options.model);
     this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+    this.telemetry = anthropicTelemetry(this.baseURL, options);
   }
 
   /** The SDK loads with the first request: it is an optional peer dependency, and a large one. */
@@ -83,7 +86,8 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   private body(messages: Message[], options: ModelCallOptions): Record<string, unknown> {
-    const o = this.options;
+    // A run's model options (temperature, max tokens, …) go over the model's own.
+    const o = withModelOptions(this.options, options);
     const { system, messages: msgs } = toAnthropicRequest(messages);
     const body: Record<string, unknown> = { model: this.modelName, max_tokens: o.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, messages: msgs };
     if (system) body.system = system;
@@ -102,6 +106,7 @@ export class AnthropicChatModel implements ChatModel {
     const body = this.body(messages, options);
     try {
       const res = await (await this.connect()).messages.create({ ...body, stream: false } as never, guard.requestOptions() as never);
+      tellResponse(res, options);
       return fromAnthropicMessage(res as never);
     } catch (e) {
       throw guard.stopError() ?? this.explain(this.toError(e, guard.errorBody), body);
@@ -119,6 +124,7 @@ export class AnthropicChatModel implements ChatModel {
       try {
         const stream = (await (await this.connect()).messages.create({ ...body, stream: true } as never, guard.requestOptions() as never)) as unknown as AsyncIterable<Record<string, unknown>>;
         for await (const ev of stream) {
+          if (ev.type === 'message_start') tellResponse(ev.message, options);
           const chunk = decoder.decode(ev);
           if (!chunk) continue;
           guard.pause();
@@ -192,3 +198,24 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
   api_error: 500,
   overloaded_error: 529,
 };
+
+function anthropicTelemetry(baseURL: string, o: AnthropicChatModelOptions): ModelTelemetry {
+  const t: ModelTelemetry = { provider: 'anthropic' };
+  try {
+    const u = new URL(baseURL);
+    t.serverAddress = u.hostname;
+    t.serverPort = u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443;
+  } catch {
+    // A base URL that is not a URL fails at the first request.
+  }
+  for (const k of ['temperature', 'topP', 'maxTokens', 'stop'] as const) if (o[k] !== undefined) Object.assign(t, { [k]: o[k] });
+  // Always sent: Anthropic requires it.
+  t.maxTokens ??= ANTHROPIC_DEFAULT_MAX_TOKENS;
+  return t;
+}
+
+/** Tells the caller the message's id and the model that answered. */
+function tellResponse(message: unknown, options: ModelCallOptions): void {
+  const m = message as { id?: unknown; model?: unknown } | null;
+  if (typeof m?.id === 'string' || typeof m?.model === 'string') options.onResponseInfo?.({ ...(typeof m.id === 'string' ? { id: m.id } : {}), ...(typeof m.model === 'string' ? { model: m.model } : {}) });
+}

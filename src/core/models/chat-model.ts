@@ -5,20 +5,76 @@ import type { ModelPrice } from './pricing.js';
 /** Whether the model may (`auto`), must (`required`), must not (`none`) call a tool, or must call the named one. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
-/** Options of one model request. */
-export interface ModelCallOptions {
+/**
+ * Settings of a model request that a run may choose (Eino's `model.Option`s: WithTemperature,
+ * WithMaxTokens, …), over the model's own: the Runner's `modelOptions` (see CallOptions). A provider
+ * applies the ones its API has; `extraBody` is merged into the request body last.
+ */
+export interface ModelOptions {
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  maxTokens?: number | undefined;
+  stop?: string | string[] | undefined;
+  seed?: number | undefined;
+  reasoningEffort?: string | undefined;
+  /** Provider-specific request fields, merged into the request body last (as a model's own `extraBody`). */
+  extraBody?: Record<string, unknown> | undefined;
+}
+
+/** Keys of ModelOptions, for providers that lay a request's options over their own settings. */
+const MODEL_OPTION_KEYS = ['temperature', 'topP', 'maxTokens', 'stop', 'seed', 'reasoningEffort'] as const;
+
+/**
+ * A model's settings with one request's ModelOptions laid over them: each option the request sets
+ * wins; `extraBody` objects are merged, the request's keys winning. What a provider sends.
+ */
+export function withModelOptions<T extends ModelOptions>(settings: T, request: ModelOptions | undefined): T {
+  if (!request) return settings;
+  const out: T = { ...settings };
+  for (const k of MODEL_OPTION_KEYS) if (request[k] !== undefined) (out as ModelOptions)[k] = request[k] as never;
+  if (request.extraBody) out.extraBody = { ...settings.extraBody, ...request.extraBody };
+  return out;
+}
+
+/** Options of one model request: the run's ModelOptions, and what the agent asks of this request. */
+export interface ModelCallOptions extends ModelOptions {
   tools?: ToolInfo[] | undefined;
   toolChoice?: ToolChoice | undefined;
   signal?: AbortSignal | undefined;
   /** Constrain a final answer to this JSON Schema (sent only to models whose `structuredOutput` is true). */
   responseFormat?: ResponseFormat | undefined;
+  /** Told who answered (response id, the model that answered) as soon as the provider says: for tracing. */
+  onResponseInfo?(info: ModelResponseInfo): void;
+}
+
+/**
+ * What a model tells observers about its requests: the provider as OpenTelemetry's
+ * `gen_ai.provider.name` spells it, the endpoint (`server.address`, `server.port`) and its own request
+ * settings (`gen_ai.request.*`; a run's ModelOptions go over them).
+ */
+export interface ModelTelemetry extends Omit<ModelOptions, 'extraBody'> {
+  /** `openai`, `azure.ai.openai`, `anthropic`, `deepseek`, `mistral_ai`, `gcp.gemini`, `groq`, … (a custom name for others). */
+  provider: string;
+  serverAddress?: string | undefined;
+  serverPort?: number | undefined;
+}
+
+/** Who answered one request, as the provider reports it (OpenTelemetry's `gen_ai.response.id` and `gen_ai.response.model`). */
+export interface ModelResponseInfo {
+  /** The response's id, e.g. `chatcmpl-123`. */
+  id?: string | undefined;
+  /** The exact model that answered, e.g. `gpt-4o-2024-08-06` for `gpt-4o`. */
+  model?: string | undefined;
 }
 
 /** A JSON Schema the model's final answer must match: OpenAI's `response_format: json_schema`. */
 export interface ResponseFormat {
   name: string;
   schema: Record<string, unknown>;
-  /** OpenAI's strict mode; only for schemas it accepts (every property required, no extra ones). */
+  /**
+   * OpenAI's strict mode. Default: the model's choice (OpenAIChatModel: strict on OpenAI and Azure,
+   * with the schema made strict-compatible, see `strictOutput`).
+   */
   strict?: boolean | undefined;
 }
 
@@ -42,4 +98,6 @@ export interface ChatModel {
   readonly structuredOutput?: boolean | undefined;
   /** The model ids the endpoint offers (`GET /models`), newest or alphabetical as the server lists them. */
   listModels?(signal?: AbortSignal): Promise<string[]>;
+  /** Provider, endpoint and request settings, for tracing (OpenTelemetry's GenAI attributes). */
+  readonly telemetry?: ModelTelemetry | undefined;
 }

@@ -176,10 +176,14 @@ function partsText(parts: unknown): string {
 
 function usageOf(u: unknown): MessageChunk['usage'] {
   if (!u || typeof u !== 'object') return undefined;
-  const x = u as { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+  const x = u as { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: unknown } | null };
   const promptTokens = x.prompt_tokens ?? 0;
   const completionTokens = x.completion_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: x.total_tokens ?? promptTokens + completionTokens };
+  const usage: NonNullable<MessageChunk['usage']> = { promptTokens, completionTokens, totalTokens: x.total_tokens ?? promptTokens + completionTokens };
+  // Prompt tokens served from OpenAI's prompt cache (part of prompt_tokens).
+  const cached = x.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number' && cached > 0) usage.cacheReadTokens = cached;
+  return usage;
 }
 
 function hasAny(c: MessageChunk): boolean {

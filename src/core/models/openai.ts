@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import { ModelConnectionError, ModelHttpError } from '../errors.js';
+import { ConfigError, ModelConnectionError, ModelHttpError } from '../errors.js';
 import { messageToChunk } from '../schema/concat.js';
 import type { Message, MessageChunk } from '../schema/message.js';
-import type { ChatModel, ModelCallOptions } from './chat-model.js';
+import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from './chat-model.js';
 import { CallGuard, probingFetch } from './openai-call.js';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openai-convert.js';
 import { htmlResponseError, redact, streamReportedError, toModelError, type ErrorContext } from './openai-errors.js';
@@ -13,6 +13,8 @@ import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
 import { estimateUsage } from './token-estimate.js';
+import { StrictSchemaError, toStrictJsonSchema } from './openai-strict.js';
+import type { JsonSchema } from '../tools/tool.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -30,6 +32,14 @@ export interface OpenAIChatModelOptions extends SamplingOptions {
   profile?: ProviderProfile | undefined;
   /** Whether the endpoint takes `response_format: json_schema`. Default: the profile's. */
   structuredOutput?: boolean | undefined;
+  /**
+   * Whether output schemas are sent in OpenAI's strict mode (`json_schema.strict: true`), made
+   * strict-compatible: every property required (optional ones nullable, `null` read as absent),
+   * `additionalProperties: false`, keywords strict mode refuses moved into descriptions. A schema that
+   * cannot be strict (open keys, tuples, intersections, …) is then a ConfigError naming what and where.
+   * Default: true for the `openai` and `azure` profiles; false sends schemas as they are.
+   */
+  strictOutput?: boolean | undefined;
   /** US dollars per million tokens. Default: the list price for the model's name, when known. */
   price?: ModelPrice | undefined;
   /** The `models:` entry this model came from, named in error messages. */
@@ -59,7 +69,11 @@ export class OpenAIChatModel implements ChatModel {
   readonly profile: ProviderProfile;
   readonly contextWindow?: number | undefined;
   readonly structuredOutput: boolean;
+  /** Whether output schemas are sent in strict mode (see OpenAIChatModelOptions.strictOutput). */
+  readonly strictOutput: boolean;
   readonly price?: ModelPrice | undefined;
+  /** Provider (as OpenTelemetry names it), endpoint and request settings, for tracing. */
+  readonly telemetry: ModelTelemetry;
   private readonly client: OpenAI;
   private readonly errorContext: ErrorContext;
   /** Learned from a server that rejected them: not sent again by this model. */
@@ -71,9 +85,11 @@ export class OpenAIChatModel implements ChatModel {
     this.profile = options.profile ?? PROFILES.openai;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
     this.structuredOutput = options.structuredOutput ?? this.profile.jsonSchema;
+    this.strictOutput = options.strictOutput ?? (this.profile.name === 'openai' || this.profile.name === 'azure');
     this.price = options.price ?? knownPrice(options.model);
     const { url, query } = splitQuery(options.baseURL || this.profile.baseURL || OPENAI_DEFAULT_BASE_URL);
     this.baseURL = url;
+    this.telemetry = telemetryOf(this.profile, url, options);
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
     this.errorContext = { baseURL: redact(this.baseURL), timeoutMs, apiKey: options.apiKey };
     this.streamUsage = options.streamUsage ?? this.profile.streamUsage;
@@ -108,7 +124,8 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private params(messages: Message[], options: ModelCallOptions): ChatCompletionCreateParamsBase & Record<string, unknown> {
-    const o = this.options;
+    // The run's model options (Runner.run's modelOptions, per agent) over the model's own settings.
+    const o = withModelOptions(this.options, options);
     const p: ChatCompletionCreateParamsBase & Record<string, unknown> = { model: this.modelName, messages: toOpenAIMessages(messages, this.profile) };
     if (options.tools?.length) {
       p.tools = toOpenAITools(options.tools);
@@ -116,8 +133,10 @@ export class OpenAIChatModel implements ChatModel {
       if (o.parallelToolCalls !== undefined) p.parallel_tool_calls = o.parallelToolCalls;
     }
     if (options.responseFormat && this.structuredOutput) {
-      const { name, schema, strict } = options.responseFormat;
-      p.response_format = { type: 'json_schema', json_schema: { name, schema, ...(strict !== undefined ? { strict } : {}) } };
+      const { name, schema } = options.responseFormat;
+      const strict = options.responseFormat.strict ?? (this.strictOutput || undefined);
+      const sent = strict ? strictSchema(name, schema) : schema;
+      p.response_format = { type: 'json_schema', json_schema: { name, schema: sent, ...(strict !== undefined ? { strict } : {}) } };
     }
     if (o.temperature !== undefined) p.temperature = o.temperature;
     if (o.topP !== undefined) p.top_p = o.topP;
@@ -146,6 +165,7 @@ export class OpenAIChatModel implements ChatModel {
         if (!Array.isArray((body as { choices?: unknown }).choices)) {
           throw new ModelConnectionError('the model endpoint answered without `choices`: not a chat completion', false);
         }
+        tellResponse(body, options);
         return await this.withUsage(fromOpenAICompletion(data, toolNames(options)), messages, options);
       } catch (e) {
         const err = guard.stopError() ?? toModelError(e, this.errorContext, guard.errorBody);
@@ -180,7 +200,9 @@ export class OpenAIChatModel implements ChatModel {
             complete = true;
             return;
           }
+          let told = false;
           for await (const raw of stream) {
+            if (!told) told = tellResponse(raw, options);
             const chunk = decoder.decode(raw);
             if (!chunk) continue;
             if (chunk.finishReason) sawFinish = true;
@@ -246,6 +268,7 @@ export class OpenAIChatModel implements ChatModel {
     const body = (await response.json()) as { error?: unknown; choices?: unknown };
     if (body?.error) throw streamReportedError(body.error, this.redactor);
     if (!Array.isArray(body?.choices)) throw new ModelConnectionError('the model endpoint answered without `choices`: not a chat completion', false);
+    tellResponse(body, options);
     return messageToChunk(await this.withUsage(fromOpenAICompletion(body, toolNames(options)), messages, options));
   }
 
@@ -257,6 +280,54 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private readonly redactor = (s: string) => redact(s, this.options.apiKey);
+}
+
+/** adk's provider names as OpenTelemetry's `gen_ai.provider.name` spells them (others keep adk's name). */
+const OTEL_PROVIDERS: Partial<Record<ProviderProfile['name'], string>> = { azure: 'azure.ai.openai', mistral: 'mistral_ai', gemini: 'gcp.gemini' };
+
+function telemetryOf(profile: ProviderProfile, url: string, o: OpenAIChatModelOptions): ModelTelemetry {
+  const t: ModelTelemetry = { provider: OTEL_PROVIDERS[profile.name] ?? profile.name };
+  try {
+    const u = new URL(url);
+    t.serverAddress = u.hostname.replace(/^\[(.*)\]$/, '$1');
+    t.serverPort = u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443;
+  } catch {
+    // A base URL that is not a URL fails at the first request, with its own message.
+  }
+  for (const k of ['temperature', 'topP', 'maxTokens', 'stop', 'seed', 'reasoningEffort'] as const) if (o[k] !== undefined) Object.assign(t, { [k]: o[k] });
+  return t;
+}
+
+/** Tells the caller the response's id and model from the first body or chunk that has them; true once told. */
+function tellResponse(raw: unknown, options: ModelCallOptions): boolean {
+  const r = raw as { id?: unknown; model?: unknown } | null;
+  const id = typeof r?.id === 'string' && r.id ? r.id : undefined;
+  const model = typeof r?.model === 'string' && r.model ? r.model : undefined;
+  if (!id && !model) return false;
+  options.onResponseInfo?.({ ...(id ? { id } : {}), ...(model ? { model } : {}) });
+  return true;
+}
+
+const strictSchemas = new WeakMap<object, Record<string, unknown> | StrictSchemaError>();
+
+/** An output schema as strict mode takes it (made once per schema object), or the ConfigError saying why it cannot be. */
+function strictSchema(name: string, schema: Record<string, unknown>): Record<string, unknown> {
+  let strict = strictSchemas.get(schema);
+  if (!strict) {
+    try {
+      strict = toStrictJsonSchema(schema as JsonSchema) as Record<string, unknown>;
+    } catch (e) {
+      if (!(e instanceof StrictSchemaError)) throw e;
+      strict = e;
+    }
+    strictSchemas.set(schema, strict);
+  }
+  if (strict instanceof StrictSchemaError) {
+    throw new ConfigError(
+      `the output schema "${name}" cannot be sent in OpenAI's strict mode (json_schema strict: true): ${strict.problems.join('; ')}. Change the schema, or send it as it is with strictOutput: false on the model`,
+    );
+  }
+  return strict;
 }
 
 /** The text a reply's tokens come from: content, reasoning and call arguments. */

@@ -1,5 +1,6 @@
 import { generate } from '../async-queue.js';
-import { toError } from '../errors.js';
+import { ConfigError, toError } from '../errors.js';
+import { checkOptions, describeValue, requireAgent } from '../agents/options-check.js';
 import { toFlowAgent, type FlowAgent } from '../agents/flow.js';
 import { TRANSFER_TOOL_NAME } from '../agents/instruction.js';
 import { genTransferMessages } from '../agents/transfer-messages.js';
@@ -14,7 +15,11 @@ import { interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } fr
 /** Settings of agentWithDeterministicTransferTo: the agent to wrap and where control goes after it. */
 export interface DeterministicTransferConfig {
   agent: Agent;
-  /** Transferred to in order once the agent finishes (unless it was interrupted, exited or failed). */
+  /**
+   * Transferred to in order once the agent finishes: each runs in turn, after the one before it.
+   * Not after an interrupt (as in Eino) or a failure (adk's change, Eino issue #782); after an exit
+   * too (the seed's appendTransferAction checks only the interrupt).
+   */
   toAgentNames: string[];
 }
 
@@ -65,7 +70,7 @@ export class DeterministicTransferAgent implements Agent {
     return this.runIsolated(ctx, events, (c) => team.resume(undefined, c));
   }
 
-  /** Forwards every event, then the transfer messages unless the run ended in interrupt, exit or error. */
+  /** Forwards every event, then the transfer messages unless the run ended in an interrupt or an error. */
   private forward(events: AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(
       async (emit) => {
@@ -122,6 +127,14 @@ export class DeterministicTransferAgent implements Agent {
 
 /** Wraps `config.agent` so that, once it finishes normally, control transfers to `toAgentNames` in order. */
 export function agentWithDeterministicTransferTo(config: DeterministicTransferConfig): DeterministicTransferAgent {
+  const label = 'agentWithDeterministicTransferTo';
+  const o = checkOptions(label, config, { known: Object.keys({ agent: true, toAgentNames: true } satisfies Record<keyof DeterministicTransferConfig, true>) });
+  requireAgent(label, 'agent', o.agent);
+  const names = o.toAgentNames;
+  if (names === undefined) throw new ConfigError(`${label}: option 'toAgentNames' is required: the agents to transfer to, in order`);
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && n.trim())) {
+    throw new ConfigError(`${label}: option 'toAgentNames' must be a list of agent names, got ${describeValue(names)}`);
+  }
   return new DeterministicTransferAgent(config.agent, [...config.toAgentNames]);
 }
 
@@ -131,7 +144,8 @@ function teamOf(agent: Agent): FlowAgent | undefined {
   return flow.subAgents.length ? flow : undefined;
 }
 
-const endsRun = (e: AgentEvent | undefined): boolean => !!(e?.error || e?.action?.interrupted || e?.action?.exit);
+/** No transfer after an interrupt (Eino) or an error (issue #782); an exit still hands over (the seed's rule). */
+const endsRun = (e: AgentEvent | undefined): boolean => !!(e?.error || e?.action?.interrupted);
 
 function emitTransfers(names: string[], emit: (e: AgentEvent) => void): void {
   for (const dest of names) {

@@ -1,3 +1,4 @@
+import { isAbortError } from '../errors.js';
 import { ChunkAccumulator, messageToChunk } from './concat.js';
 import type { Message, MessageChunk } from './message.js';
 
@@ -17,9 +18,11 @@ interface Buffer {
  * recorder, the agent loop). Chunks are buffered; each reader has its own cursor.
  */
 export class MessageStream implements AsyncIterable<MessageChunk> {
-  private readonly buf: Buffer = { chunks: [], done: false, waiting: [] };
+  private buf: Buffer = { chunks: [], done: false, waiting: [] };
   private acc = new ChunkAccumulator();
   private whole?: Promise<Message> | undefined;
+  /** Set on the view `endingOnCancel` returns: its readers stop quietly where a cancel cut the stream. */
+  private quietOnCancel = false;
 
   push(chunk: MessageChunk): void {
     const b = this.buf;
@@ -50,17 +53,34 @@ export class MessageStream implements AsyncIterable<MessageChunk> {
     return this.acc.message();
   }
 
-  /** The whole message once the stream ends; rejects if the stream failed. */
+  /** The whole message once the stream ends; rejects if the stream failed (a cancelled one too). */
   collect(): Promise<Message> {
     this.whole ??= (async () => {
       for await (const _ of this);
+      if (this.buf.failure) throw this.buf.failure;
       return this.acc.message();
     })();
     return this.whole;
   }
 
+  /**
+   * The same stream as the caller of a run reads it (the events a RunStream hands out carry this
+   * view): when the run is cancelled mid-message, reading it ends where the cancel cut it instead of
+   * throwing CancelledError, as a cancelled streamed run ends in openai-agents-js. `error` still
+   * holds the CancelledError and `collect()` still rejects (the message never finished); any other
+   * failure (a retried attempt's WillRetryError, a model error) throws as before.
+   */
+  endingOnCancel(): MessageStream {
+    if (this.quietOnCancel) return this;
+    const view = new MessageStream();
+    view.buf = this.buf;
+    view.acc = this.acc;
+    view.quietOnCancel = true;
+    return view;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<MessageChunk> {
-    return new Reader(this.buf);
+    return new Reader(this.buf, this.quietOnCancel);
   }
 
   static fromMessage(message: Message): MessageStream {
@@ -88,12 +108,22 @@ class Reader implements AsyncIterator<MessageChunk> {
   private resolve?: ((r: IteratorResult<MessageChunk>) => void) | undefined;
   private reject?: ((e: Error) => void) | undefined;
 
-  constructor(private readonly buf: Buffer) {}
+  constructor(
+    private readonly buf: Buffer,
+    /** A cancel ends this reader quietly (see MessageStream.endingOnCancel). */
+    private readonly quietOnCancel = false,
+  ) {}
+
+  /** The failure this reader throws at the end, if any. */
+  private get failure(): Error | undefined {
+    const f = this.buf.failure;
+    return f && this.quietOnCancel && isAbortError(f) ? undefined : f;
+  }
 
   next(): Promise<IteratorResult<MessageChunk>> {
     const b = this.buf;
     if (this.i < b.chunks.length) return Promise.resolve({ value: b.chunks[this.i++], done: false });
-    if (b.done) return b.failure ? Promise.reject(b.failure) : Promise.resolve(DONE);
+    if (b.done) return this.failure ? Promise.reject(this.failure) : Promise.resolve(DONE);
     return new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -109,7 +139,7 @@ class Reader implements AsyncIterator<MessageChunk> {
     const { resolve, reject, buf: b } = this;
     this.resolve = this.reject = undefined;
     if (this.i < b.chunks.length) resolve!({ value: b.chunks[this.i++], done: false });
-    else if (b.failure) reject!(b.failure);
+    else if (this.failure) reject!(this.failure);
     else resolve!(DONE);
   }
 }

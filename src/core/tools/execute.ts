@@ -17,6 +17,8 @@ export interface ToolCallEnv {
   agentName: string;
   runPath: string[];
   sessionValues: Record<string, unknown>;
+  /** The run's tool options for the calling agent (ToolContext.options). */
+  options?: Readonly<Record<string, unknown>> | undefined;
   resume: ResumeInfo;
   emit(event: AgentEvent): void;
   timeoutMs?: number | undefined;
@@ -69,6 +71,7 @@ export async function executeToolCall(
     agentName: env.agentName,
     runPath: env.runPath,
     sessionValues: env.sessionValues,
+    options: env.options ?? {},
     resume: env.resume,
     interrupt(info, state) {
       throw new ToolInterrupt(info, state);

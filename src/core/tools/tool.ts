@@ -15,8 +15,13 @@ export interface ToolContext {
   callId: string;
   agentName: string;
   runPath: string[];
-  /** Shared run values (`outputKey`, `{Key}` placeholders). */
+  /** Shared run values (`outputKey`, `{Key}` placeholders); typed access with `getSessionValue` / `setSessionValue`. */
   sessionValues: Record<string, unknown>;
+  /**
+   * The run's tool options for the calling agent (Eino's WithToolOptions: the Runner's `toolOptions`,
+   * and `agents[name].toolOptions` over them); `{}` when the run gives none. Read the keys you know.
+   */
+  options: Readonly<Record<string, unknown>>;
   /** This call's own resume info when the run is being resumed. */
   resume: ResumeInfo;
   /** Stops the run here for a person; the run can later be resumed with data for this point. */

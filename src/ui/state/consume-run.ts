@@ -160,6 +160,8 @@ async function readStream(e: AgentEvent, stream: MessageStream, dispatch: Dispat
         at: Date.now(),
       });
     }
+    // A run's streams end quietly where a cancel cut them; the stream still says so.
+    if (stream.error) throw stream.error;
   } catch (err) {
     outcome = err instanceof WillRetryError ? 'retry' : isAbortError(err) ? 'cancelled' : 'error';
   }

@@ -8,6 +8,8 @@ import type { Tool } from '../../tools/tool.js';
 import { concatInstructions } from '../../agents/instruction.js';
 import { DEEP_INSTRUCTION, GENERAL_PURPOSE_DESCRIPTION, GENERAL_PURPOSE_INSTRUCTION, GENERAL_PURPOSE_NAME } from './prompts.js';
 import { taskTool } from './task-tool.js';
+import { ConfigError } from '../../errors.js';
+import { checkOptions, checkTools, checkTypes, hasDescription, requireAgentList, requireChatModel, requireName, who } from '../../agents/options-check.js';
 import { writeTodosTool } from './todos.js';
 
 /** Settings of deepAgent (the code counterpart of `type: deep` in agents.yaml). */
@@ -34,6 +36,34 @@ export interface DeepAgentConfig {
   retry?: Partial<RetryPolicy> | undefined;
 }
 
+/** Every option of DeepAgentConfig (the compiler keeps the two in step). */
+const DEEP_AGENT_OPTIONS = {
+  name: true, description: true, model: true, instruction: true, tools: true, approval: true, subAgents: true, generalPurpose: true,
+  maxIterations: true, middlewares: true, subAgentMiddlewares: true, outputKey: true, retry: true,
+} satisfies Record<keyof DeepAgentConfig, true>;
+
+/** Eino's deep.Config names that adk spells otherwise. */
+const DEEP_AGENT_ALIASES = {
+  ChatModel: 'model', MaxIteration: 'maxIterations', ToolsConfig: 'tools', Handlers: 'middlewares', ModelRetryConfig: 'retry',
+  WithoutGeneralSubAgent: 'generalPurpose: false', WithoutWriteTodos: 'middlewares (write_todos is always there)',
+};
+
+function checkDeepAgentConfig(config: unknown): void {
+  const o = checkOptions(who('deepAgent', config), config, { known: Object.keys(DEEP_AGENT_OPTIONS), aliases: DEEP_AGENT_ALIASES });
+  requireName('deepAgent', 'name', o.name);
+  const label = who('deepAgent', o);
+  requireChatModel(label, 'model', o.model);
+  checkTools(label, 'tools', o.tools);
+  const subs = requireAgentList(label, 'subAgents', o.subAgents, false);
+  // The task tool lists each sub-agent as "- name: description": the model picks by it.
+  const missing = subs.find((a) => !hasDescription(a));
+  if (missing) throw new ConfigError(`${label}: sub-agent '${missing.name}' has no description: the task tool lists it so the model can pick '${missing.name}'`);
+  checkTypes(label, o, {
+    description: 'string', instruction: 'string', approval: 'strings', generalPurpose: 'boolean', maxIterations: 'number', middlewares: 'list',
+    subAgentMiddlewares: 'list', outputKey: 'string', retry: 'object',
+  });
+}
+
 /** Model calls a deep agent may make in one run when `maxIterations` is not given. */
 export const DEFAULT_DEEP_MAX_ITERATIONS = 50;
 
@@ -42,6 +72,7 @@ export const DEFAULT_DEEP_MAX_ITERATIONS = 50;
  * sub-agents (and a general-purpose one), its working tools and a default instruction.
  */
 export function deepAgent(config: DeepAgentConfig): ChatModelAgent {
+  checkDeepAgentConfig(config);
   const tools = config.tools ?? [];
   const maxIterations = config.maxIterations ?? DEFAULT_DEEP_MAX_ITERATIONS;
   const subAgents = [...(config.subAgents ?? [])];

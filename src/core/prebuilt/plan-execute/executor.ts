@@ -3,6 +3,7 @@ import type { RunContext } from '../../agents/run-context.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import { systemMessage, userMessage, type Message } from '../../schema/message.js';
 import type { Tool } from '../../tools/tool.js';
+import { checkOptions, checkTools, checkTypes, requireChatModel } from '../../agents/options-check.js';
 import { EXECUTOR_SYSTEM_PROMPT, EXECUTOR_USER_PROMPT, formatPrompt } from './prompts.js';
 import { executionContext, EXECUTED_STEP_SESSION_KEY, firstStep, formatExecutedSteps, formatInput, type ExecutionContext } from './session.js';
 
@@ -35,9 +36,21 @@ export function defaultExecutorInput(ec: ExecutionContext, instruction?: string)
   return [systemMessage(formatPrompt(instruction ?? EXECUTOR_SYSTEM_PROMPT, vars)), userMessage(formatPrompt(EXECUTOR_USER_PROMPT, vars))];
 }
 
+/** Eino's NewExecutor config {Model, ToolsConfig, MaxIterations, GenInputFn}, in adk's spelling. */
+function checkExecutorConfig(config: unknown): void {
+  const o = checkOptions('Executor', config, {
+    known: Object.keys({ model: true, tools: true, approval: true, maxIterations: true, instruction: true, genInput: true, retry: true } satisfies Record<keyof ExecutorConfig, true>),
+    aliases: { ToolsConfig: 'tools', ChatModel: 'model', GenInputFn: 'genInput' },
+  });
+  requireChatModel('Executor', 'model', o.model);
+  checkTools('Executor', 'tools', o.tools);
+  checkTypes('Executor', o, { approval: 'strings', maxIterations: 'number', instruction: 'string', genInput: 'function', retry: 'object' });
+}
+
 /** Eino's executor: a ReAct agent that executes the plan's first step; its answer goes to `ExecutedStep`. */
 export class Executor extends ChatModelAgent {
   constructor(config: ExecutorConfig) {
+    checkExecutorConfig(config);
     const gen = config.genInput ?? ((ec: ExecutionContext) => defaultExecutorInput(ec, config.instruction));
     super({
       name: 'executor',

@@ -9,6 +9,7 @@ import { assistantMessage, systemMessage, userMessage, type Message } from '../.
 import { PLAN_TOOL, PLANNER_PROMPT } from './prompts.js';
 import { parsePlan, PLAN_SESSION_KEY, USER_INPUT_SESSION_KEY, type Plan } from './session.js';
 import { callForcedTool } from './tool-call-step.js';
+import { checkOptions, checkTypes, requireChatModel } from '../../agents/options-check.js';
 
 /** Settings of the planner: the model that writes the plan (forced to call the `plan` tool). */
 export interface PlannerConfig {
@@ -36,7 +37,14 @@ export class Planner implements Agent {
   readonly description = 'a planner agent';
   readonly type = 'Planner';
 
-  constructor(readonly config: PlannerConfig) {}
+  constructor(readonly config: PlannerConfig) {
+    const o = checkOptions('Planner', config, {
+      known: Object.keys({ model: true, instruction: true, review: true, retry: true } satisfies Record<keyof PlannerConfig, true>),
+      aliases: { ChatModelWithFormattedOutput: 'model', ToolCallingChatModel: 'model', ChatModel: 'model' },
+    });
+    requireChatModel('Planner', 'model', o.model);
+    checkTypes('Planner', o, { instruction: 'string', review: 'boolean', retry: 'object' });
+  }
 
   run(input: AgentInput, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(

@@ -18,6 +18,7 @@ import {
   type ExecutionContext,
 } from './session.js';
 import { callForcedTool } from './tool-call-step.js';
+import { checkOptions, checkTypes, requireChatModel } from '../../agents/options-check.js';
 
 /** Settings of the replanner: the model that answers or rewrites the rest of the plan. */
 export interface ReplannerConfig {
@@ -54,7 +55,11 @@ export class Replanner implements Agent {
   readonly description = 'a replanner agent';
   readonly type = 'Replanner';
 
-  constructor(readonly config: ReplannerConfig) {}
+  constructor(readonly config: ReplannerConfig) {
+    const o = checkOptions('Replanner', config, { known: Object.keys({ model: true, instruction: true, genInput: true, retry: true } satisfies Record<keyof ReplannerConfig, true>), aliases: { ChatModel: 'model', GenInputFn: 'genInput' } });
+    requireChatModel('Replanner', 'model', o.model);
+    checkTypes('Replanner', o, { instruction: 'string', genInput: 'function', retry: 'object' });
+  }
 
   run(_input: AgentInput, ctx: RunContext = createRunContext()): AsyncIterable<AgentEvent> {
     return generate<AgentEvent>(

@@ -157,7 +157,7 @@ export async function hostModule(file: string, exportName: string, where: string
 
 /** The serialisable part of a call's context (the rest travels as messages). */
 function plainContext(ctx: ToolContext): Record<string, unknown> {
-  const plain = { callId: ctx.callId, agentName: ctx.agentName, runPath: ctx.runPath, sessionValues: ctx.sessionValues, resume: ctx.resume, messages: ctx.messages };
+  const plain = { callId: ctx.callId, agentName: ctx.agentName, runPath: ctx.runPath, sessionValues: ctx.sessionValues, options: ctx.options, resume: ctx.resume, messages: ctx.messages };
   try {
     return structuredClone(plain);
   } catch {
