@@ -65,6 +65,20 @@ beforeAll(async () => {
     }),
   );
   for (const e of examples) writeFileSync(join(app, e.file), e.code);
+  // Issue 29: `structured` is typed by the zod outputSchema, from the installed package's own types: a
+  // field the schema has type-checks, one it lacks does not (an unused @ts-expect-error fails tsc).
+  writeFileSync(
+    join(app, 'typed-result.ts'),
+    `import { ChatModelAgent, Runner, ScriptedChatModel } from 'adk';
+import { z } from 'zod';
+const agent = new ChatModelAgent({ name: 'f', description: 'Forecasts.', model: new ScriptedChatModel([]), outputSchema: z.object({ celsius: z.number() }) });
+const r = await new Runner({ agent }).query('x').result;
+const c: number | undefined = r.structured?.celsius;
+// @ts-expect-error: the schema has no such field
+const f = r.structured?.fahrenheit;
+export { c, f };
+`,
+  );
 }, 300_000);
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));
