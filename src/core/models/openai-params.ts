@@ -1,18 +1,11 @@
 import { ModelHttpError } from '../errors.js';
+import type { ModelOptions } from './chat-model.js';
 
-/** Per-model request settings from a `models:` entry. */
-export interface SamplingOptions {
-  temperature?: number | undefined;
-  topP?: number | undefined;
-  maxTokens?: number | undefined;
-  stop?: string | string[] | undefined;
-  seed?: number | undefined;
-  reasoningEffort?: string | undefined;
+/** Per-model request settings from a `models:` entry: the ModelOptions a run may override, and OpenAI's own. */
+export interface SamplingOptions extends ModelOptions {
   parallelToolCalls?: boolean | undefined;
   /** Ask for token usage in the stream (`stream_options.include_usage`). Default: the profile's. */
   streamUsage?: boolean | undefined;
-  /** Merged into every request body, last. */
-  extraBody?: Record<string, unknown> | undefined;
 }
 
 /** Request fields and the `models:` key that sets (or, for stream_options, turns off) each. */
