@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -125,6 +125,46 @@ describe('the sandbox against root and the host', () => {
     writeFileSync(join(home, '.local', 'bin', 'hello-adk'), '#!/bin/sh\necho hello-from-home-bin\n', { mode: 0o755 });
     const out = await runCommands(['hello-adk'], { home, path: `${join(home, '.local', 'bin')}:${process.env.PATH}` });
     expect(out[0]).toContain('hello-from-home-bin');
+  });
+
+  it.runIf(status.bwrap)('a link planted in the workspace (node_modules/.bin -> /, a relative read path) does not bring the host back into the sandbox', async () => {
+    const home = tempDir('adk-sbx-home-');
+    writeFileSync(join(home, 'secret.txt'), 'HOME-SECRET-MATERIAL\n');
+    const ws = tempDir('adk-sbx-ws-');
+    mkdirSync(join(ws, 'node_modules'));
+    symlinkSync('/', join(ws, 'node_modules', '.bin'));
+    mkdirSync(join(ws, 'vendor'));
+    symlinkSync('/', join(ws, 'vendor', 'lib'));
+    const cmds = ['cat ~/secret.txt; echo done', 'ls /run /tmp | head -3; echo listed'];
+    const viaPath = await runCommands(cmds, { home, ws, path: `${join(ws, 'node_modules', '.bin')}:${process.env.PATH}` });
+    const viaReadPath = await runCommands(cmds, { home, ws, shell: "{ shell: { read_paths: ['vendor/lib'] } }" });
+    for (const out of [viaPath, viaReadPath]) {
+      expect(out[0]).toContain('done');
+      expect(out[0]).not.toContain('HOME-SECRET');
+      expect(out[1]).not.toMatch(/adk-sbx|vitest|tsx/);
+    }
+  });
+
+  it.runIf(status.bwrap)("git's credential store is hidden; its settings are not", async () => {
+    const home = tempDir('adk-sbx-home-');
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    writeFileSync(join(home, '.config', 'git', 'credentials'), 'https://user:ghp_FAKE_TOKEN_MATERIAL@github.com\n');
+    writeFileSync(join(home, '.config', 'git', 'config'), '[user]\n\tname = Ada\n');
+    const out = await runCommands(['cat ~/.config/git/credentials; echo done', 'cat ~/.config/git/config'], { home });
+    expect(out[0]).not.toContain('ghp_FAKE');
+    expect(out[1]).toContain('name = Ada');
+  });
+
+  it.runIf(status.bwrap && process.getuid?.() === 0)('as root, a file only root may read in /etc stays unreadable inside', async () => {
+    const file = `/etc/adk-sbx-rootonly-${randomBytes(4).toString('hex')}.conf`;
+    writeFileSync(file, 'client-key-data: ROOT-ONLY-SECRET\n', { mode: 0o600 });
+    try {
+      const out = await runCommands([`cat ${file}; echo done`]);
+      expect(out[0]).toContain('done');
+      expect(out[0]).not.toContain('ROOT-ONLY-SECRET');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it.runIf(status.bwrap)('no /proc/*/environ inside shows the API key, and no other process is there to read', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,10 @@ const FOLDER_FILE_LIMIT = 5_000;
 const JS = /\.(?:m|c)?js$/;
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash']);
 const builtins = new Set(builtinModules);
+/** Modules that run code no import names: a program using them counts its folder whole. */
+const UNFOLLOWABLE = new Set(['child_process', 'node:child_process', 'worker_threads', 'node:worker_threads', 'vm', 'node:vm', 'module', 'node:module']);
+/** A spec standing for a folder whose files a computed import may load (`../plugins/${x}.js`). */
+const FOLDER_MARK = '\0folder:';
 /** Imports by content hash: the guard re-reads the graph before every call, and parses only what changed. */
 const parsed = new Map<string, string[] | undefined>();
 
@@ -43,6 +47,15 @@ export async function codeManifest(config: TeamConfig): Promise<CodeManifest> {
   for (const f of roots.files) graph.visit(f);
   for (const d of roots.folders) graph.wholeFolder(d);
   return graph.manifest();
+}
+
+/** Commands that run a program adk may find among their words (else their folder counts whole). */
+const INTERPRETERS = new Set(['node', 'nodejs', 'python', 'python3', 'deno', 'bun', 'ruby', 'perl', 'php', 'sh', 'bash', 'dash', 'zsh', 'tsx', 'ts-node', 'uv', 'uvx']);
+
+/** A file a command word names: as written, or with the extension its interpreter would add. */
+function scriptFile(p: string): string | undefined {
+  for (const candidate of [p, `${p}.js`, `${p}.mjs`, `${p}.cjs`, `${p}.py`, path.join(p, 'index.js'), path.join(p, '__main__.py')]) if (isFile(candidate)) return candidate;
+  return undefined;
 }
 
 /** Flags that hand an interpreter a program inline or by module name (`node -e`, `python -c`, `python -m`): its imports cannot be found from a file. */
@@ -66,19 +79,28 @@ export function codeRoots(config: TeamConfig): { files: string[]; folders: strin
     const shellFlag = SHELLS.has(path.basename(s.command)) ? s.args.indexOf('-c') : -1;
     const script = shellFlag >= 0 ? s.args[shellFlag + 1] : undefined;
     if (script !== undefined) words.push(...shellWords(script));
-    // A program given inline (`node -e "require('./lib')"`, `python -c …`, `python -m pkg`) loads what
-    // no file names: its folder counts whole.
-    if (words.some((w, i) => INLINE_PROGRAM.has(w) && i !== shellFlag + 1)) folders.add(s.cwd ? path.resolve(config.dir, s.cwd) : config.dir);
+    // A program given inline (`node -e "require('./lib')"`, `python -c …`, `python -m pkg`, `-msrv`) loads
+    // what no file names: its folder counts whole.
+    const cwd = s.cwd ? path.resolve(config.dir, s.cwd) : config.dir;
+    if (words.some((w, i) => (INLINE_PROGRAM.has(w) || /^-[mc]\S/.test(w)) && i !== shellFlag + 1)) folders.add(cwd);
     const candidates = words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]);
-    const bases = new Set([config.dir, s.cwd ? path.resolve(config.dir, s.cwd) : config.dir]);
+    const bases = new Set([config.dir, cwd]);
     // `cd mcp && node ./server.js`: a folder a word names is where later words may be relative to.
     for (const word of candidates) for (const base of [...bases]) if (isDir(path.resolve(base, word)) && isInside(config.dir, path.resolve(base, word))) bases.add(path.resolve(base, word));
+    let named = false;
     for (const word of candidates) {
       for (const base of bases) {
-        const p = path.resolve(base, word);
-        if (isInside(config.dir, p) && isFile(p)) files.add(p);
+        // `node mcp/server` runs mcp/server.js: the extensions Node and Python add are tried.
+        const file = scriptFile(path.resolve(base, word));
+        // Inside the folder, or reached by a relative path (`../scripts/server.js` in the same workspace).
+        if (file && (isInside(config.dir, file) || (!path.isAbsolute(word) && word.startsWith('.')))) {
+          files.add(file);
+          named = true;
+        }
       }
     }
+    // An interpreter with no script adk can find (`python3 -X …`, `node --import=…`): its folder counts whole.
+    if (!named && INTERPRETERS.has(path.basename(s.command))) folders.add(cwd);
   }
   return { files: [...files].sort(), folders: [...folders].sort() };
 }
@@ -162,31 +184,46 @@ class Graph {
     }
     const specs: string[] = [];
     let computed = false;
+    let requireNames = 0;
+    let requireCalls = 0;
     const literal = (node: unknown) => {
       const n = node as { type: string; value?: unknown; quasis?: Array<{ value: { cooked: string } }>; expressions?: unknown[] } | null;
       if (n?.type === 'Literal' && typeof n.value === 'string') return specs.push(n.value);
       if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0) return specs.push(n.quasis![0].value.cooked);
+      // `../plugins/${name}.js`: the folder its fixed start names counts whole.
+      const prefix = n?.type === 'TemplateLiteral' ? n.quasis![0].value.cooked : '';
+      if (prefix.startsWith('.') && prefix.includes('/')) return specs.push(`${FOLDER_MARK}${prefix.slice(0, prefix.lastIndexOf('/') + 1)}`);
       computed = true;
     };
     this.walk.full(ast, (node) => {
-      const n = node as unknown as { type: string; source?: unknown; callee?: { type: string; name?: string; object?: { name?: string }; property?: { name?: string } }; arguments?: unknown[] };
+      const n = node as unknown as { type: string; name?: string; source?: unknown; callee?: { type: string; name?: string; object?: { name?: string }; property?: { name?: string } }; property?: { name?: string }; arguments?: unknown[] };
+      if (n.type === 'Identifier' && n.name === 'require') requireNames++;
+      // createRequire in any form, eval, new Function, workers and child processes: code we cannot follow.
+      if ((n.type === 'Identifier' && (n.name === 'createRequire' || n.name === 'eval')) || (n.type === 'MemberExpression' && n.property?.name === 'createRequire')) computed = true;
+      if ((n.type === 'NewExpression' || n.type === 'CallExpression') && n.callee?.type === 'Identifier' && (n.callee.name === 'Function' || n.callee.name === 'Worker')) computed = true;
       if ((n.type === 'ImportDeclaration' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration') && n.source) literal(n.source);
       else if (n.type === 'ImportExpression') literal(n.source);
       else if (n.type === 'CallExpression' && n.callee) {
         const c = n.callee;
         const isRequire = (c.type === 'Identifier' && c.name === 'require') || (c.type === 'MemberExpression' && c.object?.name === 'require' && c.property?.name === 'resolve');
-        // createRequire(...)(x), module.require(x), process.dlopen: code we cannot follow.
+        // module.require(x), process.dlopen: code we cannot follow.
         const isOtherLoader = c.type === 'MemberExpression' && ((c.object?.name === 'module' && c.property?.name === 'require') || c.property?.name === 'dlopen');
-        if (isRequire) literal(n.arguments?.[0]);
-        else if (isOtherLoader || (c.type === 'Identifier' && c.name === 'createRequire')) computed = true;
+        if (isRequire) {
+          requireCalls++;
+          literal(n.arguments?.[0]);
+        } else if (isOtherLoader) computed = true;
       }
     });
+    // `const r = require; r('./x')`: require handed on as a value.
+    if (requireNames > requireCalls) computed = true;
+    if (specs.some((x) => UNFOLLOWABLE.has(x))) computed = true;
     return computed ? undefined : specs;
   }
 
   private follow(spec: string, from: string): void {
     if (spec.startsWith('node:') || builtins.has(spec)) return;
     const dir = path.dirname(from);
+    if (spec.startsWith(FOLDER_MARK)) return this.wholeFolder(path.resolve(dir, spec.slice(FOLDER_MARK.length)));
     if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('file:')) {
       const target = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(dir, spec);
       const resolved = resolveFrom(from, spec.startsWith('file:') ? target : spec) ?? target;
@@ -194,20 +231,26 @@ class Graph {
       return this.visit(resolved);
     }
     if (spec.startsWith('#')) {
-      // Package imports map: resolved like a relative file where Node can; else the folder counts.
-      const resolved = resolveFrom(from, spec);
-      return resolved ? this.visit(resolved) : this.wholeFolder(dir);
+      // Package imports map: every target it names counts (the import and require conditions may differ).
+      const pkg = nearestPackageJson(dir);
+      if (!pkg) return this.wholeFolder(dir);
+      this.visit(pkg);
+      for (const t of packageTargets(pkg, 'imports')) this.visit(t);
+      return;
     }
     const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     const pkgDir = findPackageDir(dir, name);
     if (!pkgDir) return void this.packages.set(name, MISSING);
     const real = realOrSelf(pkgDir);
     if (insideNodeModules(real)) return this.addPackage(pkgDir);
-    // A local package linked into node_modules (`file:` or a workspace): its code is the folder's own.
+    // A local package linked into node_modules (`file:` or a workspace): its code is the folder's own,
+    // every entry its package.json names (each condition of `exports`, `main`, `module`).
     this.visit(path.join(real, 'package.json'));
+    const targets = packageTargets(path.join(real, 'package.json'), 'exports');
     const entry = resolveFrom(from, spec);
-    if (entry) this.visit(entry);
-    else this.wholeFolder(real);
+    if (entry) targets.push(entry);
+    if (!targets.length) return this.wholeFolder(real);
+    for (const t of targets) this.visit(t);
   }
 
   private addPackage(pkgDir: string | undefined): void {
@@ -239,6 +282,13 @@ class Graph {
         const p = path.join(d, e.name);
         if (e.isDirectory()) {
           if (e.name !== 'node_modules' && e.name !== '.git') stack.push(p);
+        } else if (e.isSymbolicLink()) {
+          // A link planted in the folder (`json.py -> /tmp/evil.py`) changes what runs: its target counts.
+          try {
+            this.files.set(this.rel(p), `link:${readlinkSync(p)}`);
+          } catch {
+            this.files.set(this.rel(p), MISSING);
+          }
         } else if (e.isFile()) {
           if (++count > FOLDER_FILE_LIMIT) return void this.folders.add(`${rel} (first ${FOLDER_FILE_LIMIT} files)`);
           if (!this.files.has(this.rel(p))) {
@@ -264,6 +314,35 @@ function resolveFrom(from: string, spec: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The package.json nearest above `dir` (not inside node_modules). */
+function nearestPackageJson(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (path.basename(d) === 'node_modules') return undefined;
+    const p = path.join(d, 'package.json');
+    if (existsSync(p)) return p;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** Every relative file a package.json's `exports` (with `main` and `module`) or `imports` map names, under any condition. */
+function packageTargets(pkgJson: string, field: 'exports' | 'imports'): string[] {
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.startsWith('./') && !v.includes('*')) out.push(path.resolve(path.dirname(pkgJson), v));
+    } else if (v && typeof v === 'object') for (const x of Object.values(v)) collect(x);
+  };
+  collect(pkg[field]);
+  if (field === 'exports') for (const k of ['main', 'module']) if (typeof pkg[k] === 'string') collect(`./${String(pkg[k]).replace(/^\.\//, '')}`);
+  return out;
 }
 
 function findPackageDir(dir: string, name: string): string | undefined {

@@ -46,9 +46,9 @@ const SYSTEM_SECRETS = [
   '/etc/NetworkManager/system-connections', '/etc/credstore', '/etc/credstore.encrypted', '/etc/docker/key.json',
 ];
 /** Credentials people keep in their home, hidden again where the workspace or a read path shows them. */
-const HOME_SECRETS = ['.ssh', '.aws', '.azure', '.gnupg', '.kube', '.docker', '.config/gcloud', '.config/gh', '.netrc', '.npmrc', '.pypirc', '.pgpass', '.git-credentials', '.cargo/credentials.toml', '.cargo/credentials', '.adk', '.local/share/keyrings'];
-/** Settings from home a command needs to behave as the person's tools do, read-only and free of secrets. */
-const HOME_SETTINGS = ['.gitconfig', '.config/git'];
+const HOME_SECRETS = ['.config/git/credentials', '.ssh', '.aws', '.azure', '.gnupg', '.kube', '.docker', '.config/gcloud', '.config/gh', '.netrc', '.npmrc', '.pypirc', '.pgpass', '.git-credentials', '.cargo/credentials.toml', '.cargo/credentials', '.adk', '.local/share/keyrings'];
+/** Settings from home a command needs to behave as the person's tools do, read-only and free of secrets (git's `credentials` file is not among them). */
+const HOME_SETTINGS = ['.gitconfig', '.config/git/config', '.config/git/ignore', '.config/git/attributes'];
 /** The uid and gid a command has inside when adk runs as root (root is never root inside). */
 const ROOT_MAPPED_ID = 1000;
 
@@ -85,29 +85,45 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--symlink', '../run', '/var/run');
   const privateHome = home && path.isAbsolute(home) && home !== '/' ? home : undefined;
   if (privateHome) args.push('--tmpfs', privateHome);
-  // adk's own Node (it may live under $HOME with nvm): commands that run `node` need it.
+  // What the person's setup needs from outside the system folders: adk's own Node (nvm keeps it under
+  // $HOME), the folders on PATH, the read paths. Never through the workspace (a model can plant a link
+  // there: `node_modules/.bin -> /`), and never a folder so broad it would show the host again.
+  const broad = [privateHome, '/tmp', '/run', '/var', '/proc', '/dev', '/home', '/root', spec.workspace].filter((x): x is string => !!x);
+  const extra = (written: string, real: string) =>
+    !covered([spec.workspace], written) && !covered([spec.workspace], real) && real !== '/' && !broad.some((b) => b === real || b.startsWith(`${real}/`)) && isDir(real);
+  const bindExtra = (real: string) => {
+    args.push('--ro-bind', real, real);
+    visible.push(real);
+  };
   const nodePrefix = path.dirname(path.dirname(realOrSelf(process.execPath)));
-  if (!covered(visible, nodePrefix)) bindRo(nodePrefix);
+  if (!covered(visible, nodePrefix) && extra(nodePrefix, nodePrefix)) bindExtra(nodePrefix);
   for (const dir of (env.PATH ?? '').split(':')) {
-    if (path.isAbsolute(dir) && dir !== '/' && dir !== home && !covered(visible, dir) && isDir(dir)) bindRo(realOrSelf(dir));
+    if (!path.isAbsolute(dir) || covered(visible, dir)) continue;
+    const real = realOrSelf(dir);
+    if (!covered(visible, real) && extra(path.resolve(dir), real)) bindExtra(real);
   }
   if (privateHome) {
     for (const s of HOME_SETTINGS) {
       const p = path.join(privateHome, s);
-      if (existsSync(p)) args.push('--ro-bind', p, p);
+      if (isFile(p)) args.push('--ro-bind', p, p);
     }
   }
+  // Read paths the person listed: `~/…` or absolute (a relative one would be read in the workspace,
+  // where a model may have made it a link). `~` itself may be listed: its credentials stay hidden.
   for (const p of spec.readPaths ?? []) {
-    const real = realOrSelf(home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : path.resolve(spec.workspace, p));
-    if (existsSync(real)) {
-      args.push('--ro-bind', real, real);
-      visible.push(real);
-    }
+    const written = home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
+    if (!path.isAbsolute(written)) continue;
+    const real = realOrSelf(written);
+    if (covered([spec.workspace], written) || covered([spec.workspace], real) || real === '/' || !existsSync(real)) continue;
+    bindExtra(real);
   }
   args.push('--bind', spec.workspace, spec.workspace);
   visible.push(spec.workspace);
   for (const p of SYSTEM_SECRETS) hide(args, p, visible);
   for (const h of sshHostKeys()) hide(args, h, visible);
+  // Root inside is an ordinary user, but its files are still root's outside: what only root may read
+  // (`/etc/kubernetes/admin.conf`, `/etc/mysql/debian.cnf`, …) is hidden too.
+  if (uid === 0) for (const p of rootOnlyEntries()) hide(args, p, visible);
   // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
   const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])];
   for (const p of secrets) hide(args, realOrSelf(p), visible);
@@ -130,6 +146,38 @@ function hide(args: string[], p: string, visible: readonly string[]): void {
   else if (!st.isSymbolicLink()) args.push('--ro-bind', '/dev/null', p);
 }
 
+let rootOnly: string[] | undefined;
+/** Files and folders under /etc and /opt that only their owner may read (walked once per process, at most 20,000 entries). */
+function rootOnlyEntries(): string[] {
+  if (rootOnly) return rootOnly;
+  const found: string[] = [];
+  let budget = 20_000;
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (--budget < 0) return;
+      const p = path.join(dir, e.name);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) continue;
+      if ((st.mode & 0o004) === 0) found.push(p);
+      else if (st.isDirectory()) walk(p);
+    }
+  };
+  walk('/etc');
+  walk('/opt');
+  return (rootOnly = found);
+}
+
 function sshHostKeys(): string[] {
   try {
     return readdirSync('/etc/ssh').filter((n) => /^ssh_host_.*_key$/.test(n)).map((n) => path.join('/etc/ssh', n));
@@ -145,6 +193,14 @@ function symlinkTarget(p: string): string | undefined {
     return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
   }
 }
 
