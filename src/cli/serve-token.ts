@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 export const SERVE_TOKEN_FILE = 'serve-token';
 
@@ -10,7 +11,11 @@ export const SERVE_TOKEN_FILE = 'serve-token';
  * ADK_HOME/serve-token, made the first time. The file is refused if others could read it.
  */
 export function serveToken(env: NodeJS.ProcessEnv = process.env): { token: string; file?: string } {
-  if (env.ADK_SERVE_TOKEN) return { token: env.ADK_SERVE_TOKEN };
+  if (env.ADK_SERVE_TOKEN) {
+    // A guessable token is no credential: at least 16 characters, like the one adk makes (32).
+    if (env.ADK_SERVE_TOKEN.length < 16) throw new CliError('ADK_SERVE_TOKEN is shorter than 16 characters: use a random one (e.g. openssl rand -hex 32), or unset it and adk makes one', ExitCode.usage);
+    return { token: env.ADK_SERVE_TOKEN };
+  }
   const home = defaultAdkHome(env);
   const file = join(home, SERVE_TOKEN_FILE);
   try {

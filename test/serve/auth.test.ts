@@ -80,8 +80,11 @@ describe('adk serve wants credentials from every client', () => {
     expect(other).toBe('EACCES');
   });
 
-  it('--cors null is refused; --no-token says at start what it allows', async () => {
+  it('--cors null is refused; a short ADK_SERVE_TOKEN is refused; --no-token says at start what it allows', async () => {
     const home = newHome();
+    const short = await runCli(['serve', '--port', '0'], { env: { ...serveEnv(home, model().url), ADK_SERVE_TOKEN: 'abc123' } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/shorter than 16 characters/);
     const r = await runCli(['serve', '--port', '0', '--cors', 'null'], { env: serveEnv(home, model().url) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--cors null/);

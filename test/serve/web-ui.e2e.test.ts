@@ -94,7 +94,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     const redis = await startRedisServer();
     try {
       const home = mkdtempSync(join(tmpdir(), 'adk-web-token-'));
-      const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off', ADK_SERVE_TOKEN: 'tok-web-123456', ADK_STORE: redis.url });
+      const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off', ADK_SERVE_TOKEN: 'tok-web-0123456789abcdef', ADK_STORE: redis.url });
       await startWorkerProcess(home, env, children);
       const { base } = await startServeProcess(home, env, children);
       const page = await browser.newPage();
@@ -102,7 +102,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
       page.on('pageerror', (e) => problems.push(e.message));
       // Opened without the token in the address: the page asks for it.
       await page.goto(base);
-      await page.getByLabel('access token').fill('tok-web-123456');
+      await page.getByLabel('access token').fill('tok-web-0123456789abcdef');
       await page.getByRole('button', { name: 'Use token' }).click();
       await page.getByLabel('message').fill('run two commands');
       await page.getByLabel('message').press('Enter');

@@ -116,3 +116,36 @@ setInterval(() => {}, 1000);`;
     }
   });
 });
+
+// Review follow-up: the reaper judges only marks of its own pid namespace and account, well formed.
+describe('the orphan reaper leaves alone what is not its own', () => {
+  it('a live adk in another pid namespace keeps its command; a malformed mark is not killed', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'adk-reap-ns-'));
+    const inner = `sleep 309.${process.pid % 1000}1`;
+    const odd = `sleep 309.${process.pid % 1000}2`;
+    const script = `import { startShell } from ${JSON.stringify(SHELL)};
+await startShell(${JSON.stringify(`${inner}`)}, { workspaceRoot: ${JSON.stringify(workspace)}, sandbox: 'off' });
+console.log('started');
+setInterval(() => {}, 1000);`;
+    const contained = spawn('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const malformed = spawn('sh', ['-c', `exec ${odd}`], { env: { ...process.env, ADK_SHELL_JOB: '1.2.not-a-mark' }, stdio: 'ignore' });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        contained.stdout.on('data', (d) => (out += d) && out.includes('started') && resolve());
+        contained.on('exit', (c) => reject(new Error(`unshare exited ${c}`)));
+      });
+      await until(() => alive(inner) !== '' && alive(odd) !== '');
+      const next = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runShell } from ${JSON.stringify(SHELL)}; await runShell('true', { workspaceRoot: ${JSON.stringify(workspace)}, sandbox: 'off' });`]);
+      expect(next.status).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(alive(inner)).not.toBe('');
+      expect(alive(odd)).not.toBe('');
+    } finally {
+      contained.kill('SIGKILL');
+      malformed.kill('SIGKILL');
+      spawnSync('pkill', ['-f', inner]);
+      spawnSync('pkill', ['-f', odd]);
+    }
+  });
+});

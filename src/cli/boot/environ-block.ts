@@ -43,7 +43,8 @@ export function scrubEnvironBlock(isSecret: (name: string, value: string) => boo
       if (eq > at && eq < end && end > eq + 1) {
         const name = block.toString('utf8', at, eq);
         const value = block.toString('utf8', eq + 1, end);
-        if (secrets.has(value) || isSecret(name, value)) {
+        // A copy inside another value (DB_URL=postgres://u:<key>@h) goes too.
+        if (secrets.has(value) || isSecret(name, value) || [...secrets].some((x) => x.length >= 8 && value.includes(x))) {
           spans.push([eq + 1, end]);
           const now = env[name];
           if (now !== undefined) saved.set(name, now);

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 
 /**
  * Commands run in process groups of their own (`detached`), so a timeout or a cancel can kill all
@@ -10,10 +10,11 @@ import { readdirSync, readFileSync } from 'node:fs';
  * itself by a signal calls killTrackedGroups first).
  *
  * A process can leave its group (`setsid`, a daemon's double fork), so every command also carries
- * a mark in its environment, `ADK_SHELL_JOB=<owner pid>.<owner start>.<nonce>`, inherited by all it
- * starts: killing a job kills its group and every process that carries its mark. A command whose
- * adk was SIGKILLed (a worker killed mid-command) is found the same way by the next adk that runs a
- * command (reapOrphanedJobs): its owner is gone, so it is killed.
+ * a mark in its environment, `ADK_SHELL_JOB=<owner pid>.<owner start>.<owner pid namespace>.<nonce>`,
+ * inherited by all it starts: killing a job kills its group and every process that carries its mark.
+ * A command whose adk was SIGKILLed (a worker killed mid-command) is found the same way by the next
+ * adk of the same account and pid namespace that runs a command (reapOrphanedJobs): its owner is
+ * gone, so it is killed. Marks of other namespaces (a container's adk) or accounts are never judged.
  */
 const live = new Set<number>();
 let armed = false;
@@ -23,8 +24,17 @@ export const JOB_ENV = 'ADK_SHELL_JOB';
 /** This process's own id in marks: its pid and start time (a reused pid has another start). */
 const ownerId = (() => {
   let id: string | undefined;
-  return () => (id ??= `${process.pid}.${processStart(process.pid) ?? 0}`);
+  return () => (id ??= `${process.pid}.${processStart(process.pid) ?? 0}.${pidNamespace()}`);
 })();
+
+/** This process's pid namespace (the inode of /proc/self/ns/pid): pids mean something only inside it. */
+function pidNamespace(): string {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+  } catch {
+    return '0';
+  }
+}
 
 /** A new job's mark, the value of JOB_ENV in its environment. */
 export function newJobMark(): string {
@@ -71,28 +81,31 @@ export function killJob(leader: number | undefined, mark: string): void {
   marks.delete(mark);
 }
 
-/** Kills the commands of adk processes that are gone (a SIGKILLed worker's): this account's, on this machine. */
+/** Kills the commands of adk processes that are gone (a SIGKILLed worker's): this account's, in this pid namespace. */
 export function reapOrphanedJobs(): number {
   const alive = new Map<string, boolean>();
-  return killMarked((m) => {
-    const owner = m.split('.').slice(0, 2).join('.');
-    if (owner === ownerId()) return false;
-    if (!alive.has(owner)) {
-      const [pid, start] = owner.split('.').map(Number);
-      alive.set(owner, processStart(pid) === start);
-    }
-    return !alive.get(owner);
+  const me = ownerId();
+  const ns = me.split('.')[2];
+  const uid = process.getuid?.();
+  return killMarked((m, owner) => {
+    const parts = /^(\d+)\.(\d+)\.(\d+)\.[0-9a-f]+$/.exec(m);
+    // Malformed, another namespace's (its pids are not ours to look up) or another account's: not judged.
+    if (!parts || parts[3] !== ns || owner !== uid) return false;
+    const id = `${parts[1]}.${parts[2]}.${parts[3]}`;
+    if (id === me) return false;
+    if (!alive.has(id)) alive.set(id, processStart(Number(parts[1])) === Number(parts[2]));
+    return !alive.get(id);
   });
 }
 
 /** SIGKILLs each process whose mark `doomed` accepts; again while new ones turn up (a job forking as we look). Returns how many. */
-function killMarked(doomed: (mark: string) => boolean): number {
+function killMarked(doomed: (mark: string, owner: number | undefined) => boolean): number {
   if (process.platform !== 'linux') return 0;
   let killed = 0;
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const { pid, mark } of markedProcesses()) {
-      if (pid === process.pid || !doomed(mark)) continue;
+    for (const { pid, mark, owner } of markedProcesses()) {
+      if (pid === process.pid || !doomed(mark, owner)) continue;
       try {
         process.kill(pid, 'SIGKILL');
         found++;
@@ -108,7 +121,7 @@ function killMarked(doomed: (mark: string) => boolean): number {
 
 const NEEDLE = Buffer.from(`\0${JOB_ENV}=`);
 
-function* markedProcesses(): Generator<{ pid: number; mark: string }> {
+function* markedProcesses(): Generator<{ pid: number; mark: string; owner: number | undefined }> {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -128,7 +141,13 @@ function* markedProcesses(): Generator<{ pid: number; mark: string }> {
     if (at < 0) continue;
     const start = at + NEEDLE.length;
     const end = env.indexOf(0, start);
-    yield { pid: Number(name), mark: env.subarray(start, end < 0 ? env.length : end).toString() };
+    let owner: number | undefined;
+    try {
+      owner = statSync(`/proc/${name}`).uid;
+    } catch {
+      continue;
+    }
+    yield { pid: Number(name), mark: env.subarray(start, end < 0 ? env.length : end).toString(), owner };
   }
 }
 
