@@ -74,18 +74,18 @@ describe('adk worker on a shared Redis: forged jobs (issue 28)', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
 
-    // A job signed with the key (a copy of an old approval, say) whose call is not the pending one
-    // (same interrupt id, another command) is refused too: the session is read when the job is taken.
+    // A job signed with the key but made for another moment of the session (a copy of an old one
+    // queued again) is refused: it names the session's last turn it was made after.
     const replay = `replayed@${Date.now()}`;
     await connection.set(`adk-serve:{${id}}:running`, replay);
     const signed = signTurnJob(
-      { sessionId: id, turnId: 'replayed', claim: replay, step: { targets: { [pending!.id]: { approved: true } } }, answered: [{ id: pending!.id, kind: 'approval', tool: 'shell', arguments: { command: 'true' } }] },
+      { sessionId: id, turnId: 'replayed', claim: replay, after: 'an-earlier-turn', step: { targets: { [pending!.id]: { approved: true } } }, answered: [{ id: pending!.id, kind: 'approval', tool: 'shell', arguments: { command: 'true' } }] },
       Buffer.from(key),
     );
     await queue.add('turn', signed, { jobId: 'replayed' });
     expect(await ended('replayed')).toBe('failed');
     expect(existsSync(marker)).toBe(false);
-    expect(worker.log()).toMatch(/refusing turn replayed of session \S+: interrupt "[^"]+" is not the call that was answered \(its tool or arguments differ\); the turn is not run/);
+    expect(worker.log()).toMatch(/refusing turn replayed of session \S+: it was made after turn 'an-earlier-turn', but the session's last turn is '[^']+' \(an old job queued again\?\); the turn is not run/);
     expect((await read()).status).toBe('interrupted');
 
     // The person's approval, through serve, runs the command.

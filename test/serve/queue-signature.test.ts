@@ -18,6 +18,7 @@ const body: TurnJobBody = {
   sessionId: 's1',
   turnId: 't1',
   claim: 't1@1',
+  after: 't0',
   step: { targets: { 'int-1': { approved: true } }, grants: ['shell'] },
   answered: answeredInterrupts(pending, { 'int-1': { approved: true } }),
 };
@@ -29,7 +30,7 @@ describe('turn job signatures', () => {
     const job = signTurnJob(body, KEY);
     expect(job.sig).toMatch(/^[0-9a-f]{64}$/);
     expect(verifyTurnJob(stored(job), KEY)).toBe(true);
-    const reordered = { sig: job.sig, step: { grants: ['shell'], targets: { 'int-1': { approved: true } } }, answered: job.answered, claim: 't1@1', turnId: 't1', sessionId: 's1' };
+    const reordered = { sig: job.sig, step: { grants: ['shell'], targets: { 'int-1': { approved: true } } }, answered: job.answered, after: 't0', claim: 't1@1', turnId: 't1', sessionId: 's1' };
     expect(verifyTurnJob(reordered, KEY)).toBe(true);
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 2 }] })).toBe('{"a":[{"c":2}],"b":1}');
     // The key is in no part of the job.

@@ -191,7 +191,7 @@ describe('adk serve + adk worker on Redis (scale-out)', () => {
     const queue = new Queue('adk-turns', { connection });
     // (signed with the queue key serve and the worker share: an unsigned one would not get this far)
     const key = Buffer.from(readFileSync(join(env.ADK_HOME!, 'queue-key'), 'utf8').trim());
-    await queue.add('turn', signTurnJob({ sessionId: id, turnId: 'stale-copy', step: { content: 'ghost' }, claim: 'stale-copy@0' }, key), { jobId: 'stale-copy' });
+    await queue.add('turn', signTurnJob({ sessionId: id, turnId: 'stale-copy', step: { content: 'ghost' }, claim: 'stale-copy@0', after: '' }, key), { jobId: 'stale-copy' });
     for (let i = 0; i < 100 && !fresh.log().includes('dropping turn stale-copy'); i++) await new Promise((r) => setTimeout(r, 50));
     await queue.close();
     connection.disconnect();

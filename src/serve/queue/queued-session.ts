@@ -72,8 +72,9 @@ export class QueuedSession implements ServedSession {
     try {
       // Answers carry the interrupts they answer as the session has them now, while this turn holds
       // it: the worker runs them only if the session still waits on exactly those.
-      const answered = 'targets' in step ? answeredInterrupts((await this.record()).pendingInterrupts, step.targets) : undefined;
-      const job = signTurnJob({ sessionId: this.id, turnId, step, claim, ...(answered ? { answered } : {}) }, this.parts.queueKey);
+      const record = await this.record();
+      const answered = 'targets' in step ? answeredInterrupts(record.pendingInterrupts, step.targets) : undefined;
+      const job = signTurnJob({ sessionId: this.id, turnId, step, claim, after: record.turnId ?? '', ...(answered ? { answered } : {}) }, this.parts.queueKey);
       await this.parts.queue.add('turn', job, { jobId: turnId, attempts: JOB_ATTEMPTS, backoff: { type: 'fixed', delay: 500 }, ...KEEP_JOBS });
     } catch (e) {
       await this.parts.events.release(this.id, claim);

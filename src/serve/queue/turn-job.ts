@@ -27,6 +27,11 @@ export interface TurnJobBody {
   claim: string;
   /** With answers (`targets`): the interrupts they answer (see AnsweredInterrupt). */
   answered?: AnsweredInterrupt[] | undefined;
+  /**
+   * The session's last turn when this job was made ('' for none): a worker runs the job only while
+   * that is still the session's last turn, so a copy of an old signed job cannot be queued again.
+   */
+  after: string;
 }
 
 /** A queued turn: its body and the body's HMAC-SHA256 (hex) with the queue key. */
@@ -78,6 +83,7 @@ export function verifyTurnJob(data: unknown, key: Uint8Array): data is TurnJob {
     typeof body.sessionId === 'string' &&
     typeof body.turnId === 'string' &&
     typeof body.claim === 'string' &&
+    typeof body.after === 'string' &&
     !!step &&
     typeof step === 'object' &&
     (typeof step.content === 'string' || (!!step.targets && typeof step.targets === 'object'))

@@ -105,7 +105,12 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         // Answers run only against the interrupts they were given for, as the session has them now
         // (a copy of an old job must not answer a later question). A turn taken over was checked
         // by the attempt that started it.
-        const problem = record.turnId === turnId ? undefined : answersProblem(record.pendingInterrupts, job.data);
+        const replayed = record.turnId !== turnId && (record.turnId ?? '') !== job.data.after;
+        const problem = record.turnId === turnId
+          ? undefined
+          : replayed
+            ? `it was made after turn '${job.data.after}', but the session's last turn is '${record.turnId ?? ''}' (an old job queued again?)`
+            : answersProblem(record.pendingInterrupts, job.data);
         if (problem) {
           log(`refusing turn ${turnId} of session ${sessionId}: ${problem}; the turn is not run`);
           throw new bullmq.UnrecoverableError(`its answers do not fit the session's pending interrupts: ${problem}`);
