@@ -87,6 +87,8 @@ export interface Team {
    * wanted (no bwrap, or it cannot make a safe sandbox here): a person must not think they are contained.
    */
   sandboxNotice: Promise<string | undefined>;
+  /** Tools that ask every time whatever grants and allow rules say (shell without its sandbox). */
+  alwaysAsk: readonly string[];
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
   background(): string[];
   /** Kills the background jobs now (adk is stopping); close() does it too, unless they were given in TeamOptions. */
@@ -206,6 +208,9 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
     );
     const names = [...modelNames];
+    // Known before the first call (the probe runs once per process, alongside the store opening): without
+    // the sandbox it was meant to have, shell asks every time, whatever grants or allow rules say.
+    const unsandboxed = wantsSandbox(config, env) ? await unsandboxedNotice() : undefined;
     return {
       agent,
       rootName,
@@ -215,7 +220,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       compaction: compactionOf(agent),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
-      sandboxNotice: wantsSandbox(config, env) ? unsandboxedNotice() : Promise.resolve(undefined),
+      sandboxNotice: Promise.resolve(unsandboxed),
+      alwaysAsk: unsandboxed ? ['shell'] : [],
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,
       workspace: cwd,
@@ -275,7 +281,7 @@ async function unsandboxedNotice(): Promise<string | undefined> {
   const { sandboxStatus } = await import('../core/tools/sandbox/bwrap.js');
   const status = await sandboxStatus();
   if (status.bwrap) return undefined;
-  return `shell commands run WITHOUT a sandbox here: ${status.reason}. Each asks before it runs unless you allowed it; read every command. (ADK_SHELL_SANDBOX=off says this is intended.)`;
+  return `shell commands run WITHOUT a sandbox here: ${status.reason}. "Always allow" and allow rules do not cover shell then: it asks before every command (unless agents.yaml turns its approval off); read each one. (ADK_SHELL_SANDBOX=off says this is intended.)`;
 }
 
 /** ADK_SHELL_SANDBOX (or `adk config set shell_sandbox off`): `off` or `auto`; anything else is a clear error. */

@@ -79,3 +79,25 @@ describe('the shell sandbox', () => {
     }
   });
 });
+
+describe('without the sandbox it was meant to have, shell asks every time', () => {
+  it('an allow rule that runs a command unasked in the sandbox does not cover it unsandboxed', async () => {
+    const { runCli, serverEnv, tempHome, writeAgentsFile, ofType } = await import('../cli/helpers.js');
+    const home = tempHome();
+    const work = tempDir('adk-sbx-allow-');
+    const agents = writeAgentsFile(tempDir('adk-sbx-cfg-'), 'version: 1\ndefault: a\nagents:\n  a: { description: A., instruction: Go., tools: [shell], approval: [shell] }\n');
+    const env = serverEnv(server(), undefined, home);
+    expect((await runCli(['config', 'set', 'allow', 'shell(echo allowed-ok)'], { env, cwd: work })).code).toBe(0);
+    if (status.bwrap) {
+      server().enqueue({ toolCalls: [{ id: 'a', name: 'shell', arguments: { command: 'echo allowed-ok' } }] }, { content: 'done' });
+      const ran = await runCli(['run', '--agents', agents, '--json', 'go'], { env, cwd: work });
+      expect(ran.code).toBe(0);
+      expect(ofType(ran.lines, 'tool_result')[0].content).toContain('allowed-ok');
+    }
+    server().enqueue({ toolCalls: [{ id: 'b', name: 'shell', arguments: { command: 'echo allowed-ok' } }] });
+    const asked = await runCli(['run', '--agents', agents, '--json', 'go'], { env: { ...env, ADK_BWRAP: '' }, cwd: work });
+    expect(asked.code).toBe(3);
+    expect(ofType(asked.lines, 'interrupt')).toHaveLength(1);
+    expect(asked.stderr).toMatch(/allow rules do not cover shell then/);
+  });
+});

@@ -178,7 +178,10 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
 
   /** What runs without asking: this session's grants, then the team's allow-list (agents.yaml, adk config). */
   private get approvalPolicy(): ApprovalPolicy {
-    return { allows: ({ tool, arguments: args }) => this.grants.includes(tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, tool, args, this.team.workspace)) };
+    return {
+      allows: ({ tool, arguments: args }) =>
+        !this.team.alwaysAsk?.includes(tool) && (this.grants.includes(tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, tool, args, this.team.workspace))),
+    };
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */

@@ -20,6 +20,11 @@ export interface ConversationTeam {
   workspace?: string | undefined;
   /** Calls that run without asking (besides the session's own "always allow" grants). */
   allowRules?: AllowRule[] | undefined;
+  /**
+   * Tools that ask every time, whatever the session's grants and allow rules say: shell when its
+   * sandbox was wanted but cannot be made here (those were given believing commands are contained).
+   */
+  alwaysAsk?: readonly string[] | undefined;
   /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
   compaction?: TeamCompaction | undefined;
   /** OpenTelemetry spans for each turn (the Runner's `tracing`); default true. */
