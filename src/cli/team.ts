@@ -208,9 +208,11 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
     );
     const names = [...modelNames];
-    // Known before the first call (the probe runs once per process, alongside the store opening): without
-    // the sandbox it was meant to have, shell asks every time, whatever grants or allow rules say.
-    const unsandboxed = wantsSandbox(config, env) ? await unsandboxedNotice() : undefined;
+    // The sandbox probe runs alongside the start, not before it. Without the sandbox it was meant to
+    // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
+    const sandboxNotice = wantsSandbox(config, env) ? unsandboxedNotice() : Promise.resolve(undefined);
+    let contained = !wantsSandbox(config, env);
+    void sandboxNotice.then((n) => (contained = !n), () => {});
     return {
       agent,
       rootName,
@@ -220,8 +222,10 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       compaction: compactionOf(agent),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
-      sandboxNotice: Promise.resolve(unsandboxed),
-      alwaysAsk: unsandboxed ? ['shell'] : [],
+      sandboxNotice,
+      get alwaysAsk() {
+        return contained ? [] : ['shell'];
+      },
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,
       workspace: cwd,

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { realOrSelf } from '../fs-checks.js';
 
 /**
  * Calls a person allowed ahead of time, as `tool` or `tool(pattern)`: `shell(git status*)`,
@@ -71,13 +72,6 @@ function resolvedInside(workspace: string, p: string): string | undefined {
   return rel.split(path.sep).join('/');
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 function globMatch(pattern: string, text: string): boolean {
   const re = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`, 's');

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from './types.js';
+import { isDir, isFile, realOrSelf } from '../fs-checks.js';
 
 /**
  * What an agents file runs besides itself, so that trust and a session's binding cover it: every
@@ -365,29 +366,8 @@ function packageOfFile(file: string): string | undefined {
 const insideNodeModules = (p: string) => p.split(path.sep).includes('node_modules');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seccompProgram } from './seccomp.js';
+import { isDir, isFile, realOrSelf } from '../../fs-checks.js';
 
 /**
  * The shell's sandbox on Linux: bubblewrap (Debian `bubblewrap`). The command sees the system's
@@ -196,29 +197,8 @@ function symlinkTarget(p: string): string | undefined {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 /**
  * Spawns bwrap with its seccomp program on SECCOMP_FD. `stdio` gives the first three descriptors.
