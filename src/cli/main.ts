@@ -80,6 +80,17 @@ program
   });
 
 program
+  .command('acp')
+  .description('speak the Agent Client Protocol on stdin/stdout: adk inside Zed, JetBrains, Neovim, Emacs (see docs/acp.md)')
+  .option('--agents <file>', 'agents file for every session (default: each session folder’s agents.yaml, else the bundled one)')
+  .option('--agent <name>', 'the team new sessions get (default: the file’s `default`)')
+  .option('--model <model>', 'model name (overrides ADK_MODEL)')
+  .action(async (opts) => {
+    const { acpCommand } = await import('./acp/acp-command.js');
+    process.exitCode = await acpCommand(opts);
+  });
+
+program
   .command('worker')
   .description('run the turns `adk serve` queues on Redis (ADK_STORE=redis://…); start as many as you like, on any machine')
   .option('--model <model>', 'model name (overrides ADK_MODEL and the one a session was saved with)')

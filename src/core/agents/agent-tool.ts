@@ -57,6 +57,7 @@ export function agentTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ 
   }
   return {
     name: options.name ?? agent.name,
+    readOnly: true,
     description,
     parameters: AGENT_TOOL_PARAMETERS,
     timeoutMs: options.timeoutMs ?? 0,

@@ -234,7 +234,8 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     // Approval outermost (nothing unapproved reaches any other layer), then the cap, which sees every
     // result last; the agent's own middlewares sit inside, next to the tool (reduction saves whole results).
     const middlewares = [
-      ...(c.approval?.length ? [approvalMiddleware(c.approval)] : []),
+      // Always there: with nothing to gate it still applies the run's refusals (a read-only mode).
+      approvalMiddleware(c.approval ?? []),
       outputCapMiddleware(c.maxToolOutputChars),
       ...(c.middlewares ?? []),
     ];

@@ -96,6 +96,11 @@ export interface RunInbox {
 /** Decides whether a call that needs approval may run without asking. */
 export interface ApprovalPolicy {
   allows(call: { tool: string; arguments: unknown; agentName: string }): boolean;
+  /**
+   * Why this call may not run at all just now (a read-only mode), told to the model as the call's
+   * result; undefined lets it through to approval as usual. Asked for every tool call, gated or not.
+   */
+  refuses?(call: { tool: string; arguments: unknown; agentName: string; readOnly: boolean }): string | undefined;
 }
 
 /** The Runner's record of approved calls that started; a crash between start and the next save leaves it behind. */

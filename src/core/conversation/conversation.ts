@@ -176,11 +176,20 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return this.record.grants ?? [];
   }
 
-  /** What runs without asking: this session's grants, then the team's allow-list (agents.yaml, adk config). */
+  /**
+   * A face's working mode (an editor's "accept edits", "plan"): what it lets run unasked or refuses
+   * outright, on top of grants and allow rules. Held by the face, not saved with the session.
+   */
+  mode?: ApprovalPolicy | undefined;
+
+  /** What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml, adk config). */
   private get approvalPolicy(): ApprovalPolicy {
+    const mode = this.mode;
     return {
-      allows: ({ tool, arguments: args }) =>
-        !this.team.alwaysAsk?.includes(tool) && (this.grants.includes(tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, tool, args, this.team.workspace))),
+      allows: (call) =>
+        !this.team.alwaysAsk?.includes(call.tool) &&
+        (!!mode?.allows(call) || this.grants.includes(call.tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace))),
+      ...(mode?.refuses ? { refuses: (call) => mode.refuses!(call) } : {}),
     };
   }
 

@@ -22,8 +22,21 @@ export function approvalMiddleware(tools: Iterable<string>): AgentMiddleware {
   const gated = new Set(tools);
   return {
     name: 'approval',
-    wrapToolCall: (next, ctx) => (req) => (gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name) ? gate(next, ctx, req) : next(req)),
+    wrapToolCall: (next, ctx) => (req) => {
+      const refused = refusal(ctx, req);
+      if (refused) return Promise.resolve(refused);
+      return gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name) ? gate(next, ctx, req) : next(req);
+    },
   };
+}
+
+/** The run's policy refuses this call outright (a read-only mode): its reason is the call's result. */
+function refusal(ctx: MiddlewareContext, req: ToolCallRequest): ToolCallResult | undefined {
+  const policy = ctx.run.approvalPolicy;
+  if (!policy?.refuses) return undefined;
+  const name = req.call.function.name;
+  const reason = policy.refuses({ tool: name, arguments: parsedArguments(req.call), agentName: ctx.agentName, readOnly: ctx.tools.get(name)?.readOnly === true });
+  return reason ? { kind: 'done', content: reason, isError: true } : undefined;
 }
 
 async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCallRequest): Promise<ToolCallResult> {

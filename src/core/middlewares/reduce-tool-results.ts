@@ -112,6 +112,7 @@ const parameters = z.object({
 function readToolResultTool(store: () => ArtifactStore): Tool<z.infer<typeof parameters>> {
   return {
     name: READ_TOOL_RESULT,
+    readOnly: true,
     description: `Read a saved tool result that was shortened or cleared, ${PAGE_CHARS} characters at a time from offset.`,
     parameters,
     async execute({ id, offset = 0 }) {

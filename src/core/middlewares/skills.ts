@@ -66,6 +66,7 @@ const parameters = z.object({
 function skillTool(skills: readonly Skill[]): Tool<z.infer<typeof parameters>> {
   return {
     name: SKILL_TOOL,
+    readOnly: true,
     description: 'Load a skill: its instructions (SKILL.md), or another file of its folder. Load a skill before doing work it describes.',
     parameters,
     async execute({ name, file }) {

@@ -63,6 +63,8 @@ export interface SessionSummary {
   pendingInterrupts: number;
   checkpointId?: string | undefined;
   served?: boolean | undefined;
+  /** The folder the session's tools work in (editors list a folder's sessions). */
+  workspace?: string | undefined;
   usage: { promptTokens: number; completionTokens: number };
   createdAt: string;
   updatedAt: string;
@@ -418,5 +420,6 @@ function summarize(s: SessionRecord): SessionSummary {
   if (s.model !== undefined) summary.model = s.model;
   if (s.checkpointId !== undefined) summary.checkpointId = s.checkpointId;
   if (s.served) summary.served = true;
+  if (s.workspace !== undefined) summary.workspace = s.workspace;
   return summary;
 }

@@ -6,6 +6,7 @@ export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 /** `transfer_to_agent`, exactly as Eino defines it. It is always return-directly. */
 export const transferTool: Tool<{ agent_name: string }> = {
   name: TRANSFER_TOOL_NAME,
+  readOnly: true,
   description: 'Transfer the question to another agent.',
   parameters: {
     type: 'object',
@@ -21,6 +22,7 @@ export const transferTool: Tool<{ agent_name: string }> = {
 /** Eino's `exit` tool: ends the agent (and any enclosing sequence or loop) with a final result. */
 export const exitTool: Tool<{ final_result: string }> = {
   name: 'exit',
+  readOnly: true,
   description: 'Exit the agent process and return the final result.',
   parameters: {
     type: 'object',

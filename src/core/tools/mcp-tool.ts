@@ -17,6 +17,8 @@ export function wrapMcpTool(server: string, info: McpToolInfo, call: McpCaller):
     name: modelToolName(info.name),
     description: info.description || info.title || info.annotations?.title || `Tool '${info.name}' from MCP server '${server}'.`,
     parameters: usableSchema(info.inputSchema as JsonSchema),
+    // The server's own word: a hint, so only a tool it marks read-only runs in plan mode.
+    readOnly: info.annotations?.readOnlyHint === true,
     execute: (args, ctx) => call(server, info.name, args ?? {}, ctx),
   };
 }

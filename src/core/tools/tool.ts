@@ -49,6 +49,11 @@ export interface Tool<Args = any> {
   /** A zod schema or a JSON schema for the arguments object. */
   parameters: ZodType<Args> | JsonSchema;
   execute(args: Args, ctx: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
+  /**
+   * Changes nothing outside the run (reads, searches, asks, plans, hands over): such a tool runs in
+   * a read-only mode (plan mode). A tool that does not say so is taken to change something.
+   */
+  readOnly?: boolean | undefined;
   /** Per-call timeout; the executor's default applies when unset. */
   timeoutMs?: number | undefined;
   /**

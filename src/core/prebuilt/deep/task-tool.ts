@@ -16,6 +16,7 @@ export function taskTool(subAgents: Agent[]): Tool<{ subagent: string; descripti
   const names = [...runners.keys()];
   return {
     name: TASK_TOOL,
+    readOnly: true,
     description: `Hand a self-contained task to a sub-agent, which works on it in a fresh context and returns its final answer. Describe the task fully: the sub-agent sees nothing else. Several tasks in one reply run in parallel.
 Sub-agents:
 ${subAgents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,

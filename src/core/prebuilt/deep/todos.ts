@@ -52,6 +52,7 @@ Use it for work of three or more steps: write the steps, mark one in_progress be
 /** `write_todos`: replaces the list, keeps it in the session and shows it to the person. */
 export const writeTodosTool: Tool<z.infer<typeof parameters>> = {
   name: 'write_todos',
+  readOnly: true,
   description: WRITE_TODOS_DESCRIPTION,
   parameters,
   execute({ todos }, ctx) {

@@ -9,6 +9,7 @@ const parameters = z.object({
 /** Stops the run for a typed answer; the run is resumed with the answer as this call's data. */
 export const askUserTool: Tool<z.infer<typeof parameters>> = {
   name: 'ask_user',
+  readOnly: true,
   description: 'Ask the user a question and wait for their typed answer. Use it when you need information only the user has.',
   parameters,
   execute({ question }, ctx) {

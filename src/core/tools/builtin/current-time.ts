@@ -6,6 +6,7 @@ const parameters = z.object({});
 /** The `current_time` tool: the time now, in UTC (ISO 8601) and in the local time zone. */
 export const currentTimeTool: Tool<z.infer<typeof parameters>> = {
   name: 'current_time',
+  readOnly: true,
   description: 'Get the current date and time (UTC in ISO 8601, and the local time with its time zone).',
   parameters,
   execute() {

@@ -32,6 +32,7 @@ export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<ty
   const policy = addressPolicy(parseAllowHosts(options.allowHosts));
   return {
     name: 'fetch_url',
+    readOnly: true,
     description: `Fetch a web page or file with HTTP GET and return its status and text (HTML is reduced to plain text). At most ${formatBytes(maxBytes)} is read.`,
     parameters,
     timeoutMs: timeoutMs + 5_000,

@@ -27,6 +27,7 @@ const parameters = z.object({
 export function grepTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'grep',
+    readOnly: true,
     description:
       'Search workspace files for lines matching a regular expression. Prints "file:line: text". Skips node_modules, .git and binary files.',
     parameters,

@@ -14,6 +14,7 @@ const parameters = z.object({
 export function listDirTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
   return {
     name: 'list_dir',
+    readOnly: true,
     description: 'List the entries of a workspace folder, sorted by name. Folders end with "/".',
     parameters,
     async execute({ path: userPath }) {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Tool } from '../tool.js';
 import { locate } from '../workspace.js';
 import { readTextFile } from './file-io.js';
+import { editorAccess } from '../editor-access.js';
 
 /** Reads stop here, at a line boundary, and tell the model how to read on. */
 export const READ_FILE_MAX_CHARS = 100_000;
@@ -19,10 +20,13 @@ export function readFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
     description:
       'Read a text file in the workspace. For large files, read `limit` lines starting at line `offset` (1-based).',
     parameters,
-    async execute({ path, offset, limit }) {
+    readOnly: true,
+    async execute({ path, offset, limit }, ctx) {
       const loc = await locate(workspaceRoot, path);
       const { shown } = loc;
-      const text = await readTextFile(loc);
+      // Inside an editor its buffer is the file the person sees (unsaved changes included).
+      const editor = editorAccess(ctx?.options)?.readTextFile;
+      const text = editor ? await editor(loc.real) : await readTextFile(loc);
       if (text === '') return `(${shown} is empty)`;
       if (offset === undefined && limit === undefined) return capLines(text, shown, 1);
 

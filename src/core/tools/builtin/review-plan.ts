@@ -13,6 +13,7 @@ const parameters = z.object({
  */
 export const reviewPlanTool: Tool<z.infer<typeof parameters>> = {
   name: 'review_plan',
+  readOnly: true,
   description: 'Show a plan (a list of steps) to the user to accept or change. Returns whether they accepted it, or the changes they want.',
   parameters,
   execute({ steps, message }, ctx) {

@@ -14,6 +14,7 @@ const parameters = z.object({
 export function shellOutputTool(jobs: ShellJobs): Tool<z.infer<typeof parameters>> {
   return {
     name: 'shell_output',
+    readOnly: true,
     description: 'Read a background shell job: its status (running, or its exit code) and the output since the last read. Set stop to end it.',
     parameters,
     async execute({ job, stop }) {

@@ -5,7 +5,8 @@ import { realpath } from 'node:fs/promises';
 import { constants } from 'node:os';
 import * as z from 'zod';
 import { bwrapArgs, sandboxStatus, spawnSandboxed, type SandboxMode } from '../sandbox/bwrap.js';
-import type { Tool } from '../tool.js';
+import type { Tool, ToolContext } from '../tool.js';
+import { editorAccess, type EditorAccess } from '../editor-access.js';
 import { OutputCapture } from './output-capture.js';
 import type { ShellJobs } from './shell-jobs.js';
 import type { RunningShell, ShellResult } from './running-shell.js';
@@ -54,6 +55,8 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
     async execute({ command }, ctx) {
       // The last lines so far, for whoever shows the running call (the REPL's row).
       const notify = (event: Omit<ToolOutputEvent, 'type' | 'callId'>) => ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, ...event } satisfies ToolOutputEvent } });
+      const editor = editorAccess(ctx.options)?.runCommand;
+      if (editor && !(await runsSandboxed(options))) return runInEditor(editor, command, options, timeoutMs, ctx);
       const live = outputTail((tail) => notify({ tail }));
       const shell = await startShell(command, { ...options, timeoutMs }, ctx.signal, (chunk) => live.append(chunk));
       const moved = options.jobs?.watch(ctx.callId, shell);
@@ -78,6 +81,27 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
       return { content: `${r.output || '(no output)'}\n${status}`, isError: r.killed !== undefined };
     },
   };
+}
+
+/** Whether startShell would put the command inside bwrap. */
+async function runsSandboxed(options: ShellToolOptions): Promise<boolean> {
+  return (options.sandbox ?? 'auto') !== 'off' && !!(await sandboxStatus()).bwrap;
+}
+
+/**
+ * An unsandboxed command in the editor's terminal (`adk acp` with a client that offers terminals):
+ * the person watches it there. Same environment, timeout and result text as a local run.
+ */
+async function runInEditor(run: NonNullable<EditorAccess['runCommand']>, command: string, options: ShellToolOptions, timeoutMs: number, ctx: ToolContext) {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(shellEnvironment(process.env, options.env))) if (v !== undefined) env[k] = v;
+  const r = await run({ command, cwd: options.workspaceRoot, callId: ctx.callId, env, outputByteLimit: options.maxOutputChars ?? SHELL_MAX_OUTPUT_CHARS, signal: AbortSignal.any([ctx.signal, timeout]) });
+  let status = `exit code: ${r.exitCode ?? `none (signal ${r.signal ?? 'unknown'})`}`;
+  if (timeout.aborted) status += ` (killed after the ${formatSeconds(timeoutMs)} timeout)`;
+  else if (ctx.signal.aborted) status += ' (killed: the run was cancelled)';
+  const output = r.truncated ? `[earlier output cut]\n${r.output}` : r.output;
+  return { content: `${output.replace(/\n$/, '') || '(no output)'}\n${status}`, isError: timeout.aborted || ctx.signal.aborted };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
 import { readEditableText, replaceableMode } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
+import { editorAccess } from '../editor-access.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root; missing parent folders are created'),
@@ -21,13 +22,16 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
       const before = (await replaceableMode(loc)) === undefined ? '' : ((await readEditableText(loc).catch(() => undefined))?.text ?? '');
       return unifiedDiff(loc.shown, before, content);
     },
-    async execute({ path, content }) {
+    async execute({ path, content }, ctx) {
       const loc = await locate(workspaceRoot, path, { allowMissing: true });
       const { shown } = loc;
       assertWritable(shown, path);
       const mode = await replaceableMode(loc);
       const existed = mode !== undefined;
-      await writeInside(loc.root, loc.real, shown, content, mode);
+      // Inside an editor the write goes through it (its buffer updates, its undo has it).
+      const editor = editorAccess(ctx?.options)?.writeTextFile;
+      if (editor) await editor(loc.real, content);
+      else await writeInside(loc.root, loc.real, shown, content, mode);
       const bytes = Buffer.byteLength(content, 'utf8');
       return `${existed ? 'Overwrote' : 'Created'} ${shown} (${bytes} bytes, ${countLines(content)} lines)`;
     },

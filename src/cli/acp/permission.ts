@@ -1,0 +1,54 @@
+import type { PermissionOption, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import type { describeInterrupt } from '../../core/conversation/describe-interrupt.js';
+
+/** A waiting interrupt as adk describes it (kind, tool, call, arguments, plan, message). */
+export type Waiting = ReturnType<typeof describeInterrupt>;
+import { parsedArgs, textContent, toolDiff, toolKind, toolLocations, toolTitle } from './tool-call-view.js';
+
+/** The option ids adk offers, and what each means for the waiting call. */
+export type PermissionChoice = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+const APPROVAL_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Always allow in this session', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+  { optionId: 'reject_always', name: 'Always reject in this session', kind: 'reject_always' },
+];
+
+const PLAN_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Accept the plan', kind: 'allow_once' },
+  { optionId: 'reject_once', name: 'Revise the plan', kind: 'reject_once' },
+];
+
+/** The permission request for an approval or a plan review: the call as the editor shows it, and the choices. */
+export async function permissionRequest(sessionId: string, p: Waiting, workspace: string): Promise<RequestPermissionRequest> {
+  if (p.kind === 'plan_review') {
+    const plan = typeof p.plan === 'string' ? p.plan : p.plan ? JSON.stringify(p.plan, null, 2) : p.message;
+    return { sessionId, toolCall: { toolCallId: p.callId ?? p.id, title: 'Review the plan', kind: 'think', status: 'pending', content: [textContent(plan)] }, options: PLAN_OPTIONS };
+  }
+  const tool = p.tool ?? 'tool';
+  const args = parsedArgs(p.arguments);
+  const diff = await toolDiff(tool, args, workspace).catch(() => undefined);
+  return {
+    sessionId,
+    toolCall: {
+      toolCallId: p.callId ?? p.id,
+      title: toolTitle(tool, args),
+      kind: toolKind(tool),
+      status: 'pending',
+      locations: toolLocations(tool, args, workspace),
+      rawInput: args,
+      content: [...(diff ? [diff] : []), ...(p.message ? [textContent(p.message)] : [])],
+    },
+    options: APPROVAL_OPTIONS,
+  };
+}
+
+/** The resume data for the person's choice (see ApprovalDecision and the plan review's answer). */
+export function answerFor(p: Waiting, choice: PermissionChoice): unknown {
+  const allow = choice === 'allow_once' || choice === 'allow_always';
+  if (p.kind === 'plan_review') return allow ? { accept: true } : { accept: false, feedback: 'Please revise the plan.' };
+  return allow ? { approved: true } : { approved: false, reason: choice === 'reject_always' ? 'The user rejects every call of this tool in this session.' : undefined };
+}
+
+export const isChoice = (v: string): v is PermissionChoice => ['allow_once', 'allow_always', 'reject_once', 'reject_always'].includes(v);

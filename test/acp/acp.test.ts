@@ -1,0 +1,263 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serverEnv, tempHome, textOf, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
+import { TestEditor } from '../support/acp-editor.js';
+import { runCli } from '../support/cli.js';
+
+// Issue 31: `adk acp` driven as an editor drives it, through the ACP SDK's own client side.
+const server = useServer();
+
+const AGENTS = `version: 1
+default: coder
+agents:
+  coder:
+    description: A test agent that edits files and runs commands.
+    instruction: You are a careful test agent.
+    tools: [read_file, write_file, edit_file, shell, ask_user]
+    approval: [write_file, edit_file, shell]
+`;
+
+let dir: string;
+let home: string;
+let editors: TestEditor[] = [];
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'adk-acp-ws-')));
+  home = tempHome();
+  writeAgentsFile(dir, AGENTS);
+  // The folder's agents.yaml has no powers (no code, no keys): it runs untrusted, as in `adk chat`.
+});
+afterEach(async () => {
+  await Promise.all(editors.map((e) => e.close()));
+  editors = [];
+});
+
+function editor(opts: ConstructorParameters<typeof TestEditor>[0] = {}): TestEditor {
+  const e = new TestEditor({ cwd: dir, env: { ...serverEnv(server(), 'test-key-123456', home), ADK_SHELL_SANDBOX: 'off' }, ...opts });
+  editors.push(e);
+  return e;
+}
+
+async function newSession(e: TestEditor) {
+  await e.initialize();
+  return e.agent.request('session/new', { cwd: dir, mcpServers: [] });
+}
+
+describe('adk acp', () => {
+  it('initializes with honest capabilities, streams text and a tool call with a diff, and asks before the write', async () => {
+    server().enqueue(
+      { content: 'I will create the file.', toolCalls: [{ id: 'call_w1', name: 'write_file', arguments: { path: 'hello.txt', content: 'hello from adk\n' } }] },
+      { content: 'Created hello.txt.' },
+    );
+    const e = editor();
+    const init = await e.initialize();
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: false, embeddedContext: true }, sessionCapabilities: { list: {} } });
+    expect(init.agentInfo).toMatchObject({ name: 'adk' });
+    const { sessionId, modes, configOptions } = await e.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    expect(modes).toMatchObject({ currentModeId: 'ask', availableModes: [{ id: 'ask' }, { id: 'auto-edit' }, { id: 'plan' }] });
+    expect(configOptions?.map((o) => o.id)).toEqual(['mode', 'model']);
+
+    e.answers.push('allow_once');
+    const res = await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make hello.txt' }] });
+    expect(res.stopReason).toBe('end_turn');
+    expect(e.text(sessionId)).toBe('I will create the file.Created hello.txt.');
+    const [call] = e.of('tool_call', sessionId);
+    expect(call).toMatchObject({ toolCallId: 'call_w1', title: 'Write hello.txt', kind: 'edit', locations: [{ path: join(dir, 'hello.txt') }], rawInput: { path: 'hello.txt' } });
+    expect(call.content).toEqual([{ type: 'diff', path: join(dir, 'hello.txt'), oldText: null, newText: 'hello from adk\n' }]);
+    // Asked before it ran, with the diff and the four choices.
+    expect(e.permissions).toHaveLength(1);
+    expect(e.permissions[0]!.toolCall).toMatchObject({ toolCallId: 'call_w1', kind: 'edit', content: expect.arrayContaining([{ type: 'diff', path: join(dir, 'hello.txt'), oldText: null, newText: 'hello from adk\n' }]) });
+    expect(e.permissions[0]!.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from adk\n');
+    expect(e.of('tool_call_update', sessionId).at(-1)).toMatchObject({ toolCallId: 'call_w1', status: 'completed' });
+    // The editor learns which commands it can offer.
+    expect(e.of('available_commands_update', sessionId)[0]?.availableCommands.map((c) => c.name)).toEqual(expect.arrayContaining(['compact', 'clear']));
+    // stdout carried protocol messages only.
+    for (const line of e.stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  });
+
+  it('allow always: the next call of that tool runs without asking; reject tells the model', async () => {
+    server().enqueue(
+      { toolCalls: [{ id: 'call_a', name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] },
+      { content: 'first done' },
+      { toolCalls: [{ id: 'call_b', name: 'write_file', arguments: { path: 'b.txt', content: 'b' } }] },
+      { content: 'second done' },
+      { toolCalls: [{ id: 'call_c', name: 'shell', arguments: { command: 'echo should-not-run > ran.txt' } }] },
+      { content: 'understood' },
+    );
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    e.answers.push('allow_always');
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a' }] });
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write b' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(e.permissions).toHaveLength(1);
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b');
+
+    e.answers.push('reject_once');
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(e.permissions).toHaveLength(2);
+    expect(existsSync(join(dir, 'ran.txt'))).toBe(false);
+    expect(toolMessagesOf(server().chatRequests.at(-1)!).at(-1).content).toMatch(/rejected/);
+    expect(e.of('tool_call_update', sessionId).at(-1)).toMatchObject({ toolCallId: 'call_c', status: 'failed' });
+  });
+
+  it('cancel stops a streaming turn at once and saves it as cancelled; session/load in a new process replays it', async () => {
+    server().enqueue({ content: 'first answer' }, { content: 'x'.repeat(4000), chunkSize: 2, chunkDelayMs: 5 });
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say something' }] });
+    const prompt = e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'now a long one' }] });
+    const deadline = Date.now() + 10_000;
+    while (!e.text(sessionId).includes('xxxx') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const asked = Date.now();
+    await e.agent.notify('session/cancel', { sessionId });
+    expect(await prompt).toEqual({ stopReason: 'cancelled' });
+    expect(Date.now() - asked).toBeLessThan(1000);
+    expect(await e.close()).toBe(0);
+
+    const shown = await runCli(['sessions', 'show', sessionId, '--json'], { env: { ADK_HOME: home } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: sessionId, status: 'cancelled' });
+
+    const again = editor();
+    await again.initialize();
+    await again.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] });
+    const replay = again.updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+    expect(replay.slice(0, 3)).toEqual(['user_message_chunk', 'agent_message_chunk', 'user_message_chunk']);
+    expect(again.of('user_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''))).toEqual(['say something', 'now a long one']);
+    expect(again.text(sessionId)).toMatch(/^first answer/);
+    // And it goes on: the model sees the earlier turns.
+    server().enqueue({ content: 'continued' });
+    expect(await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(textOf(server().chatRequests.at(-1)!)).toContain('say something');
+  });
+
+  it('reads and writes through the editor and runs unsandboxed commands in its terminal when it offers them', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'on disk\n');
+    server().enqueue(
+      { toolCalls: [{ id: 'call_r', name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      { toolCalls: [{ id: 'call_e', name: 'edit_file', arguments: { path: 'notes.txt', old: 'unsaved buffer', new: 'edited buffer' } }] },
+      { toolCalls: [{ id: 'call_s', name: 'shell', arguments: { command: 'echo from-terminal-$((6*7))' } }] },
+      { content: 'all done' },
+    );
+    const buffers = new Map([[file, 'unsaved buffer\n']]);
+    const e = editor({ capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, buffers });
+    const { sessionId } = await newSession(e);
+    e.answers.push('allow_once', 'allow_once');
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit and run' }] })).toEqual({ stopReason: 'end_turn' });
+    // The model read the editor's unsaved buffer, not the disk.
+    expect(toolMessagesOf(server().chatRequests[1]!)[0].content).toContain('unsaved buffer');
+    expect(e.fsWrites).toEqual([{ path: file, content: 'edited buffer\n' }]);
+    expect(e.terminals).toEqual([{ command: '/bin/sh', args: ['-c', 'echo from-terminal-$((6*7))'] }]);
+    expect(e.of('tool_call_update', sessionId).some((u) => u.toolCallId === 'call_s' && u.content?.some((c) => c.type === 'terminal'))).toBe(true);
+    expect(toolMessagesOf(server().chatRequests[3]!).at(-1).content).toContain('from-terminal-42');
+  });
+
+  it('modes: plan refuses writes without asking; auto-edit writes without asking and shell still asks', async () => {
+    server().enqueue(
+      { toolCalls: [{ id: 'call_p', name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } }] },
+      { content: 'Here is my plan.' },
+      { toolCalls: [{ id: 'call_q', name: 'write_file', arguments: { path: 'auto.txt', content: 'y' } }] },
+      { toolCalls: [{ id: 'call_sh', name: 'shell', arguments: { command: 'true' } }] },
+      { content: 'done' },
+    );
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    await e.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan it' }] });
+    expect(e.permissions).toHaveLength(0);
+    expect(existsSync(join(dir, 'plan.txt'))).toBe(false);
+    expect(toolMessagesOf(server().chatRequests[1]!)[0].content).toMatch(/Plan mode/);
+    expect(e.of('current_mode_update', sessionId)).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }]);
+
+    const set = await e.agent.request('session/set_config_option', { sessionId, configId: 'mode', value: 'auto-edit' });
+    expect(set.configOptions.find((o) => o.id === 'mode')?.currentValue).toBe('auto-edit');
+    e.answers.push('allow_once');
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'do it' }] });
+    expect(readFileSync(join(dir, 'auto.txt'), 'utf8')).toBe('y');
+    expect(e.permissions.map((p) => p.toolCall.kind)).toEqual(['execute']);
+  });
+
+  it('refuses an untrusted agents.yaml with a message the editor shows, and runs nothing', async () => {
+    writeAgentsFile(dir, `${AGENTS}    middlewares: [{ module: ./mw.mjs }]\n`);
+    writeFileSync(join(dir, 'mw.mjs'), "import { writeFileSync } from 'node:fs'; writeFileSync('pwned.txt', 'x'); export default {};\n");
+    const e = editor();
+    await e.initialize();
+    const err = await e.agent.request('session/new', { cwd: dir, mcpServers: [] }).catch((x: unknown) => x as { message: string });
+    expect((err as { message: string }).message).toMatch(/is not trusted[\s\S]*adk trust/);
+    expect(existsSync(join(dir, 'pwned.txt'))).toBe(false);
+    expect(server().chatRequests).toHaveLength(0);
+  });
+
+  it('answers a malformed message with a JSON-RPC error and goes on', async () => {
+    const e = editor();
+    await e.initialize();
+    e.child.stdin!.write('{"jsonrpc":"2.0","id":99,"method":"session/prompt","params":{"nope":true}}\n');
+    e.child.stdin!.write('this is not json\n');
+    const deadline = Date.now() + 5000;
+    while (!/"id":99/.test(e.stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const reply = e.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 99);
+    expect(reply.error.code).toBe(-32602);
+    server().enqueue({ content: 'still here' });
+    const { sessionId } = await e.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(e.text(sessionId)).toBe('still here');
+  });
+
+  it('asks ask_user questions as an elicitation form when the editor offers one, else in the next prompt', async () => {
+    server().enqueue(
+      { toolCalls: [{ id: 'call_q1', name: 'ask_user', arguments: { question: 'Which port?' } }] },
+      { content: 'Using the port you gave.' },
+      { toolCalls: [{ id: 'call_q2', name: 'ask_user', arguments: { question: 'Which colour?' } }] },
+      { content: 'Blue it is.' },
+    );
+    const forms: unknown[] = [];
+    const e = editor({ capabilities: { elicitation: { form: {} } } });
+    const { sessionId } = await newSession(e);
+    // The test editor answers forms through the SDK's client side.
+    e.onElicitation = (req) => {
+      forms.push(req);
+      return { action: 'accept', content: { answer: '7070' } };
+    };
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'set it up' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(forms).toEqual([expect.objectContaining({ mode: 'form', sessionId, message: expect.stringContaining('Which port?') })]);
+    expect(toolMessagesOf(server().chatRequests[1]!).at(-1).content).toContain('7070');
+
+    // Without forms the question is the turn's last words; the next prompt answers it.
+    const plain = editor();
+    const s2 = (await newSession(plain)).sessionId;
+    expect(await plain.agent.request('session/prompt', { sessionId: s2, prompt: [{ type: 'text', text: 'pick a colour' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(plain.text(s2)).toContain('Which colour?');
+    expect(await plain.agent.request('session/prompt', { sessionId: s2, prompt: [{ type: 'text', text: 'blue' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(toolMessagesOf(server().chatRequests[3]!).at(-1).content).toContain('blue');
+    expect(plain.text(s2)).toContain('Blue it is.');
+  });
+
+  it('lists the folder’s sessions; a missing key asks the editor to authenticate, naming the variable', async () => {
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    const other = realpathSync(mkdtempSync(join(tmpdir(), 'adk-acp-other-')));
+    const listed = await e.agent.request('session/list', { cwd: dir });
+    expect(listed.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+    expect(listed.sessions[0]).toMatchObject({ cwd: dir });
+    expect((await e.agent.request('session/list', { cwd: other })).sessions).toEqual([]);
+
+    writeAgentsFile(dir, AGENTS.replace('agents:', 'models:\n  claude: { provider: anthropic, model: claude-test }\nagents:').replace('tools: [read_file', 'model: claude\n    tools: [read_file'));
+    const err = await e.agent.request('session/new', { cwd: dir, mcpServers: [] }).catch((x: unknown) => x as { code: number; message: string });
+    expect(err).toMatchObject({ code: -32000, message: expect.stringContaining('ANTHROPIC_API_KEY') });
+  });
+
+  it('the editor going away mid-turn cancels the turn and saves it', async () => {
+    server().enqueue({ content: 'y'.repeat(4000), chunkSize: 2, chunkDelayMs: 5 });
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    void e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk' }] }).catch(() => {});
+    const deadline = Date.now() + 10_000;
+    while (!e.text(sessionId).includes('yyyy') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(await e.close()).toBe(0);
+    const shown = await runCli(['sessions', 'show', sessionId, '--json'], { env: { ADK_HOME: home } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: sessionId, status: 'cancelled' });
+  });
+});
