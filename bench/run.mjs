@@ -1,6 +1,6 @@
 // `npm run bench`: every workload on adk, the bare baseline and the peers, in one run. Prints one
 // summary table, the details and the targets; writes bench/results.json.
-//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 W9 MEM)
+//   node --expose-gc bench/run.mjs [--only W1,W2,...]   (ids: W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 MEM)
 //   ADK_BENCH_NODE24=/path/to/node (or off): the Node 24 that W6 also runs on (default: scripts/node24.mjs's)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { benchTui } from './tui.bench.mjs';
 import { benchWorkloads } from './workloads.bench.mjs';
 import { benchSessions } from './session.bench.mjs';
 import { benchServe } from './serve.bench.mjs';
+import { benchAcp } from './acp.bench.mjs';
 import { ensureNode24 } from '../scripts/node24.mjs';
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only'));
@@ -84,6 +85,7 @@ await step('W6', benchCli24);
 await step('MEM', () => benchMemory({ log }));
 await step('W8', () => benchSessions({ log }));
 await step('W9', () => benchServe({ log }));
+await step('W10', () => benchAcp({ log }));
 
 const targets = evaluateTargets(rows).filter((t) => wants(t.id));
 const cpus = os.cpus();

@@ -104,5 +104,12 @@ export function evaluateTargets(rows) {
     const max = Math.max(...req.map((r) => r.value));
     out.push({ id: 'W8', target: 'W8: request bytes per turn bounded by the window, not the session', status: max < 4000 * 8 ? 'pass' : 'FAIL', detail: req.map((r) => `${r.name}: ${r.value} B`).join(', ') });
   }
+  // Issue 31: ACP adds no more than 5 ms to a turn's first words over adk's own JSON Lines.
+  const acp = find(rows, 'W10', 'adk acp');
+  const jsonl = find(rows, 'W10', 'adk run --json');
+  if (acp && jsonl) {
+    const extra = acp.value - jsonl.value;
+    out.push({ id: 'W10', target: 'W10: ACP first chunk within 5 ms of `adk run --json`’s first delta', status: extra <= 5 ? 'pass' : 'FAIL', detail: `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} ms (${fmtV(acp)} vs ${fmtV(jsonl)})` });
+  }
   return out;
 }

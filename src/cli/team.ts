@@ -30,6 +30,11 @@ export interface TeamOptions {
   expectHash?: string;
   trust?: TrustStore;
   /**
+   * MCP servers the person configured in their editor (`adk acp`'s session/new): the root agent
+   * gets their tools. They come from the person, not the folder, so folder trust does not gate them.
+   */
+  editorMcpServers?: Array<{ name: string; command: string; args: string[]; env: Record<string, string> }>;
+  /**
    * Background shell jobs shared by every team one REPL loads (`/model`, `/agents`, `/resume` load
    * new ones): closing a team leaves them running; whoever made them stops them. Default: the team's own.
    */
@@ -157,12 +162,15 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   // Before any of it loads again (a module tool's worker restarts, an MCP server restarts, a call
   // imports lazily), the code must still be what was trusted: a tool or a sandboxed command of this
   // session may have written it, and it would run outside the sandbox.
-  const codeGuard = hasCode(code) ? async () => describeCodeChange(code, await codeManifest(config)) : undefined;
+  // Checked against the file's own servers: the editor's (added below) are the person's, not the folder's.
+  const trusted = { ...config, mcpServers: new Map(config.mcpServers) };
+  const codeGuard = hasCode(code) ? async () => describeCodeChange(code, await codeManifest(trusted)) : undefined;
   const demoFallback = !opts.agentName && location.source === 'bundled' && wantsDemo(opts) && config.agents.has(DEMO_TEAM);
   const rootName = opts.agentName ?? (demoFallback ? DEMO_TEAM : config.default);
   if (!config.agents.has(rootName)) {
     throw new CliError(`agent '${rootName}' is not defined in ${location.path}; defined: ${[...config.agents.keys()].join(', ')}`);
   }
+  addEditorMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd);
 
   const { ToolRegistry } = await import('../core/tools/registry.js');
   const { modelFromConfig, modelSecrets } = await import('../core/config/model-from-config.js');
@@ -241,6 +249,20 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   } catch (e) {
     await registry.close();
     throw e instanceof CliError ? e : new CliError((e as Error).message, ExitCode.usage);
+  }
+}
+
+/** The editor's MCP servers join the config, their tools given to the root agent (a chat or deep agent). */
+function addEditorMcpServers(config: TeamConfig, rootName: string, servers: NonNullable<TeamOptions['editorMcpServers']>, cwd: string): void {
+  if (!servers.length) return;
+  const root = config.agents.get(rootName)!;
+  if (root.type !== 'chat' && root.type !== 'deep') throw new CliError(`the editor's MCP servers need a chat or deep agent at the root; '${rootName}' is a ${root.type} agent`);
+  const pos = { line: 0, col: 0 };
+  for (const s of servers) {
+    // A name agents.yaml already uses stays the file's; the editor's server gets its own.
+    const name = config.mcpServers.has(s.name) ? `editor_${s.name}` : s.name;
+    config.mcpServers.set(name, { name, command: s.command, args: s.args, env: s.env, cwd, pos });
+    root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }
 

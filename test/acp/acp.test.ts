@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverEnv, tempHome, textOf, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
 import { TestEditor } from '../support/acp-editor.js';
@@ -259,5 +260,50 @@ describe('adk acp', () => {
     expect(await e.close()).toBe(0);
     const shown = await runCli(['sessions', 'show', sessionId, '--json'], { env: { ADK_HOME: home } });
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: sessionId, status: 'cancelled' });
+  });
+
+  it('connects the stdio MCP servers the editor passes and gives their tools to the team; their credentials are never shown', async () => {
+    const fixture = fileURLToPath(new URL('../tools/fixtures/mcp-server.mjs', import.meta.url));
+    server().enqueue(
+      { toolCalls: [{ id: 'call_add', name: 'add', arguments: { a: 2, b: 3 } }] },
+      { toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { text: 'calc-secret-token-98765' } }] },
+      { content: 'It is 5.' },
+    );
+    const e = editor();
+    await e.initialize();
+    const { sessionId } = await e.agent.request('session/new', {
+      cwd: dir,
+      mcpServers: [{ name: 'calc', command: process.execPath, args: [fixture], env: [{ name: 'CALC_TOKEN', value: 'calc-secret-token-98765' }] }],
+    });
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'add 2 and 3, token calc-secret-token-98765' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(server().chatRequests[0]!.body.tools.map((t: any) => t.function.name)).toContain('add');
+    expect(toolMessagesOf(server().chatRequests[1]!).at(-1).content).toBe('5');
+    // The call's arguments and its result reach the editor with the credential blanked.
+    expect(e.stdout).not.toContain('calc-secret-token-98765');
+    expect(e.of('tool_call', sessionId).find((c) => c.toolCallId === 'call_echo')?.rawInput).toEqual({ text: '[REDACTED]' });
+    expect(e.of('tool_call_update', sessionId).find((c) => c.toolCallId === 'call_echo' && c.status)?.rawOutput).toEqual({ content: expect.stringContaining('echo: [REDACTED]') });
+    const err = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [] }] }).catch((x: unknown) => x as { message: string });
+    expect((err as { message: string }).message).toMatch(/stdio MCP servers only/);
+  });
+
+  it('a plan review is a permission request showing the plan: accept goes on, revise tells the model', async () => {
+    writeAgentsFile(dir, AGENTS.replace('ask_user]', 'ask_user, review_plan]'));
+    server().enqueue(
+      { toolCalls: [{ id: 'call_plan', name: 'review_plan', arguments: { steps: ['Read the code', 'Fix the bug'], message: 'My plan' } }] },
+      { content: 'Starting.' },
+      { toolCalls: [{ id: 'call_plan2', name: 'review_plan', arguments: { steps: ['Rewrite everything'] } }] },
+      { content: 'Revising.' },
+    );
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    e.answers.push('allow_once', 'reject_once');
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan' }] });
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan again' }] });
+    const [first, second] = e.permissions;
+    expect(first!.toolCall).toMatchObject({ toolCallId: 'call_plan', title: 'Review the plan', content: [{ type: 'content', content: { type: 'text', text: 'My plan\n\n1. Read the code\n2. Fix the bug' } }] });
+    expect(first!.options.map((o) => o.name)).toEqual(['Accept the plan', 'Revise the plan']);
+    expect(second!.toolCall.toolCallId).toBe('call_plan2');
+    expect(toolMessagesOf(server().chatRequests[1]!).at(-1).content).toMatch(/accepted the plan/);
+    expect(toolMessagesOf(server().chatRequests[3]!).at(-1).content).toMatch(/wants changes/);
   });
 });

@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { Conversation } from '../../core/conversation/conversation.js';
 import type { AdkStores } from '../../core/store/index.js';
 import { CliError } from '../exit-codes.js';
+import { addConfigSecret } from '../secrets.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, UntrustedAgentsFileError, type Team, type TeamOptions } from '../team.js';
 import { packageVersion } from '../version.js';
@@ -67,8 +68,7 @@ export class AcpServer {
   }
 
   async newSession(params: NewSessionRequest, client: AgentContext): Promise<NewSessionResponse> {
-    this.refuseClientMcp(params.mcpServers);
-    const team = await this.team({ cwd: folder(params.cwd), agentsFile: this.options.agents, agentName: this.options.agent, model: this.options.model });
+    const team = await this.team({ cwd: folder(params.cwd), agentsFile: this.options.agents, agentName: this.options.agent, model: this.options.model, editorMcpServers: editorServers(params.mcpServers) });
     try {
       const { lease } = await lockedNewId(this.stores);
       const conv = await Conversation.create(this.stores, team, lease);
@@ -83,7 +83,6 @@ export class AcpServer {
 
   /** session/load: the stored conversation replayed as updates, then it goes on in this process. */
   async loadSession(params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
-    this.refuseClientMcp(params.mcpServers);
     const open = this.sessions.get(params.sessionId);
     if (open) {
       open.replay(historyUpdates(await this.fullHistory(open.id), open.conv.team.workspace));
@@ -95,7 +94,7 @@ export class AcpServer {
     });
     let team: Team | undefined;
     try {
-      team = await this.team(sessionTeamOptions(record, { model: this.options.model }));
+      team = await this.team({ ...sessionTeamOptions(record, { model: this.options.model }), editorMcpServers: editorServers(params.mcpServers) });
       const session = this.add(new AcpSession(Conversation.open(this.stores, team, record, lease), client, this.caps, this.log));
       session.replay(historyUpdates(await this.fullHistory(record.id), team.workspace));
       await session.flushed();
@@ -165,11 +164,23 @@ export class AcpServer {
     }
   }
 
-  /** MCP servers configured in the editor are not connected yet: said plainly, never silently dropped. */
-  private refuseClientMcp(servers: NewSessionRequest['mcpServers'] | undefined): void {
-    if (servers?.length) this.log(`the editor offered ${servers.length} MCP server(s) (${servers.map((s) => s.name).join(', ')}); adk acp uses the MCP servers of agents.yaml only, so these are not connected`);
-  }
 }
+
+/**
+ * The MCP servers the editor passes (stdio; HTTP and SSE are not offered in initialize). Their
+ * credentials (variables named like a key or token) are redacted wherever adk prints or stores text.
+ */
+function editorServers(servers: NewSessionRequest['mcpServers'] | undefined): NonNullable<TeamOptions['editorMcpServers']> {
+  return (servers ?? []).map((s) => {
+    if ('type' in s && (s.type === 'http' || s.type === 'sse')) throw RequestError.invalidParams(undefined, `MCP server '${s.name}': adk acp connects to stdio MCP servers only (it offers no http/sse MCP capability)`);
+    const stdio = s as Extract<typeof s, { command: string }>;
+    const env = Object.fromEntries(stdio.env.map((e) => [e.name, e.value]));
+    for (const [k, v] of Object.entries(env)) if (SECRET_NAME.test(k)) addConfigSecret(v);
+    return { name: stdio.name, command: stdio.command, args: stdio.args, env };
+  });
+}
+
+const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie/i;
 
 /** The session folder as an absolute path (ACP requires one). */
 function folder(cwd: string): string {

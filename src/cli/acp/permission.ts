@@ -23,8 +23,9 @@ const PLAN_OPTIONS: PermissionOption[] = [
 /** The permission request for an approval or a plan review: the call as the editor shows it, and the choices. */
 export async function permissionRequest(sessionId: string, p: Waiting, workspace: string): Promise<RequestPermissionRequest> {
   if (p.kind === 'plan_review') {
-    const plan = typeof p.plan === 'string' ? p.plan : p.plan ? JSON.stringify(p.plan, null, 2) : p.message;
-    return { sessionId, toolCall: { toolCallId: p.callId ?? p.id, title: 'Review the plan', kind: 'think', status: 'pending', content: [textContent(plan)] }, options: PLAN_OPTIONS };
+    const plan = Array.isArray(p.plan) ? p.plan.map((step, i) => `${i + 1}. ${String(step)}`).join('\n') : typeof p.plan === 'string' ? p.plan : p.plan ? JSON.stringify(p.plan, null, 2) : '';
+    const text = [p.message, plan].filter(Boolean).join('\n\n');
+    return { sessionId, toolCall: { toolCallId: callIdOf(p), title: 'Review the plan', kind: 'think', status: 'pending', content: [textContent(text)] }, options: PLAN_OPTIONS };
   }
   const tool = p.tool ?? 'tool';
   const args = parsedArgs(p.arguments);
@@ -32,7 +33,7 @@ export async function permissionRequest(sessionId: string, p: Waiting, workspace
   return {
     sessionId,
     toolCall: {
-      toolCallId: p.callId ?? p.id,
+      toolCallId: callIdOf(p),
       title: toolTitle(tool, args),
       kind: toolKind(tool),
       status: 'pending',
@@ -42,6 +43,11 @@ export async function permissionRequest(sessionId: string, p: Waiting, workspace
     },
     options: APPROVAL_OPTIONS,
   };
+}
+
+/** The tool call the interrupt stopped (the editor already shows it), from its address `…;tool:<name>:<callId>`. */
+function callIdOf(p: Waiting): string {
+  return p.callId ?? /;tool:[^:;]+:([^;]+)$/.exec(p.address)?.[1] ?? p.id;
 }
 
 /** The resume data for the person's choice (see ApprovalDecision and the plan review's answer). */
