@@ -306,4 +306,63 @@ describe('adk acp', () => {
     expect(toolMessagesOf(server().chatRequests[1]!).at(-1).content).toMatch(/accepted the plan/);
     expect(toolMessagesOf(server().chatRequests[3]!).at(-1).content).toMatch(/wants changes/);
   });
+
+  it('a deep agent’s todos are the plan; a reply cut off by its limit ends max_tokens; always reject holds for the session', async () => {
+    writeAgentsFile(dir, `version: 1
+default: deep
+agents:
+  deep:
+    type: deep
+    description: A deep test agent.
+    instruction: Plan with todos.
+    tools: [shell]
+    approval: [shell]
+`);
+    server().enqueue(
+      { toolCalls: [{ id: 'call_t', name: 'write_todos', arguments: { todos: [{ content: 'Read the code', status: 'in_progress' }, { content: 'Fix it', status: 'pending' }] } }] },
+      { content: 'Planned.' },
+      { content: 'This answer was cut', finishReason: 'length' },
+      { toolCalls: [{ id: 'call_s1', name: 'shell', arguments: { command: 'echo one > one.txt' } }] },
+      { toolCalls: [{ id: 'call_s2', name: 'shell', arguments: { command: 'echo two > two.txt' } }] },
+      { content: 'Gave up on shell.' },
+    );
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(e.of('plan', sessionId)).toEqual([
+      { sessionUpdate: 'plan', entries: [{ content: 'Read the code', priority: 'medium', status: 'in_progress' }, { content: 'Fix it', priority: 'medium', status: 'pending' }] },
+    ]);
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'long' }] })).toEqual({ stopReason: 'max_tokens' });
+
+    e.answers.push('reject_always');
+    expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'shell twice' }] })).toEqual({ stopReason: 'end_turn' });
+    // Asked once; the second call was refused without asking, and the model told why.
+    expect(e.permissions).toHaveLength(1);
+    expect(existsSync(join(dir, 'one.txt')) || existsSync(join(dir, 'two.txt'))).toBe(false);
+    expect(toolMessagesOf(server().chatRequests.at(-1)!).at(-1).content).toMatch(/reject every shell call/);
+  });
+
+  it('switches the model from the editor’s model picker; session/resume continues without a replay; session/close frees the session', async () => {
+    writeAgentsFile(dir, AGENTS.replace('agents:', `models:\n  main: { model: gpt-test, base_url: "${server().url}", api_key_env: OPENAI_API_KEY }\n  other: { model: gpt-other, base_url: "${server().url}", api_key_env: OPENAI_API_KEY }\nagents:`).replace('tools: [read_file', 'model: main\n    tools: [read_file'));
+    server().enqueue({ content: 'from main' }, { content: 'from other' }, { content: 'resumed' });
+    const e = editor({ env: { ...serverEnv(server(), 'test-key-123456', home), ADK_MODEL: undefined } });
+    const { sessionId, configOptions } = await newSession(e);
+    const model = configOptions!.find((o) => o.id === 'model')!;
+    expect(model.type === 'select' && model.options.map((o) => ('value' in o ? o.value : ''))).toEqual(['gpt-test', 'gpt-other']);
+    expect(model.currentValue).toBe('gpt-test');
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    const set = await e.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'gpt-other' });
+    expect(set.configOptions.find((o) => o.id === 'model')?.currentValue).toBe('gpt-other');
+    await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+    expect(server().chatRequests.map((r) => r.body.model)).toEqual(['gpt-test', 'gpt-other']);
+    await e.agent.request('session/close', { sessionId });
+    await expect(e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'x' }] })).rejects.toMatchObject({ code: -32002 });
+
+    const again = editor();
+    await again.initialize();
+    await again.agent.request('session/resume', { sessionId, cwd: dir });
+    expect(again.of('user_message_chunk')).toEqual([]);
+    expect(await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'three' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(textOf(server().chatRequests.at(-1)!)).toContain('two');
+  });
 });

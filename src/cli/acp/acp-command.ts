@@ -25,6 +25,8 @@ export async function acpCommand(opts: AcpOptions): Promise<number> {
     .onRequest('authenticate', () => server.authenticate())
     .onRequest('session/new', ({ params, client }) => guarded(() => server.newSession(params, client)))
     .onRequest('session/load', ({ params, client }) => guarded(() => server.loadSession(params, client)))
+    .onRequest('session/resume', ({ params, client }) => guarded(() => server.resumeSession(params, client)))
+    .onRequest('session/close', ({ params }) => guarded(() => server.closeSession(params.sessionId)))
     .onRequest('session/list', ({ params }) => guarded(() => server.listSessions(params)))
     .onRequest('session/prompt', ({ params }) => guarded(() => server.session(params.sessionId).prompt(params.prompt)))
     .onRequest('session/set_mode', ({ params }) => guarded(() => void server.session(params.sessionId).setMode(params.modeId)))

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, RequestError, type AgentContext, type AuthMethod, type ClientCapabilities, type InitializeRequest, type InitializeResponse, type ListSessionsRequest, type ListSessionsResponse, type LoadSessionRequest, type LoadSessionResponse, type NewSessionRequest, type NewSessionResponse, type SetSessionConfigOptionRequest, type SetSessionConfigOptionResponse } from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION, RequestError, type AgentContext, type AuthMethod, type ClientCapabilities, type InitializeRequest, type InitializeResponse, type ListSessionsRequest, type ListSessionsResponse, type LoadSessionRequest, type LoadSessionResponse, type NewSessionRequest, type NewSessionResponse, type ResumeSessionRequest, type ResumeSessionResponse, type SetSessionConfigOptionRequest, type SetSessionConfigOptionResponse } from '@agentclientprotocol/sdk';
 import { isAbsolute } from 'node:path';
 import { Conversation } from '../../core/conversation/conversation.js';
 import type { AdkStores } from '../../core/store/index.js';
@@ -28,9 +28,6 @@ const AUTH_METHODS: AuthMethod[] = [
   },
 ];
 
-/** A session that is not running a prompt is saved already; one that is gets this long to stop and save. */
-const SHUTDOWN_WAIT_MS = 5_000;
-
 /**
  * adk as an ACP agent: each editor session is an adk session (same id, so `adk resume` and
  * `session/load` reach the same conversation), built from the session folder's agents.yaml under
@@ -55,7 +52,7 @@ export class AcpServer {
         // Text, and files as links or embedded text; images wait for content parts in core.
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       authMethods: AUTH_METHODS,
       agentInfo: { name: 'adk', title: 'adk', version: packageVersion() },
@@ -82,10 +79,27 @@ export class AcpServer {
   }
 
   /** session/load: the stored conversation replayed as updates, then it goes on in this process. */
-  async loadSession(params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
+  loadSession(params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
+    return this.open(params, client, true);
+  }
+
+  /** session/resume: as load, without the replay (the editor still shows the conversation). */
+  resumeSession(params: ResumeSessionRequest, client: AgentContext): Promise<ResumeSessionResponse> {
+    return this.open({ ...params, mcpServers: params.mcpServers ?? [] }, client, false);
+  }
+
+  /** session/close: a running turn stops and is saved; the session's lease is given back. */
+  async closeSession(id: string): Promise<Record<string, never>> {
+    const s = this.session(id);
+    this.sessions.delete(id);
+    await s.close();
+    return {};
+  }
+
+  private async open(params: LoadSessionRequest, client: AgentContext, replay: boolean): Promise<LoadSessionResponse> {
     const open = this.sessions.get(params.sessionId);
     if (open) {
-      open.replay(historyUpdates(await this.fullHistory(open.id), open.conv.team.workspace));
+      if (replay) open.replay(historyUpdates(await this.fullHistory(open.id), open.conv.team.workspace));
       await open.flushed();
       return { modes: modeState(open.currentMode), configOptions: open.configOptions() };
     }
@@ -96,7 +110,7 @@ export class AcpServer {
     try {
       team = await this.team({ ...sessionTeamOptions(record, { model: this.options.model }), editorMcpServers: editorServers(params.mcpServers) });
       const session = this.add(new AcpSession(Conversation.open(this.stores, team, record, lease), client, this.caps, this.log));
-      session.replay(historyUpdates(await this.fullHistory(record.id), team.workspace));
+      if (replay) session.replay(historyUpdates(await this.fullHistory(record.id), team.workspace));
       await session.flushed();
       setImmediate(() => session.announceCommands());
       return { modes: modeState(session.currentMode), configOptions: session.configOptions() };
@@ -135,13 +149,7 @@ export class AcpServer {
 
   /** The client left: running turns stop and are saved as cancelled, then every lease is given back. */
   async shutdown(): Promise<void> {
-    for (const s of this.sessions.values()) s.cancel();
-    const deadline = Date.now() + SHUTDOWN_WAIT_MS;
-    while ([...this.sessions.values()].some((s) => s.busy) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const s of this.sessions.values()) {
-      await s.conv.close().catch(() => {});
-      await s.conv.team.close().catch(() => {});
-    }
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
     this.sessions.clear();
   }
 

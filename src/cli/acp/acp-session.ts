@@ -81,10 +81,13 @@ export class AcpSession {
   /** The session's choices an editor shows: its mode and its model (models: of agents.yaml). */
   configOptions(): SessionConfigOption[] {
     const team = this.conv.team;
-    const models = [...new Set([team.modelName, ...team.modelConfigs.map((m) => m.name)])];
+    // Model ids, as /model and --model take them (each agent's endpoint then serves that id): the
+    // one in use and those agents.yaml names.
+    const ids = [...new Set([team.modelName, ...team.modelConfigs.map((m) => m.model).filter((m): m is string => !!m)])];
+    const options = ids.map((id) => ({ value: id, name: id, description: team.modelConfigs.filter((m) => m.model === id).map((m) => `models: ${m.name}`).join(', ') || null }));
     return [
       { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: this.mode, options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description ?? null })) },
-      { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: team.modelName, options: models.map((m) => ({ value: m, name: m })) },
+      { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: team.modelName, options },
     ];
   }
 
@@ -101,6 +104,16 @@ export class AcpSession {
   /** session/cancel: stops the running turn now; the prompt answers `cancelled` once it is saved. */
   cancel(): void {
     this.running?.abort();
+  }
+
+  /** Stops a running turn (saved as cancelled), then gives the session and its team back. */
+  async close(): Promise<void> {
+    this.cancel();
+    const deadline = Date.now() + 5_000;
+    while (this.running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await this.flushed();
+    await this.conv.close().catch(() => {});
+    await this.conv.team.close().catch(() => {});
   }
 
   /** Tells the editor which of adk's commands it can offer (typed as `/name` in a prompt). */
