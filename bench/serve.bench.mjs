@@ -138,6 +138,45 @@ async function langgraphRows(modelUrl) {
   }
 }
 
+/** Threads on adk serve's LangGraph API, and the assistant (team) they run. */
+async function createThreads(url) {
+  const [assistant] = await (await fetch(`${url}/assistants/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+  const threads = [];
+  for (let i = 0; i < SESSIONS; i++) threads.push((await (await fetch(`${url}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).thread_id);
+  return { assistant: assistant.assistant_id, threads };
+}
+
+/** The same turns through adk serve's LangGraph API: POST /threads/:id/runs/wait (what `client.runs.wait` sends). */
+function loadAdkLangGraph(url, { assistant, threads }, connections) {
+  return loadTurns(url, connections, TURNS, {
+    path: (n) => `/threads/${threads[n % threads.length]}/runs/wait`,
+    body: (n) => ({ assistant_id: assistant, input: { messages: [{ type: 'human', content: `turn ${n}` }] } }),
+  });
+}
+
+/**
+ * The LangGraph API's cost over /v1, precisely: one /v1 turn and one LangGraph turn alternated, TURNS
+ * of each on the same server, each timed (sub-millisecond; autocannon's latencies are whole ms), so
+ * the machine's load drifts over both alike.
+ */
+async function alternated(url, ids, lg) {
+  const post = async (path, body, accept) => {
+    const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(accept ? { accept } : {}) }, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  };
+  const v1 = [], viaLg = [];
+  for (let i = 0; i < TURNS; i++) {
+    let s = performance.now();
+    await post(`/v1/sessions/${ids[i % ids.length]}/messages`, { content: `alt ${i}` }, 'application/json');
+    v1.push(performance.now() - s);
+    s = performance.now();
+    await post(`/threads/${lg.threads[i % lg.threads.length]}/runs/wait`, { assistant_id: lg.assistant, input: { messages: [{ type: 'human', content: `alt ${i}` }] } });
+    viaLg.push(performance.now() - s);
+  }
+  return { v1: summary(v1), lg: summary(viaLg) };
+}
+
 /** Whole turns through adk serve: POST /v1/sessions/:id/messages, Accept: application/json. */
 function load(url, ids, connections) {
   return loadTurns(url, connections, TURNS, { path: (n) => `/v1/sessions/${ids[n % ids.length]}/messages`, body: (n) => ({ content: `turn ${n}` }), accept: 'application/json' });
@@ -146,12 +185,14 @@ function load(url, ids, connections) {
 /** `amount` POSTs over `connections` connections with autocannon, each to the next path and body. */
 async function loadTurns(url, connections, amount, { path, body, accept }) {
   let n = 0;
+  // autocannon replaces the url's path with each request's: keep adk serve's `/t/<token>` prefix.
+  const prefix = new URL(url).pathname.replace(/\/$/, '');
   const headers = { 'content-type': 'application/json', ...(accept ? { accept } : {}) };
   const result = await autocannon({
     url,
     connections,
     amount,
-    requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: path(n), body: JSON.stringify(body(n++)) }) }],
+    requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: prefix + path(n), body: JSON.stringify(body(n++)) }) }],
   });
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx and ${result.errors} errors of ${result.requests.total}`);
   return { turnsPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
@@ -191,12 +232,24 @@ export async function benchServe({ log = () => {} } = {}) {
     const server = await startServe(env, dir);
     try {
       const ids = await createSessions(server.url);
+      const lgThreads = await createThreads(server.url);
       await load(server.url, ids, 1); // warm-up
+      await loadAdkLangGraph(server.url, lgThreads, 1); // warm-up
       const one = await load(server.url, ids, 1);
+      const lgOne = await loadAdkLangGraph(server.url, lgThreads, 1);
       const ten = await load(server.url, ids, 10);
+      const lgTen = await loadAdkLangGraph(server.url, lgThreads, 10);
+      const alt = await alternated(server.url, ids, lgThreads);
       const row = (impl, r, note) => ({ id: 'W9', workload: title, impl, value: r.p50, min: r.p50, max: r.p99, unit: 'ms p50 (max = p99)', note: `${r.turnsPerSec.toFixed(0)} turns/s; p99 ${r.p99.toFixed(1)} ms${note ? `; ${note}` : ''}` });
       rows.push(row('adk', one, `adk serve, 1 connection; overhead vs the library in-process: p50 +${(one.p50 - lib.p50).toFixed(1)} ms`));
       rows.push(row('adk', ten, 'adk serve, 10 connections'));
+      // Issue 34: the same server and turns through its LangGraph API (threads, run records, LangChain messages).
+      rows.push(row('adk langgraph-api', lgOne, `adk serve's LangGraph API, POST /threads/:id/runs/wait, 1 connection; vs its own /v1: p50 ${lgOne.p50 >= one.p50 ? '+' : ''}${(lgOne.p50 - one.p50).toFixed(1)} ms`));
+      rows.push(row('adk langgraph-api', lgTen, `adk serve's LangGraph API, 10 connections; vs its own /v1: p50 ${lgTen.p50 >= ten.p50 ? '+' : ''}${(lgTen.p50 - ten.p50).toFixed(1)} ms`));
+      const altTitle = `W9 serve, /v1 vs LangGraph API: ${TURNS} turns of each, alternated one by one, each timed (SQLite, instant model)`;
+      const arow = (impl, r, note) => ({ id: 'W9lg', workload: altTitle, impl, value: r.median, min: r.min, max: r.max, unit: 'ms median', note });
+      rows.push(arow('adk', alt.v1, 'POST /v1/sessions/:id/messages (Accept: application/json)'));
+      rows.push(arow('adk langgraph-api', alt.lg, `POST /threads/:id/runs/wait; vs /v1: median ${alt.lg.median >= alt.v1.median ? '+' : ''}${(alt.lg.median - alt.v1.median).toFixed(2)} ms`));
       rows.push(row('baseline', lib, 'the same turns through Conversation.send in-process (no HTTP)'));
       const lg = await langgraphRows(model.url).catch((e) => (log(`W9 langgraph server: ${e.message}`), undefined));
       if (lg) {

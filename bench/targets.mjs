@@ -104,6 +104,13 @@ export function evaluateTargets(rows) {
     const max = Math.max(...req.map((r) => r.value));
     out.push({ id: 'W8', target: 'W8: request bytes per turn bounded by the window, not the session', status: max < 4000 * 8 ? 'pass' : 'FAIL', detail: req.map((r) => `${r.name}: ${r.value} B`).join(', ') });
   }
+  // Issue 34: a turn through adk serve's LangGraph API costs at most 2 ms p50 more than through its own /v1 (same server, turns alternated).
+  const w9 = find(rows, 'W9lg', 'adk');
+  const w9lg = find(rows, 'W9lg', 'adk langgraph-api');
+  if (w9 && w9lg) {
+    const extra = w9lg.value - w9.value;
+    out.push({ id: 'W9', target: "W9: a turn via adk serve's LangGraph API within 2 ms p50 of its own /v1", status: extra <= 2 ? 'pass' : 'FAIL', detail: `${extra >= 0 ? '+' : ''}${extra.toFixed(2)} ms (${fmtV(w9lg)} vs ${fmtV(w9)})` });
+  }
   // Issue 31: ACP adds no more than 5 ms to a turn's first words over adk's own JSON Lines.
   const acp = find(rows, 'W10', 'adk acp');
   const jsonl = find(rows, 'W10', 'adk run --json');

@@ -19,7 +19,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 // Native code and optional drivers stay outside the bundle: they are found in node_modules when used.
 // BullMQ reads its Lua scripts from its own folder, so it (and ioredis) must be installed, not bundled.
-const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', 'react-devtools-core', 'bullmq', 'ioredis'];
+const cliExternal = ['sqlite3', '@keyv/sqlite', '@keyv/redis', '@keyv/postgres', 'pg', 'react-devtools-core', 'bullmq', 'ioredis', '@google/genai', '@aws-sdk/client-bedrock-runtime'];
 
 rmSync(`${root}dist/adk`, { recursive: true, force: true });
 rmSync(`${root}dist/cjs`, { recursive: true, force: true });

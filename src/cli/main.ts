@@ -21,6 +21,7 @@ program
   .option('--model <model>', 'model name (overrides ADK_MODEL; `demo` is the offline model)')
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'agent to talk to (default: the file’s `default`)')
+  .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
   .action(async (opts) => {
     const [{ chatCommand }, { withOtel }] = await Promise.all([import('./commands/chat.js'), import('./otel.js')]);
@@ -36,6 +37,8 @@ program
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'agent to run (default: the file’s `default`)')
   .option('--session <id>', 'add this turn to an existing session')
+  .option('--file <path>', 'attach an image (png, jpg, webp, gif) or a PDF to the prompt (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+  .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)')
   .action(async (prompt: string[], opts) => {
     const [{ runCommand }, { withOtel }] = await Promise.all([import('./commands/run.js'), import('./otel.js')]);
@@ -74,6 +77,7 @@ program
   .option('--cors <origin>', 'let this browser origin call the API')
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
+  .option('--a2a', 'also speak A2A: each agent’s card at /a2a/<agent>/.well-known/agent-card.json (the default agent’s at /.well-known/agent-card.json), JSON-RPC at /a2a/<agent>')
   .action(async (opts) => {
     const { serveCommand } = await import('./commands/serve.js');
     process.exitCode = await serveCommand(opts);
@@ -88,6 +92,80 @@ program
   .action(async (opts) => {
     const { acpCommand } = await import('./acp/acp-command.js');
     process.exitCode = await acpCommand(opts);
+  });
+
+const mcp = program.command('mcp').description('MCP servers: add, list, log in to them; and `adk mcp serve` (teams as MCP tools)');
+const scopeOption = () => new Option('--scope <scope>', 'project: this folder’s agents.yaml; user: yours, for every team (default: project when ./agents.yaml exists)').choices(['project', 'user']);
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+mcp
+  .command('add')
+  .description('add a server: `adk mcp add NAME https://…` (remote) or `adk mcp add NAME -- npx -y some-server` (local)')
+  .argument('<name>', 'the server’s name (its tools’ prefix in /mcp)')
+  .argument('<commandOrUrl>', 'the command to start, or the URL of a remote server')
+  .argument('[args...]', 'the command’s arguments')
+  .addOption(scopeOption())
+  .addOption(new Option('--transport <transport>', 'stdio (a command) or http / sse (a URL; http falls back to sse for older servers)').choices(['stdio', 'http', 'sse']))
+  .option('--header <header>', 'a header for a remote server, "Name: value" (repeatable; write ${VAR} to keep a secret out of the file)', collect)
+  .option('--env <pair>', 'an environment variable for a local server, NAME=value (repeatable)', collect)
+  .action(async (name: string, target: string, args: string[], opts) => {
+    const { mcpAddCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpAddCommand(name, target, args, opts);
+  });
+mcp
+  .command('list')
+  .description('the servers of this folder and yours, each reached to show whether it works')
+  .option('--json', 'print JSON')
+  .action(async (opts) => {
+    const { mcpListCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpListCommand(opts);
+  });
+mcp
+  .command('get')
+  .description('one server: its settings (credentials masked), status and tools')
+  .argument('<name>')
+  .option('--json', 'print JSON')
+  .action(async (name: string, opts) => {
+    const { mcpGetCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpGetCommand(name, opts);
+  });
+mcp
+  .command('remove')
+  .description('remove a server (and the agents’ references to it)')
+  .argument('<name>')
+  .addOption(scopeOption())
+  .action(async (name: string, opts) => {
+    const { mcpRemoveCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpRemoveCommand(name, opts);
+  });
+mcp
+  .command('login')
+  .description('log in to a remote server (OAuth in your browser); tokens stay in ADK_HOME/mcp-auth (0600)')
+  .argument('<name>')
+  .action(async (name: string) => {
+    const { mcpLoginCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpLoginCommand(name);
+  });
+mcp
+  .command('logout')
+  .description('forget (and revoke, where the server can) a remote server’s tokens')
+  .argument('<name>')
+  .action(async (name: string) => {
+    const { mcpLogoutCommand } = await import('./commands/mcp.js');
+    process.exitCode = await mcpLogoutCommand(name);
+  });
+mcp
+  .command('serve')
+  .description('offer adk teams as MCP tools to Claude Code, Codex, Cursor…: stdio by default, streamable HTTP with --http')
+  .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
+  .option('--agent <name>', 'offer this agent as a tool (repeatable; default: every root agent)', collect)
+  .option('--http <port>', 'serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (0 picks a port)')
+  .option('--host <host>', 'HTTP address (default 127.0.0.1; beyond loopback the token is required)')
+  .option('--socket <path>', 'serve HTTP on a Unix socket only you can open (0600); no token needed there')
+  .option('--no-token', 'HTTP on loopback without the token: every local account can then run these teams')
+  .option('--model <model>', 'model name (overrides ADK_MODEL)')
+  .action(async (opts) => {
+    const { mcpServeCommand } = await import('./commands/mcp-serve.js');
+    process.exitCode = await mcpServeCommand(opts);
   });
 
 program
@@ -186,3 +264,8 @@ void main().then(() => {
     process.exit();
   }, 250).unref();
 });
+
+/** `a,b c` → ['a', 'b', 'c'] (repeatable options add up). */
+function splitList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
+}

@@ -6,6 +6,7 @@ import { defaultAdkHome } from '../core/store/store-url.js';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
 import type { ShellJobs } from '../core/tools/builtin/shell-jobs.js';
+import type { McpServerPool } from '../core/tools/mcp.js';
 import type { Agent } from '../core/index.js';
 import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
 import type { ModelPrice } from '../core/models/pricing.js';
@@ -16,9 +17,13 @@ import { recalledCode, rememberCode, TrustStore } from './trust.js';
 import type { CodeManifest } from '../core/config/index.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
+import { readUserServers } from './mcp/user-servers.js';
+import type { McpServerEntry } from './mcp/server-entry.js';
 
 export interface TeamOptions {
   model?: string;
+  /** `--fallback`: asked, after the entry's own `fallback:`, when a model is unavailable after its retries. */
+  fallback?: string[] | undefined;
   agentsFile?: string;
   agentName?: string;
   /** The workspace: file tools are confined to it and `shell` runs in it. */
@@ -33,7 +38,7 @@ export interface TeamOptions {
    * MCP servers the person configured in their editor (`adk acp`'s session/new): the root agent
    * gets their tools. They come from the person, not the folder, so folder trust does not gate them.
    */
-  editorMcpServers?: Array<{ name: string; command: string; args: string[]; env: Record<string, string> }>;
+  editorMcpServers?: Array<{ name: string } & McpServerEntry>;
   /**
    * Background shell jobs shared by every team one REPL loads (`/model`, `/agents`, `/resume` load
    * new ones): closing a team leaves them running; whoever made them stops them. Default: the team's own.
@@ -94,6 +99,8 @@ export interface Team {
   sandboxNotice: Promise<string | undefined>;
   /** Tools that ask every time whatever grants and allow rules say (shell without its sandbox). */
   alwaysAsk: readonly string[];
+  /** The team's MCP servers (resources, prompts, status for `/mcp`). */
+  mcp: McpServerPool;
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
   background(): string[];
   /** Kills the background jobs now (adk is stopping); close() does it too, unless they were given in TeamOptions. */
@@ -170,11 +177,19 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   if (!config.agents.has(rootName)) {
     throw new CliError(`agent '${rootName}' is not defined in ${location.path}; defined: ${[...config.agents.keys()].join(', ')}`);
   }
-  addEditorMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd);
+  addPersonalMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd, 'editor');
+  // The person's own servers (`adk mcp add --scope user`) join every team whose root can take tools.
+  addPersonalMcpServers(config, rootName, Object.entries(readUserServers(env)).map(([name, e]) => ({ name, ...e })), cwd, 'user');
 
+  // Credentials a remote MCP server is sent (`Authorization: Bearer ${TOKEN}`) are secrets from here on.
+  for (const s of config.mcpServers.values()) for (const [k, v] of Object.entries(s.headers ?? {})) if (SECRET_HEADER.test(k)) addConfigSecret(v);
   const { ToolRegistry } = await import('../core/tools/registry.js');
-  const { modelFromConfig, modelSecrets } = await import('../core/config/model-from-config.js');
+  const { liveMcpToolsMiddleware } = await import('../core/middlewares/live-mcp-tools.js');
+  const { modelWithFallbacks, modelSecrets } = await import('../core/config/model-from-config.js');
   const { retryPolicyFromEnv } = await import('../core/models/retry.js');
+  // Remote servers log in with tokens `adk mcp login` stored; a run never opens a browser itself.
+  const oauth = [...config.mcpServers.values()].some((s) => s.url) ? await import('../core/tools/mcp-oauth/index.js') : undefined;
+  oauth?.setOAuthSecretSink(addConfigSecret);
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
     // `host,host:port cidr`: commas and spaces both separate entries, as the README writes it.
@@ -186,6 +201,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
     codeGuard,
+    ...(oauth ? { mcp: { authProvider: (name: string, url: string) => oauth.oauthProvider(name, url, { interactive: false, env }) } } : {}),
   });
   const modelNames = new Set<string>();
   let contextWindow: number | undefined;
@@ -196,8 +212,11 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       config,
       {
         model: (mc) => {
-          for (const secret of modelSecrets(mc, env)) addConfigSecret(secret);
-          const m = modelFromConfig(mc, env, opts.model);
+          // The fallbacks' keys are the run's secrets too.
+          for (const entry of [mc, ...[...(mc.fallback ?? []), ...(opts.fallback ?? [])].flatMap((n) => config.models.get(n) ?? [])]) {
+            for (const secret of modelSecrets(entry, env)) addConfigSecret(secret);
+          }
+          const m = modelWithFallbacks(mc, config.models, env, opts.model, opts.fallback);
           modelNames.add(m.modelName);
           contextWindow ??= m.contextWindow;
           price ??= m.price;
@@ -209,6 +228,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
           return tools;
         },
         retry: retryPolicyFromEnv(env),
+        a2aAllowHosts: env.ADK_FETCH_ALLOW_HOSTS?.split(/[\s,]+/).filter(Boolean),
+        liveMcpTools: (servers) => liveMcpToolsMiddleware(servers, (s) => registry.pool.currentTools(s)),
         workspace: cwd,
         // The person's own skills first: a cloned repository cannot replace one by reusing its name.
         skillDirs: [join(defaultAdkHome(env), 'skills'), join(cwd, '.adk', 'skills')],
@@ -242,6 +263,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       tree: renderAgentTree(agentTree(config, rootName)),
       roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
+      mcp: registry.pool,
       background: () => registry.jobs.background(),
       stopJobs: () => registry.jobs.close(),
       close: () => registry.close(),
@@ -252,19 +274,29 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   }
 }
 
-/** The editor's MCP servers join the config, their tools given to the root agent (a chat or deep agent). */
-function addEditorMcpServers(config: TeamConfig, rootName: string, servers: NonNullable<TeamOptions['editorMcpServers']>, cwd: string): void {
+/**
+ * MCP servers the person brings (the editor's, in `adk acp`; their own, from `adk mcp add --scope
+ * user`) join the config, their tools given to the root agent. They are the person's, not the
+ * folder's: folder trust does not gate them, and their credentials are redacted everywhere.
+ */
+function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Array<{ name: string } & McpServerEntry>, cwd: string, from: 'editor' | 'user'): void {
   if (!servers.length) return;
   const root = config.agents.get(rootName)!;
-  if (root.type !== 'chat' && root.type !== 'deep') throw new CliError(`the editor's MCP servers need a chat or deep agent at the root; '${rootName}' is a ${root.type} agent`);
+  if (root.type !== 'chat' && root.type !== 'deep') {
+    if (from === 'editor') throw new CliError(`the editor's MCP servers need a chat or deep agent at the root; '${rootName}' is a ${root.type} agent`);
+    return;
+  }
   const pos = { line: 0, col: 0 };
   for (const s of servers) {
-    // A name agents.yaml already uses stays the file's; the editor's server gets its own.
-    const name = config.mcpServers.has(s.name) ? `editor_${s.name}` : s.name;
-    config.mcpServers.set(name, { name, command: s.command, args: s.args, env: s.env, cwd, pos });
+    // A name agents.yaml already uses stays the file's; the person's server gets its own.
+    const name = config.mcpServers.has(s.name) ? `${from}_${s.name}` : s.name;
+    for (const [k, v] of Object.entries({ ...s.env, ...s.headers })) if (SECRET_HEADER.test(k)) addConfigSecret(v);
+    config.mcpServers.set(name, { name, command: s.command ?? '', args: s.args ?? [], env: { ...s.env }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
     root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }
+
+const SECRET_HEADER = /auth|token|key|secret|cookie|session|credential|passw/i;
 
 function realWorkspace(dir: string): string {
   try {

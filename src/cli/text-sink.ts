@@ -2,6 +2,7 @@ import type { AgentEvent, InterruptContext, Message } from '../core/index.js';
 import type { EventSink } from '../core/conversation/drain-run.js';
 import { compactionText, type CompactionEvent } from '../core/middlewares/summarize.js';
 import { todoMark, type TodosEvent } from '../core/prebuilt/deep/todos.js';
+import type { ModelNotice } from '../core/models/model-notice.js';
 import { describeInterrupt } from '../core/conversation/describe-interrupt.js';
 
 type Write = (text: string) => void;
@@ -52,6 +53,9 @@ export class TextSink implements EventSink {
   }
   compaction(_e: AgentEvent, c: CompactionEvent): void {
     this.note(`  ${compactionText(c)}`);
+  }
+  notice(_e: AgentEvent, n: ModelNotice): void {
+    this.note(`  adk: ${n.text}`);
   }
   todos(_e: AgentEvent, t: TodosEvent): void {
     this.note(t.todos.map((x) => `  ${todoMark(x.status)} ${x.status === 'in_progress' ? (x.activeForm ?? x.content) : x.content}`).join('\n'));

@@ -9,18 +9,23 @@ export class AdkError extends Error {
 }
 
 /**
- * The model stopped before finishing its reply: it hit the token limit (`length`) or a safety filter
- * (`content_filter`). The partial reply is kept; the turn ends as incomplete rather than completed.
+ * The model stopped before finishing its reply: it hit the token limit (`length`), a safety filter
+ * (`content_filter`) or declined (`refusal`, the model's own words kept and shown). The partial reply
+ * is kept; the turn ends as incomplete rather than completed. `detail` replaces the generic message
+ * (e.g. naming a tool call that was cut off and not run).
  */
 export class IncompleteReplyError extends AdkError {
-  constructor(readonly reason: string) {
+  constructor(readonly reason: string, detail?: string) {
     super(
       'incomplete',
-      reason === 'length'
-        ? 'the reply is incomplete: the model stopped at its token limit (finish_reason: length); raise max_tokens on the model or ask for a shorter answer'
-        : reason === 'content_filter'
-          ? "the reply is incomplete: the provider's content filter stopped it (finish_reason: content_filter)"
-          : `the reply is incomplete (finish_reason: ${reason})`,
+      detail ??
+        (reason === 'length'
+          ? 'the reply is incomplete: the model stopped at its token limit (finish_reason: length); raise max_tokens on the model or ask for a shorter answer'
+          : reason === 'content_filter'
+            ? "the reply is incomplete: the provider's content filter stopped it (finish_reason: content_filter)"
+            : reason === 'refusal'
+              ? 'the model refused to answer (refusal)'
+              : `the reply is incomplete (finish_reason: ${reason})`),
     );
   }
 }
@@ -38,7 +43,7 @@ export class StructuredOutputError extends AdkError {
 }
 
 /** Finish reasons after which the reply is not the model's whole answer. */
-export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
+export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter', 'refusal']);
 
 /**
  * A chat agent used up its model-call budget (`maxIterations`, `max_iterations:` in agents.yaml)
@@ -56,14 +61,18 @@ export class ModelHttpError extends AdkError {
     readonly status: number,
     message: string,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown; providerCode?: string },
+    options?: { cause?: unknown; providerCode?: string; retryable?: boolean },
   ) {
     super('model_http', `model request failed with HTTP ${status}: ${message}`, options);
     this.providerCode = options?.providerCode;
+    this.retryableOverride = options?.retryable;
   }
+  /** Set when the body tells more than the status (a 500 that is a server setup problem, not a glitch). */
+  private readonly retryableOverride?: boolean | undefined;
   /** The provider's own error code from the body (e.g. Groq's `tool_use_failed`). */
   readonly providerCode?: string | undefined;
   get retryable(): boolean {
+    if (this.retryableOverride !== undefined) return this.retryableOverride;
     // Groq answers 400 `tool_use_failed` when the model wrote a malformed call: a new sample usually works.
     if (this.providerCode === 'tool_use_failed') return true;
     return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
@@ -176,6 +185,17 @@ export class CheckpointError extends AdkError {
 export class ConfigError extends AdkError {
   constructor(message: string) {
     super('config', message);
+  }
+}
+
+/**
+ * An image or file part that cannot be sent: not a supported type (`unsupported_part`), over its size
+ * limit (`part_too_large`), sent to a model without vision (`no_vision`), or whose stored bytes are
+ * gone (`part_missing`). Raised before any request.
+ */
+export class ContentPartError extends AdkError {
+  constructor(code: 'unsupported_part' | 'part_too_large' | 'no_vision' | 'part_missing', message: string) {
+    super(code, message);
   }
 }
 

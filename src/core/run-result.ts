@@ -20,8 +20,8 @@ export interface RunResult<T = unknown> {
   lastAgent: string;
   /** The final answer parsed and checked against the last agent's output schema (`outputSchema`), when it has one. */
   structured?: T | undefined;
-  /** Summed over every model reply that reported (or estimated) usage. */
-  usage: { promptTokens: number; completionTokens: number };
+  /** Summed over every model reply that reported (or estimated) usage; `estimated` when adk counted some itself. */
+  usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
   /** Every finished message of the run, in order: what the run adds to a conversation. */
   messages: Message[];
   /** The points waiting for a person (status `interrupted`): answer them by id with `Runner.resume`. */
@@ -97,6 +97,7 @@ export class RunStream<T = unknown> implements AsyncIterable<AgentEvent> {
       if (message.usage) {
         r.usage.promptTokens += message.usage.promptTokens;
         r.usage.completionTokens += message.usage.completionTokens;
+        if (message.usage.estimated) r.usage.estimated = true;
       }
     }
     // Another agent's answer after it (a transfer) is not what the schema described.

@@ -9,6 +9,7 @@ import { buildCheckpoint, consumedCheckpoint, parseCheckpoint, serializeCheckpoi
 import { AdkError, CheckpointError, toError } from './errors.js';
 import { ResumeContext, toInterruptAction } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
+import type { UserInput } from './schema/content-part.js';
 import type { HistoryEntry } from './agents/history.js';
 import { RunStream } from './run-result.js';
 import { combineCallbacks, type RunCallbacks } from './callbacks.js';
@@ -92,8 +93,8 @@ export class Runner<T = unknown> {
     return new RunStream(this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId)), this.savedAt(opts.checkpointId));
   }
 
-  query(text: string, opts: RunOptions = {}): RunStream<T> {
-    return this.run([userMessage(text)], opts);
+  query(input: UserInput, opts: RunOptions = {}): RunStream<T> {
+    return this.run([userMessage(input)], opts);
   }
 
   /** The checkpoint id a stopped run is saved under (when there is a store to save it in). */

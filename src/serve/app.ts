@@ -3,18 +3,31 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
+import type { DoneEvent } from './event-schemas.js';
 import { AsyncQueue } from '../core/async-queue.js';
 import { grantsFromFlags, InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
 import { StoreError } from '../core/store/errors.js';
+import type { SessionSummary } from '../core/store/session-store.js';
 import { ServerStoppingError, SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
-import { addDeerFlowRoutes, type DeerFlowOptions } from './deerflow.js';
+import { addDeerFlowRoutes, type DeerFlowOptions } from './protocols/deerflow/index.js';
+import { langGraphApp } from './protocols/langgraph/index.js';
+import { addAgUiRoutes } from './protocols/ag-ui/index.js';
+import { addA2aRoutes, type A2aOptions } from './protocols/a2a/index.js';
 import { openApiDocument } from './openapi.js';
 import { addWebRoutes } from './web.js';
 import { pathWithoutToken, requireToken, Unauthorized } from './auth.js';
-import { CreateSessionBody, InterruptsBody, MessageBody } from './schemas.js';
+import { answersAnything, CreateSessionBody, InterruptsBody, MessageBody, type CancelResultSchema, type SessionCreatedSchema, type SessionListSchema, type SessionViewSchema, type TurnResultSchema } from './schemas.js';
+import { withoutServerPaths } from './client-errors.js';
+import { ContentPartError } from '../core/errors.js';
+import { contentPartFromBase64, type ContentPart } from '../core/schema/content-part.js';
+import { storedForm } from '../core/store/part-store.js';
+
+/** The largest body of a message with parts: about 64 MB of base64, a few images and PDFs. */
+const PARTS_BODY_BYTES = 64 * 1024 * 1024;
+import { isResumable, servedStatus } from './session-state.js';
 
 /** What `createServeApp` serves and how it guards it. */
 export interface ServeAppOptions {
@@ -44,6 +57,8 @@ export interface ServeAppOptions {
   hosts?: readonly string[] | undefined;
   /** Keep-alive comment interval on event streams (default 15 s). */
   heartbeatMs?: number | undefined;
+  /** A2A (`adk serve --a2a`): agent cards and JSON-RPC per served agent (off without it). */
+  a2a?: Omit<A2aOptions, 'bearer'> | undefined;
 }
 
 /** Keep-alive comment on idle event streams, so proxies keep them open. */
@@ -72,7 +87,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
 
   app.onError((err, c) => {
     const e = toHttpError(err);
-    const body = JSON.stringify({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } });
+    // A client is never shown where the server keeps its files (agents file, store, workspace).
+    const body = JSON.stringify({ error: { code: e.code, message: withoutServerPaths(e.message), ...(e.path ? { path: e.path } : {}) } });
     return c.body(redactJsonText(body, secrets), e.status, { 'content-type': 'application/json; charset=utf-8' });
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
@@ -90,7 +106,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
   // site cannot start, answer or cancel a turn with a plain form or text post.
   app.use('*', async (c, next) => {
-    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type'))) {
+    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type')) && !isBodylessCancel(c)) {
       throw new HttpError(415, 'unsupported_media_type', 'send requests with Content-Type: application/json');
     }
     // A browser says where a request comes from: another site is refused unless --cors named it.
@@ -100,35 +116,52 @@ export function createServeApp(o: ServeAppOptions): Hono {
     }
     await next();
   });
-  app.use(
-    '*',
+  const limit = (maxSize: number) =>
     bodyLimit({
-      maxSize: o.maxBodyBytes ?? 1024 * 1024,
+      maxSize,
       onError: () => {
-        throw new HttpError(413, 'body_too_large', `the request body is larger than ${o.maxBodyBytes ?? 1024 * 1024} bytes`);
+        throw new HttpError(413, 'body_too_large', `the request body is larger than ${maxSize} bytes`);
       },
-    }),
-  );
+    });
+  const small = limit(o.maxBodyBytes ?? 1024 * 1024);
+  // A message may carry images and PDFs as base64 (a 32 MB PDF is about 43 MB of it): by default its
+  // route takes more; an operator's `maxBodyBytes` holds for every route.
+  const large = limit(o.maxBodyBytes ?? PARTS_BODY_BYTES);
+  app.use('*', (c, next) => (c.req.method === 'POST' && /^\/v1\/sessions\/[^/]+\/messages$/.test(c.req.path) ? large : small)(c, next));
 
-  app.get('/openapi.json', (c) => c.json(openApiDocument(o.version ?? '0.0.0')));
+  app.get('/openapi.json', (c) => c.json(openApiDocument(o.version ?? '0.0.0', new URL(c.req.url).origin)));
   app.get('/v1/agents', (c) => c.json(o.agents()));
 
   // Only sessions made through serve (or shared): the store may hold every CLI session of this account.
-  app.get('/v1/sessions', async (c) => redactedJson(c, { sessions: (await hub.stores.sessions.list()).filter((s) => !s.corrupt && s.served) }));
+  app.get('/v1/sessions', async (c) => {
+    const served = (await hub.stores.sessions.list()).filter((s): s is SessionSummary => !s.corrupt && !!s.served);
+    const sessions = await Promise.all(
+      served.map(async (s) => {
+        // Only a session the store calls active may have a turn running: the others need no look.
+        const busy = s.status === 'active' && (await hub.busy(s.id));
+        const { id, title, rootAgent: agent, messageCount, pendingInterrupts, usage, createdAt, updatedAt } = s;
+        return { id, title, agent, status: servedStatus(s.status, busy), resumable: isResumable(s, busy), messageCount, pendingInterrupts, usage, createdAt, updatedAt };
+      }),
+    );
+    return redactedJson<typeof SessionListSchema>(c, { sessions });
+  });
   app.post('/v1/sessions', async (c) => {
     const body = await parseBody(c, CreateSessionBody, true);
     const live = await hub.create(body);
-    return c.json({ id: live.id }, 201);
+    return c.json({ id: live.id } satisfies z.input<typeof SessionCreatedSchema>, 201);
   });
   app.get('/v1/sessions/:id', async (c) => {
     const live = await hub.get(c.req.param('id'));
     const [r, busy, lastEventId, turnFrom] = await Promise.all([live.record(), live.busy(), live.lastId(), live.turnFrom()]);
-    return redactedJson(c, {
+    return redactedJson<typeof SessionViewSchema>(c, {
       id: r.id,
       title: r.title,
       agent: r.rootAgent,
-      status: busy ? 'running' : r.status,
-      messages: r.messages,
+      status: servedStatus(r.status, busy),
+      resumable: isResumable(r, busy),
+      todos: r.todos ?? [],
+      // Parts are listed by name, type and hash: their bytes stay in the session (see storedForm).
+      messages: r.messages.map(storedForm),
       // What a stopped turn (waiting on a person, or cancelled) has done so far, until it ends.
       pendingTurn: r.pendingTurn ?? [],
       pending: r.pendingInterrupts,
@@ -145,24 +178,27 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
 
   app.post('/v1/sessions/:id/messages', async (c) => {
-    const { content } = await parseBody(c, MessageBody);
+    const { content, parts: raw } = await parseBody(c, MessageBody);
+    const parts = messageParts(raw);
     const live = await hub.get(c.req.param('id'));
     const r = await live.record();
     if (!(await live.busy()) && r.status === 'interrupted' && r.pendingInterrupts.length) {
       throw new HttpError(409, 'interrupts_pending', `session ${r.id} is waiting on ${r.pendingInterrupts.length} interrupt(s); answer them with POST /v1/sessions/${r.id}/interrupts`);
     }
-    return turn(c, live, { content });
+    return turn(c, live, parts.length ? { content, parts } : { content });
   });
   app.post('/v1/sessions/:id/interrupts', async (c) => {
     const body = await parseBody(c, InterruptsBody);
     const live = await hub.get(c.req.param('id'));
     const r = await live.record();
-    if (!(await live.busy()) && !r.pendingInterrupts.length) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no pending interrupts (status: ${r.status})`);
+    const busy = await live.busy();
+    if (!busy && !isResumable(r, busy)) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no stopped turn to continue (status: ${servedStatus(r.status, busy)})`);
+    if (r.pendingInterrupts.length && !answersAnything(body)) throw new HttpError(400, 'invalid_body', 'give targets, approve, reject, always or input');
     return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body), grants: grantsFromFlags(r.pendingInterrupts, body) });
   });
   app.post('/v1/sessions/:id/cancel', async (c) => {
     const live = await hub.get(c.req.param('id'));
-    return c.json({ cancelled: await live.cancel() }, 202);
+    return c.json({ cancelled: await live.cancel() } satisfies z.input<typeof CancelResultSchema>, 202);
   });
   app.get('/v1/sessions/:id/events', async (c) => {
     const live = await hub.get(c.req.param('id'));
@@ -196,6 +232,12 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
 
   if (o.deerflow) addDeerFlowRoutes(app, hub, { ...o.deerflow, secrets });
+  // The Agent Protocol / LangGraph API, at the root (the SDK's apiUrl) and where DeerFlow 2 mounts it.
+  const langgraph = langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs });
+  app.route('/', langgraph);
+  app.route('/api/langgraph', langgraph);
+  addAgUiRoutes(app, hub, { secrets });
+  if (o.a2a) addA2aRoutes(app, hub, { ...o.a2a, bearer: !!o.token, secrets });
   if (o.webRoot) addWebRoutes(app, o.webRoot);
 
   /** A turn as SSE until its `done` event, or (Accept: application/json) its result once saved. */
@@ -225,15 +267,17 @@ export function createServeApp(o: ServeAppOptions): Hono {
       } finally {
         unsubscribe();
       }
-      return redactedJson(c, {
+      const result = done as z.infer<typeof DoneEvent> | undefined;
+      return redactedJson<typeof TurnResultSchema>(c, {
         sessionId: live.id,
-        status: done?.status,
-        output: done?.output,
-        usage: done?.usage,
-        interrupts: done?.status === 'interrupted' ? (interrupt?.interrupts ?? []) : [],
+        // No `done`: the stream ended without one (the store lost the turn), an error to the client.
+        status: result?.status ?? 'error',
+        output: result?.output ?? '',
+        usage: result?.usage ?? { promptTokens: 0, completionTokens: 0 },
+        interrupts: done?.status === 'interrupted' ? ((interrupt?.interrupts ?? []) as z.input<typeof TurnResultSchema>['interrupts']) : [],
         ...(error ? { error } : {}),
         // The record may be gone (a store that lost its data mid-turn): the outcome above still stands.
-        checkpointId: interrupt?.checkpointId ?? (await live.record().catch(() => undefined))?.checkpointId,
+        checkpointId: (interrupt?.checkpointId as string | undefined) ?? (await live.record().catch(() => undefined))?.checkpointId,
       });
     }
     // The client going away does not stop the turn (POST /cancel does).
@@ -249,8 +293,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
     });
   }
 
-  /** JSON with every secret (API keys, the token) replaced, like the events: history can quote them. */
-  function redactedJson(c: Context, body: unknown) {
+  /** JSON with every secret (API keys, the token) replaced, like the events: history can quote them. Typed by the schema `/openapi.json` names. */
+  function redactedJson<S extends z.ZodType>(c: Context, body: z.input<S>) {
     return c.body(redactJsonText(JSON.stringify(body), secrets), 200, { 'content-type': 'application/json; charset=utf-8' });
   }
 
@@ -261,6 +305,17 @@ export function createServeApp(o: ServeAppOptions): Hono {
   return app;
 }
 
+/**
+ * `POST /cancel` takes no body, so a client may send none and no type. A browser could send such a
+ * request cross-site without asking first: the Sec-Fetch-Site check below, the token, and the Host
+ * check of a token-less server refuse it, and at worst a turn stops at a safe point, resumable.
+ */
+function isBodylessCancel(c: Context): boolean {
+  const empty = !c.req.header('content-type') && !c.req.header('transfer-encoding') && (c.req.header('content-length') ?? '0') === '0';
+  // adk's own cancel, and the LangGraph SDK's (runs.cancel sends no body either).
+  return empty && /^(?:\/v1\/sessions\/[^/]+|(?:\/api\/langgraph)?\/threads\/[^/]+\/runs\/[^/]+)\/cancel$/.test(c.req.path);
+}
+
 /** `application/json` itself (parameters allowed), not a type that merely mentions it. */
 function isJsonType(header: string | undefined): boolean {
   return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
@@ -269,6 +324,20 @@ function isJsonType(header: string | undefined): boolean {
 function wantsJson(c: Context): boolean {
   const accept = c.req.header('accept') ?? '';
   return accept.includes('application/json') && !accept.includes('text/event-stream');
+}
+
+/** The body's parts as message parts: the bytes decide the type; a bad or too large one is a 400 naming it. */
+function messageParts(raw: z.infer<typeof MessageBody>['parts']): ContentPart[] {
+  return (raw ?? []).map((p, i) => {
+    try {
+      const part = contentPartFromBase64(p.data, { name: p.name, mimeType: p.mimeType });
+      if (part.type !== p.type) throw new ContentPartError('unsupported_part', `${p.name ? `${p.name}: ` : ''}declared ${p.type}, but the bytes are ${part.mimeType}`);
+      return part;
+    } catch (e) {
+      if (e instanceof ContentPartError) throw new HttpError(e.code === 'part_too_large' ? 413 : 400, e.code, e.message, `parts.${i}`);
+      throw e;
+    }
+  });
 }
 
 /** The body as the schema wants it; a browser form post (no JSON content type) is refused. */

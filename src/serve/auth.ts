@@ -20,9 +20,11 @@ export function pathWithoutToken(request: Request): string {
   return path.replace(TOKEN_PREFIX, '') || '/';
 }
 
-/** What needs no token: the page's own files (they hold no data) and the API description. */
+/** What needs no token: the page's own files (they hold no data), the API description and the A2A agent cards. */
 export function isPublic(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
+  // A2A agent cards: a client reads there how to authenticate, before it has the token (A2A §8).
+  if (/^(?:\/a2a\/[^/]+)?\/\.well-known\/agent-card\.json$/.test(path)) return true;
   return path === '/' || path === '/openapi.json' || /^\/(?:index\.html|assets\/[^/]+|[^/]+\.(?:svg|ico|png))$/.test(path);
 }
 

@@ -90,7 +90,7 @@ export class LiveSession implements ServedSession {
     const abort = new AbortController();
     if ('content' in step) this.turnStart = this.seq + 1;
     const start = (signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> =>
-      'content' in step ? this.conv.startTurn(step.content, signal) : this.resume(step, signal);
+      'content' in step ? this.conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, step.options ?? {}) : this.resume(step, signal);
     // The session is free before `done` is seen: a client that answers at once is not told it is busy.
     const done = runTurn(this.conv, start, abort.signal, (e) => this.publish(e), () => void (this.running = undefined));
     this.running = { abort, done };
@@ -99,7 +99,7 @@ export class LiveSession implements ServedSession {
 
   private async resume(step: Extract<TurnStep, { targets: unknown }>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
     for (const tool of step.grants ?? []) await this.conv.grant(tool);
-    return this.conv.resumeTurn(step.targets, signal);
+    return this.conv.resumeTurn(step.targets, signal, undefined, step.options ?? {});
   }
 
   async cancel(): Promise<boolean> {

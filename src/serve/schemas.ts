@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { FILE_TYPES, IMAGE_TYPES } from '../core/schema/content-part.js';
 
 /** `POST /v1/sessions`. */
 export const CreateSessionBody = z.strictObject({
@@ -6,24 +7,42 @@ export const CreateSessionBody = z.strictObject({
   title: z.string().max(200).optional(),
 });
 
-/** `POST /v1/sessions/:id/messages`. */
-export const MessageBody = z.strictObject({
-  content: z.string().min(1).max(1_000_000).describe('What the person says'),
+/** An image or PDF of a message, base64 in the JSON body (every POST is JSON: see app.ts). */
+export const MessagePart = z.strictObject({
+  type: z.enum(['image', 'file']).describe('`image` (PNG, JPEG, WebP, GIF; 20 MB) or `file` (PDF; 32 MB)'),
+  mimeType: z.enum([...IMAGE_TYPES, ...FILE_TYPES]).optional().describe('Checked against the bytes when given'),
+  name: z.string().max(255).optional().describe('The file name (shown, and a PDF\'s title for the model)'),
+  data: z.string().min(1).describe('The bytes, base64 (a `data:` URL prefix is accepted)'),
 });
 
-/** `POST /v1/sessions/:id/interrupts`: answers by id, or approve / reject / input for what waits. */
-export const InterruptsBody = z
+/** `POST /v1/sessions/:id/messages`. */
+export const MessageBody = z
   .strictObject({
-    targets: z.record(z.string(), z.unknown()).optional().describe('Resume data by interrupt id'),
-    approve: z.array(z.string()).optional().describe('Interrupt ids to approve ([]: every pending approval and plan review)'),
-    reject: z.array(z.string()).optional().describe('Interrupt ids to reject ([]: every pending approval and plan review)'),
-    reason: z.string().optional().describe('Why they were rejected (told to the model)'),
-    input: z.string().optional().describe('The answer to every pending question'),
-    always: z.array(z.string()).optional().describe('Approval ids to approve and whose tools then run without asking for the rest of the session ([]: every pending approval)'),
+    content: z.string().max(1_000_000).describe('What the person says'),
+    parts: z.array(MessagePart).max(20).optional().describe('Images and PDFs sent with the text; stored once per session by their SHA-256'),
   })
-  .refine((b) => b.targets || b.approve || b.reject || b.always || b.input !== undefined, { message: 'give targets, approve, reject, always or input' });
+  .refine((b) => b.content.length > 0 || !!b.parts?.length, { message: 'content is empty and there are no parts', path: ['content'] });
+
+/**
+ * `POST /v1/sessions/:id/interrupts`: answers by id, or approve / reject / input for what waits.
+ * A turn cancelled at a safe point waits on nothing: `{}` continues it.
+ */
+export const InterruptsBody = z.strictObject({
+  targets: z.record(z.string(), z.unknown()).optional().describe('Resume data by interrupt id'),
+  approve: z.array(z.string()).optional().describe('Interrupt ids to approve ([]: every pending approval and plan review)'),
+  reject: z.array(z.string()).optional().describe('Interrupt ids to reject ([]: every pending approval and plan review)'),
+  reason: z.string().optional().describe('Why they were rejected (told to the model)'),
+  input: z.string().optional().describe('The answer to every pending question'),
+  always: z.array(z.string()).optional().describe('Approval ids to approve and whose tools then run without asking for the rest of the session ([]: every pending approval)'),
+});
+
+/** The body answers something (a cancelled turn's `{}` answers nothing). */
+export const answersAnything = (b: z.infer<typeof InterruptsBody>) => !!(b.targets || b.approve || b.reject || b.always || b.input !== undefined);
 
 /** The error body of every failed request. */
 export const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), path: z.string().optional() }),
 });
+
+export * from './event-schemas.js';
+export * from './response-schemas.js';

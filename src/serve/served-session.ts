@@ -1,3 +1,5 @@
+import type { CallOptions } from '../core/agents/run-context.js';
+import type { ContentPart } from '../core/schema/content-part.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import type { AdkStores } from '../core/store/adk-stores.js';
 import type { SessionRecord } from '../core/store/session-record.js';
@@ -8,8 +10,10 @@ export interface SessionEvent {
   event: JsonEvent;
 }
 
-/** What a turn is asked to do: a new message, or answers to the interrupts it waits on. */
-export type TurnStep = { content: string } | { targets: Record<string, unknown>; /** Tools allowed from now on in the session ("always"). */ grants?: string[] | undefined };
+/** What a turn is asked to do: a new message, or answers to the interrupts it waits on; `options`: the run's model and tool options (a protocol's request settings). */
+export type TurnStep = ({ content: string; /** Images and PDFs sent with it. */ parts?: ContentPart[] | undefined } | { targets: Record<string, unknown>; /** Tools allowed from now on in the session ("always"). */ grants?: string[] | undefined }) & {
+  options?: Pick<CallOptions, 'modelOptions' | 'toolOptions'> | undefined;
+};
 
 /** Events kept per session for `Last-Event-ID` replay; older ones are dropped first. */
 export const EVENT_LOG_LIMIT = 10_000;
@@ -82,6 +86,8 @@ export interface ServedHub {
   /** The session `id` (a unique prefix works); UnknownSessionError when there is none. */
   get(idOrPrefix: string): Promise<ServedSession>;
   delete(idOrPrefix: string): Promise<void>;
+  /** A turn of the session `id` (a full id) is queued or running; asked without opening the session. */
+  busy(id: string): Promise<boolean>;
   /** Lets go of every session; `cancel` stops turns running here at a safe point first. */
   close(opts?: { cancel?: boolean }): Promise<void>;
 }

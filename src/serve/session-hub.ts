@@ -104,6 +104,12 @@ export class SessionHub implements ServedHub {
     return session;
   }
 
+  /** Only a session this server holds open can run a turn here. */
+  async busy(id: string): Promise<boolean> {
+    const live = await this.open.get(id)?.catch(() => undefined);
+    return (await live?.busy()) ?? false;
+  }
+
   /**
    * Stops any turn, lets the session go and deletes it from the store. A session this server does
    * not hold is taken first: one a CLI turn holds is 409 `session_in_use`, never deleted under it.

@@ -1,22 +1,25 @@
-import { useCallback, useEffect, useReducer, useState } from 'react';
-import { api, NeedsTokenError, token, watch, type AdkEvent, type PendingInterrupt, type SessionSummary } from './api.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, NeedsTokenError, token, type SessionSummary, type Team } from './api.js';
+import { toPart, toShown, type Attachment } from './attachments.js';
+import { Composer } from './Composer.js';
 import { InterruptCards } from './InterruptCards.js';
 import { SessionList } from './SessionList.js';
-import { apply, emptyView, fromHistory, type ViewState } from './transcript.js';
+import { TodoPanel } from './TodoPanel.js';
+import { TokenForm } from './TokenForm.js';
+import { TopBar } from './TopBar.js';
 import { TranscriptView } from './TranscriptView.js';
-
-type Action = { type: 'reset'; view: ViewState } | { type: 'event'; event: AdkEvent };
-const reducer = (s: ViewState, a: Action): ViewState => (a.type === 'reset' ? a.view : apply(s, a.event));
+import { useAutoscroll } from './useAutoscroll.js';
+import { useSession } from './useSession.js';
 
 const sessionFromHash = () => new URLSearchParams(location.hash.slice(1)).get('s') ?? undefined;
 
-/** `adk serve`'s page: sessions on the left, the open one streaming on the right. A reload picks the run up where it is. */
+/** `adk serve`'s page: sessions beside (or, on a phone, behind) the open one, which streams live. */
 export function App() {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [teams, setTeams] = useState<{ default: string; list: Team[] }>({ default: '', list: [] });
+  const [team, setTeam] = useState('');
   const [current, setCurrent] = useState<string | undefined>(sessionFromHash);
-  const [view, dispatch] = useReducer(reducer, emptyView);
-  const [pending, setPending] = useState<PendingInterrupt[]>([]);
-  const [draft, setDraft] = useState('');
+  const [drawer, setDrawer] = useState(false);
   const [problem, setProblem] = useState('');
   // Bumped when a token is given: everything is asked again with it.
   const [auth, setAuth] = useState(0);
@@ -25,76 +28,90 @@ export function App() {
 
   const refreshList = useCallback(() => void api.sessions().then(setSessions, report), [report, auth]);
   useEffect(refreshList, [refreshList]);
-
-  // Open a session: its saved history, then the events of the turn under way and what follows.
   useEffect(() => {
-    if (!current) return;
-    let stop = () => {};
-    let cancelled = false;
-    void api.session(current).then(
-      (s) => {
-        if (cancelled) return;
-        // A turn under way or waiting for a person is replayed from its first event: what it said so
-        // far is not in the saved history yet.
-        // Events the server no longer has (it restarted): the stopped turn's saved messages stand in.
-        const replayable = s.lastEventId >= s.turnFrom;
-        const open = (s.status === 'running' || s.status === 'interrupted') && replayable;
-        const history = open ? { ...s, messages: s.messages.slice(0, lastUserIndex(s.messages) + 1) } : { ...s, messages: [...s.messages, ...(s.pendingTurn ?? [])] };
-        dispatch({ type: 'reset', view: fromHistory(history) });
-        setPending(s.status === 'interrupted' ? s.pending : []);
-        stop = watch(
-          current,
-          open ? s.turnFrom - 1 : s.lastEventId,
-          (e) => {
-            dispatch({ type: 'event', event: e });
-            if (e.type === 'session') setPending([]);
-            if (e.type === 'interrupt') setPending(e.interrupts as PendingInterrupt[]);
-            if (e.type === 'done') refreshList();
-          },
-          report,
-        );
-      },
-      report,
-    );
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [current, refreshList, report, auth]);
+    void api.agents().then((a) => setTeams({ default: a.default ?? '', list: Array.isArray(a.teams) ? a.teams : [] }), report);
+  }, [report, auth]);
+  const { view, pending, setPending, showSent } = useSession(current, refreshList, report, auth);
+  const scroll = useAutoscroll<HTMLDivElement>([view.items, pending, view.todos], current);
 
-  const open = (id: string) => {
-    location.hash = `s=${id}`;
+  // The open session's team; before one is open, the one picked (or the file's default).
+  const listed = sessions.find((s) => s.id === current);
+  const openAgent = listed?.agent;
+  const stopped = listed?.status === 'cancelled' && !!listed.resumable;
+  const shownTeam = (current && openAgent) || team || teams.default;
+
+  const open = (id: string | undefined) => {
+    location.hash = id ? `s=${id}` : '';
     setProblem('');
+    setDrawer(false);
     setCurrent(id);
   };
-  const send = async () => {
-    const text = draft.trim();
-    if (!text) return;
+  const send = async (text: string, attachments: Attachment[]) => {
+    // Shown at once, even before a new session exists: the turn's events do not repeat it.
+    showSent(current, text, attachments.map(toShown));
     let id = current;
     if (!id) {
-      id = (await api.create()).id;
+      id = (await api.create(shownTeam || undefined)).id;
       open(id);
       refreshList();
     }
-    setDraft('');
-    api.send(id, text).catch(report);
+    api.send(id, text, attachments.map(toPart)).catch(report);
   };
+  const stop = useCallback(() => void (current && api.cancel(current).catch(report)), [current, report]);
+
+  // Esc stops a running turn, wherever the focus is.
+  useEffect(() => {
+    if (!view.running) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && stop();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [view.running, stop]);
+
+  const waitingCalls = useMemo(() => new Set(pending.map((p) => p.callId ?? '').filter(Boolean)), [pending]);
 
   return (
-    <div className="app">
-      <SessionList sessions={sessions} current={current} onOpen={open} onNew={() => void api.create().then((s) => (open(s.id), refreshList()), report)} />
+    <div className={drawer ? 'app drawer-open' : 'app'}>
+      <SessionList sessions={sessions} current={current} open={drawer} onOpen={open} onNew={() => open(undefined)} />
+      {drawer ? <div className="scrim" aria-hidden="true" onClick={() => setDrawer(false)} /> : null}
       <main>
-        <header className="breadcrumb" aria-label="breadcrumb">
-          {view.running ? `⋯ ${view.path.join(' ▸ ') || 'working'}` : current ? `session ${current}` : 'adk'}
-        </header>
-        <TranscriptView items={view.items} />
-        {pending.length && current ? (
-          <InterruptCards
-            pending={pending}
-            onAnswer={(t) => (setPending([]), api.answer(current, t).catch(report))}
-            onAlways={(id) => (setPending([]), api.always(current, id).catch(report))}
-          />
-        ) : null}
+        <TopBar
+          teams={teams.list}
+          team={shownTeam}
+          onTeam={(t) => {
+            // Another team is another conversation: the next message starts it.
+            setTeam(t);
+            if (current && t !== openAgent) open(undefined);
+          }}
+          path={view.path}
+          running={view.running}
+          drawerOpen={drawer}
+          onDrawer={() => setDrawer((d) => !d)}
+        />
+        <div className="scroller" ref={scroll.ref} onScroll={scroll.onScroll}>
+          {!current && !view.items.length ? <Welcome team={shownTeam} /> : null}
+          <TranscriptView items={view.items} waitingCalls={waitingCalls} />
+          {stopped && current && !view.running ? (
+            <div className="card stopped" role="group" aria-label="stopped turn">
+              <span>The turn was stopped where it was safe to. Continue it, or send a new message.</span>
+              <button type="button" className="primary" onClick={() => void api.resume(current).catch(report)}>
+                Continue
+              </button>
+            </div>
+          ) : null}
+          {pending.length && current ? (
+            <InterruptCards
+              pending={pending}
+              onAnswer={(t) => (setPending([]), api.answer(current, t).catch(report))}
+              onAlways={(id) => (setPending([]), api.always(current, id).catch(report))}
+            />
+          ) : null}
+        </div>
+        {scroll.pinned ? null : (
+          <button type="button" className="jump" onClick={scroll.jump} aria-label="scroll to the newest output">
+            ↓ New output
+          </button>
+        )}
+        <TodoPanel todos={view.todos} />
         {needsToken ? (
           <TokenForm
             onToken={(t) => {
@@ -105,53 +122,22 @@ export function App() {
             }}
           />
         ) : null}
-        {problem ? <div className="note error">{problem}</div> : null}
-        <form
-          className="composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send().catch(report);
-          }}
-        >
-          <textarea aria-label="message" value={draft} placeholder="Message" onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && !e.shiftKey && (e.preventDefault(), void send().catch(report))} />
-          {view.running && current ? (
-            <button type="button" onClick={() => void api.cancel(current).catch(report)}>
-              Stop
-            </button>
-          ) : (
-            <button type="submit" disabled={view.running}>
-              Send
-            </button>
-          )}
-        </form>
+        {problem ? (
+          <div className="note error problem" role="alert">
+            {problem}
+          </div>
+        ) : null}
+        <Composer running={view.running && !!current} onSend={(text, attachments) => void send(text, attachments).catch(report)} onStop={stop} />
       </main>
     </div>
   );
 }
 
-function lastUserIndex(messages: Array<{ role: string; agentName?: string }>): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user' && !messages[i]!.agentName) return i;
-  return messages.length;
-}
-
-/** Asks for the server's ADK_SERVE_TOKEN, kept for this tab only (sessionStorage). */
-function TokenForm({ onToken }: { onToken: (token: string) => void }) {
-  const [value, setValue] = useState('');
+function Welcome({ team }: { team: string }) {
   return (
-    <form
-      className="card token"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (value.trim()) onToken(value.trim());
-      }}
-    >
-      <div className="card-title">This server needs its access token (ADK_SERVE_TOKEN).</div>
-      <input aria-label="access token" type="password" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} />
-      <div className="buttons">
-        <button className="approve" type="submit">
-          Use token
-        </button>
-      </div>
-    </form>
+    <div className="welcome">
+      <h1>adk</h1>
+      <p>{team ? `Ask the ${team} team anything.` : 'Ask anything.'} Enter sends, Shift-Enter starts a new line, Esc stops a turn. Drop, paste or attach images and PDFs.</p>
+    </div>
   );
 }

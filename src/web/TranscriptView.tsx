@@ -1,35 +1,28 @@
-import { renderMarkdown } from './markdown.js';
+import { PartChips } from './Attachments.js';
+import { AssistantRow } from './AssistantRow.js';
+import { ToolRow } from './ToolRow.js';
 import type { Item } from './transcript.js';
 
-/** The conversation: the person's messages, streamed markdown per agent (parallel lanes side by side), tool rows. */
-export function TranscriptView({ items }: { items: Item[] }) {
+/** The conversation: the person's messages, each agent's streamed answer, tool rows, notes. */
+export function TranscriptView({ items, waitingCalls }: { items: Item[]; waitingCalls: ReadonlySet<string> }) {
   return (
-    <div className="transcript">
+    <div className="transcript" role="log" aria-label="conversation" aria-live="polite">
       {items.map((item, i) => {
         switch (item.kind) {
           case 'user':
             return (
-              <div key={i} className="user">
+              <div key={i} className={item.local ? 'user local' : 'user'} aria-label="you said">
                 {item.text}
+                {item.parts ? <PartChips parts={item.parts} sent /> : null}
               </div>
             );
           case 'assistant':
-            return (
-              <div key={i} className={item.done ? 'assistant' : 'assistant streaming'} data-lane={item.lane}>
-                <div className="agent">● {item.agent}</div>
-                <div className="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }} />
-              </div>
-            );
+            return <AssistantRow key={i} item={item} />;
           case 'tool':
-            return (
-              <div key={i} className={`tool ${item.status}`} data-call={item.id}>
-                <span className="glyph">{item.status === 'running' ? '⋯' : item.status === 'done' ? '✓' : '✗'}</span> <b>{item.name}</b> <code>{JSON.stringify(item.args)}</code>
-                {item.result !== undefined ? <pre className="result">{item.result}</pre> : null}
-              </div>
-            );
+            return <ToolRow key={i} item={item} waiting={waitingCalls.has(item.id)} />;
           case 'note':
             return (
-              <div key={i} className={`note ${item.tone}`}>
+              <div key={i} className={`note ${item.tone}`} role={item.tone === 'error' ? 'alert' : undefined}>
                 {item.text}
               </div>
             );

@@ -3,7 +3,10 @@
 export interface SessionSummary {
   id: string;
   title?: string;
+  agent?: string;
   status?: string;
+  /** A stopped turn (cancelled at a safe point, or waiting on a person) can be continued. */
+  resumable?: boolean;
   updatedAt?: string;
 }
 
@@ -11,9 +14,48 @@ export interface PendingInterrupt {
   id: string;
   kind: string;
   tool?: string;
+  callId?: string;
   arguments?: unknown;
   message?: string;
   plan?: string[];
+  /** What the call would change, as a unified diff (write_file, edit_file). */
+  diff?: string;
+}
+
+export interface Todo {
+  content: string;
+  status: string;
+  activeForm?: string;
+}
+
+/** An image or PDF of a saved message, as the API lists it: without its bytes. */
+export interface PartInfo {
+  type: 'image' | 'file';
+  mimeType: string;
+  name?: string;
+  size: number;
+  hash: string;
+}
+
+/** An image or PDF as `POST …/messages` takes it. */
+export interface MessagePartBody {
+  type: 'image' | 'file';
+  mimeType: string;
+  name: string;
+  /** The bytes, base64. */
+  data: string;
+}
+
+export interface SavedMessage {
+  role: string;
+  content: string;
+  parts?: PartInfo[];
+  agentName?: string;
+  toolName?: string;
+  toolCallId?: string;
+  isError?: boolean;
+  reasoningContent?: string;
+  toolCalls?: Array<{ id: string; function: { name: string; arguments: string } }>;
 }
 
 export interface SessionView {
@@ -21,12 +63,19 @@ export interface SessionView {
   title: string;
   agent: string;
   status: string;
-  messages: Array<{ role: string; content: string; agentName?: string; toolName?: string; toolCallId?: string; toolCalls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+  messages: SavedMessage[];
   /** The messages of a stopped turn (waiting on a person, or cancelled) so far. */
-  pendingTurn?: SessionView['messages'];
+  pendingTurn?: SavedMessage[];
   pending: PendingInterrupt[];
+  todos?: Todo[];
   lastEventId: number;
   turnFrom: number;
+}
+
+/** A root agent of the agents file: a team a session can be started with. */
+export interface Team {
+  name: string;
+  type: string;
 }
 
 export type AdkEvent = { type: string; agent?: string; runPath?: string[]; [k: string]: unknown };
@@ -62,11 +111,11 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   return { ...extra, ...(t ? { authorization: `Bearer ${t}` } : {}) };
 }
 
-async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+async function call<T>(path: string, { json, bare, ...init }: RequestInit & { json?: unknown; bare?: boolean } = {}): Promise<T> {
   const res = await fetch(path, {
     ...init,
-    headers: headers({ accept: 'application/json', ...(init.json !== undefined || init.method === 'POST' ? { 'content-type': 'application/json' } : {}) }),
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+    headers: headers({ accept: 'application/json', ...(json !== undefined || (init.method === 'POST' && !bare) ? { 'content-type': 'application/json' } : {}) }),
+    body: json !== undefined ? JSON.stringify(json) : undefined,
   });
   if (res.status === 401) throw new NeedsTokenError();
   if (!res.ok) {
@@ -78,12 +127,16 @@ async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}
 
 export const api = {
   sessions: () => call<{ sessions: SessionSummary[] }>('/v1/sessions').then((r) => r.sessions.filter((s) => s.id)),
-  create: () => call<{ id: string }>('/v1/sessions', { method: 'POST', json: {} }),
+  agents: () => call<{ default: string; teams: Team[] }>('/v1/agents'),
+  create: (agent?: string) => call<{ id: string }>('/v1/sessions', { method: 'POST', json: agent ? { agent } : {} }),
   session: (id: string) => call<SessionView>(`/v1/sessions/${id}`),
-  send: (id: string, content: string) => call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content } }),
+  send: (id: string, content: string, parts: MessagePartBody[] = []) => call(`/v1/sessions/${id}/messages`, { method: 'POST', json: parts.length ? { content, parts } : { content } }),
   answer: (id: string, targets: Record<string, unknown>) => call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { targets } }),
+  /** Continues a turn cancelled at a safe point (nothing to answer). */
+  resume: (id: string) => call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: {} }),
   always: (id: string, interruptId: string) => call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { always: [interruptId] } }),
-  cancel: (id: string) => call(`/v1/sessions/${id}/cancel`, { method: 'POST' }),
+  // No body, so no content type: the server takes a bare POST here.
+  cancel: (id: string) => call(`/v1/sessions/${id}/cancel`, { method: 'POST', bare: true }),
 };
 
 /** Wait before reconnecting a dropped event stream. */

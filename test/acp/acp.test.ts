@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverEnv, tempHome, textOf, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
 import { TestEditor } from '../support/acp-editor.js';
+import { startMcpHttpServer } from '../support/mcp-http-server.js';
 import { runCli } from '../support/cli.js';
 
 // Issue 31: `adk acp` driven as an editor drives it, through the ACP SDK's own client side.
@@ -54,7 +55,7 @@ describe('adk acp', () => {
     const e = editor();
     const init = await e.initialize();
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: false, embeddedContext: true }, sessionCapabilities: { list: {} } });
+    expect(init.agentCapabilities).toMatchObject({ mcpCapabilities: { http: true, sse: true }, loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, sessionCapabilities: { list: {} } });
     expect(init.agentInfo).toMatchObject({ name: 'adk' });
     const { sessionId, modes, configOptions } = await e.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(modes).toMatchObject({ currentModeId: 'ask', availableModes: [{ id: 'ask' }, { id: 'auto-edit' }, { id: 'plan' }] });
@@ -282,8 +283,18 @@ describe('adk acp', () => {
     expect(e.stdout).not.toContain('calc-secret-token-98765');
     expect(e.of('tool_call', sessionId).find((c) => c.toolCallId === 'call_echo')?.rawInput).toEqual({ text: '[REDACTED]' });
     expect(e.of('tool_call_update', sessionId).find((c) => c.toolCallId === 'call_echo' && c.status)?.rawOutput).toEqual({ content: expect.stringContaining('echo: [REDACTED]') });
-    const err = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [] }] }).catch((x: unknown) => x as { message: string });
-    expect((err as { message: string }).message).toMatch(/stdio MCP servers only/);
+    // A remote server the editor knows, with its credential header: reached, and the credential never shown.
+    const http = await startMcpHttpServer();
+    try {
+      server().enqueue({ toolCalls: [{ id: 'call_who', name: 'whoami', arguments: {} }] }, { content: 'checked' });
+      const remote = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'remote', url: http.url, headers: [{ name: 'Authorization', value: 'Bearer editor-header-secret-55' }] }] });
+      await e.agent.request('session/prompt', { sessionId: remote.sessionId, prompt: [{ type: 'text', text: 'who am i' }] });
+      expect(http.headers.at(-1)?.authorization).toBe('Bearer editor-header-secret-55');
+      expect(toolMessagesOf(server().chatRequests.at(-1)!).at(-1).content).toBe('auth: [REDACTED]');
+      expect(e.stdout).not.toContain('editor-header-secret-55');
+    } finally {
+      await http.close();
+    }
   });
 
   it('a plan review is a permission request showing the plan: accept goes on, revise tells the model', async () => {
@@ -364,5 +375,55 @@ agents:
     expect(again.of('user_message_chunk')).toEqual([]);
     expect(await again.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'three' }] })).toEqual({ stopReason: 'end_turn' });
     expect(textOf(server().chatRequests.at(-1)!)).toContain('two');
+  });
+
+  it('a remote server that changes its tool list (tools/list_changed) is seen at the next prompt', async () => {
+    const http = await startMcpHttpServer();
+    try {
+      server().onRequest(() => ({ content: 'ok' }));
+      const e = editor();
+      await e.initialize();
+      const { sessionId } = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'live', url: http.url, headers: [] }] });
+      await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+      const names = (i: number) => server().chatRequests[i]!.body.tools.map((t: any) => t.function.name);
+      expect(names(0)).toContain('whoami');
+      expect(names(0)).not.toContain('late_tool');
+      const seen = http.headers.length;
+      http.addTool('late_tool', 'late');
+      // The notification arrives on the session's stream and adk lists the tools again (one more request).
+      for (let i = 0; i < 100 && http.headers.length === seen; i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+      expect(names(1)).toEqual(expect.arrayContaining(['whoami', 'late_tool']));
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('takes images and PDFs from the editor (image blocks, embedded resources) to the model in its own format', async () => {
+    const png = readFileSync(fileURLToPath(new URL('../fixtures/parts/red.png', import.meta.url))).toString('base64');
+    const pdf = readFileSync(fileURLToPath(new URL('../fixtures/parts/invoice.pdf', import.meta.url))).toString('base64');
+    server().enqueue({ content: 'A red square and an invoice.' });
+    const e = editor();
+    const { sessionId } = await newSession(e);
+    const res = await e.agent.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'what are these?' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: `file://${dir}/invoice.pdf`, mimeType: 'application/pdf', blob: pdf } },
+      ],
+    });
+    expect(res).toEqual({ stopReason: 'end_turn' });
+    const user = server().chatRequests[0]!.body.messages.find((m: any) => m.role === 'user');
+    expect(user.content).toEqual([
+      { type: 'text', text: 'what are these?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+      { type: 'file', file: { filename: 'invoice.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+    ]);
+    // Bytes that are no image are refused with the reason, and nothing runs.
+    const bad = await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'image', data: Buffer.from('not an image').toString('base64'), mimeType: 'image/png' }] }).catch((x: unknown) => x as { code: number; message: string });
+    expect(bad).toMatchObject({ code: -32602 });
+    expect(server().chatRequests).toHaveLength(1);
   });
 });

@@ -31,7 +31,7 @@ const cases: Record<string, Expected> = {
   'supervisor-not-chat.yaml': { line: 5, col: 17, path: 'agents.team.supervisor', message: "supervisor 'steps' must be a chat agent, not sequential" },
   'undefined-model.yaml': { line: 8, col: 12, path: 'agents.assistant.model', message: "undefined model 'fsat' (did you mean 'fast'?)" },
   'undefined-mcp.yaml': { line: 7, col: 31, path: 'agents.assistant.tools[1].mcp', message: "undefined MCP server 'file' (did you mean 'files'?)" },
-  'mcp-missing-command.yaml': { line: 3, col: 3, path: 'mcp_servers.files.command', message: "missing required key 'command'" },
+  'mcp-missing-command.yaml': { line: 3, col: 3, path: 'mcp_servers.files', message: 'an MCP server needs `command` (a program to start) or `url` (a remote server)' },
   'unknown-tool.yaml': { line: 5, col: 36, path: 'agents.coder.tools[2]', message: "unknown tool 'shel' (did you mean 'shell'?)" },
   'approval-not-in-tools.yaml': { line: 6, col: 28, path: 'agents.coder.approval[1]', message: "approval names 'shell', which is not among this agent's tools" },
   'cycle.yaml': { line: 8, col: 18, path: 'agents.beta.sub_agents[0]', message: 'sub-agent cycle: alpha -> beta -> alpha' },

@@ -167,7 +167,7 @@ describe('all problems at once', () => {
     const r = validateConfig({ text: 'version: 1\nagents:\n  coder:\n    tools: [shel]\n', file: 'agents.yaml' }, { env: {} });
     expect(formatProblems(r.problems)).toBe(
       "agents.yaml:4:13 agents.coder.tools[0]: unknown tool 'shel' (did you mean 'shell'?)\n" +
-        '  hint: built-in tools: read_file, write_file, edit_file, list_dir, grep, shell, shell_output, fetch_url, ask_user, review_plan, current_time',
+        '  hint: built-in tools: read_file, write_file, edit_file, list_dir, grep, shell, shell_output, fetch_url, web_search, ask_user, review_plan, current_time, handoff_to_planner',
     );
   });
 });

@@ -21,6 +21,8 @@ agents:
     instruction: Test agent.
     tools: [read_file, grep, list_dir, write_file, edit_file]
     max_iterations: ${ROUNDS + 2}
+    # Every scripted reply is a round of the race: no summary requests in between (the window is a guess here).
+    middlewares: []
 `;
 
 function calls(round: number) {

@@ -109,14 +109,15 @@ describe('planExecute', () => {
   });
 
   it('reports a planner answer without a tool call, and a malformed plan', async () => {
-    const cases: Array<[ScriptedReply, string]> = [
-      [{ content: 'no plan' }, 'no tool call'],
-      [{ toolCalls: [{ name: 'plan', arguments: { steps: 'x' } }] }, 'unmarshal plan error: "steps" must be an array of strings'],
-      [{ toolCalls: [{ name: 'plan', arguments: '{"steps": [' }] }, 'unmarshal plan error: '],
+    const cases: Array<[ScriptedReply[], string]> = [
+      // Text twice (asked again once, with the reminder): a server that ignores tool_choice.
+      [[{ content: 'no plan' }, { content: 'still no plan' }], 'no tool call'],
+      [[{ toolCalls: [{ name: 'plan', arguments: { steps: 'x' } }] }], 'unmarshal plan error: "steps" must be an array of strings'],
+      [[{ toolCalls: [{ name: 'plan', arguments: '{"steps": [' }] }], 'unmarshal plan error: '],
     ];
-    for (const [reply, message] of cases) {
+    for (const [replies, message] of cases) {
       const agent = planExecute({
-        planner: newPlanner({ model: new ScriptedChatModel([reply]) }),
+        planner: newPlanner({ model: new ScriptedChatModel(replies) }),
         executor: newExecutor({ model: new ScriptedChatModel([]) }),
         replanner: newReplanner({ model: new ScriptedChatModel([]) }),
       });

@@ -88,7 +88,7 @@ describe('the packed package in a fresh strict TypeScript project', () => {
     const zod = JSON.parse(readFileSync(join(app, 'node_modules/zod/package.json'), 'utf8')) as { version: string };
     expect(zod.version.startsWith('4.')).toBe(true);
     expect(existsSync(join(app, 'node_modules/adk/node_modules/zod'))).toBe(false);
-    for (const pkg of ['ink', 'react', 'commander', 'sqlite3', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk']) expect(existsSync(join(app, 'node_modules', pkg)), pkg).toBe(false);
+    for (const pkg of ['ink', 'react', 'commander', 'sqlite3', '@anthropic-ai/sdk', '@modelcontextprotocol/client', '@agentclientprotocol/sdk']) expect(existsSync(join(app, 'node_modules', pkg)), pkg).toBe(false);
     // Source and declaration maps point at sources the package ships.
     const maps = ['dist/core/index.js.map', 'dist/core/index.d.ts.map', 'dist/core/agents/chat-model-agent.js.map'].map((m) => join(app, 'node_modules/adk', m));
     for (const map of maps) {

@@ -70,7 +70,7 @@ describe('native Anthropic', () => {
     expect(r.output).toBe('Part');
     expect(r.errors[0]!.message).toContain('finish_reason: length');
     server.enqueue({ text: '', stopReason: 'refusal' });
-    expect((await replay(claude(), 'bad')).errors[0]!.message).toContain('content_filter');
+    expect((await replay(claude(), 'bad')).errors[0]!.message).toContain('refused');
   });
 
   it('an overloaded error event mid-stream is retried; a 400 is shown with its message and not retried', async () => {

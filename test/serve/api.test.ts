@@ -64,7 +64,7 @@ describe('adk serve: sessions and turns', () => {
     const list = (await (await call('/v1/sessions')).json()) as any;
     expect(list.sessions.map((s: any) => s.id)).toContain(id);
     const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
-    expect(shown).toMatchObject({ id, title: 'first', agent: 'assistant', status: 'active', messages: [], pending: [] });
+    expect(shown).toMatchObject({ id, title: 'first', agent: 'assistant', status: 'idle', messages: [], pending: [] });
     expect((await call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await call(`/v1/sessions/${id}`)).status).toBe(404);
   });

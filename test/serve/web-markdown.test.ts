@@ -18,3 +18,22 @@ describe('the web UI markdown', () => {
     expect(html).toContain('&lt;meta');
   });
 });
+
+// Issue 34: tables in a scrolling box with their alignment, code highlighted with a copy button.
+describe('the web UI markdown, finished', () => {
+  it('a table keeps its column alignment in a box of its own; a code block is highlighted, named and copyable', () => {
+    const html = renderMarkdown('| name | size |\n|:---|---:|\n| a.txt | 12 |\n\n```ts\nconst x: number = 1;\n```');
+    expect(html).toMatch(/^<div class="table-wrap"><table>/);
+    expect(html).toContain('<th class="align-left">name</th><th class="align-right">size</th>');
+    expect(html).toContain('<td class="align-right">12</td>');
+    expect(html).toContain('<span class="code-lang">ts</span>');
+    expect(html).toContain('<button type="button" class="copy" aria-label="copy code">Copy</button>');
+    expect(html).toMatch(/<span class="hljs-keyword">const<\/span>/);
+  });
+
+  it('code is escaped by the highlighter, whatever the language says', () => {
+    const html = renderMarkdown('```"><img src=x onerror=alert(1)>\n<script>alert(1)</script>\n```');
+    expect(html).not.toMatch(/<img|<script/i);
+    expect(html).toMatch(/&lt;.*script.*&gt;/);
+  });
+});

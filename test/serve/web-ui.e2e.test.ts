@@ -1,26 +1,18 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
+import { CHROMIUM, useChromium } from '../support/chromium.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { serveEnv, startServeProcess, startWorkerProcess } from './serve-process.js';
 
 // Issue 17: the web UI of `adk serve` in Debian's Chromium: send a prompt, watch it stream, approve
 // a shell call, reload mid-run and see the run go on, resume an older session.
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const model = useServer();
-let browser: Browser;
-const children: ChildProcess[] = [];
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox'] });
-});
-afterAll(async () => {
-  await browser?.close();
-  for (const c of children) c.kill('SIGKILL');
-});
+const chrome = useChromium();
+const children = chrome.children;
 
 /** The server's API address (token in the path) and the address a person opens, as `adk serve` prints it (`/#token=…`). */
 async function serve(home: string): Promise<{ url: string; page: string }> {
@@ -48,7 +40,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     const older = ((await (await post('/v1/sessions', { title: 'older one' })).json()) as { id: string }).id;
     expect(((await (await post(`/v1/sessions/${older}/messages`, { content: 'an older question' })).json()) as any).output).toBe('the older answer');
 
-    const page = await browser.newPage();
+    const page = await chrome.browser().newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -97,7 +89,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
       const env = serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off', ADK_SERVE_TOKEN: 'tok-web-0123456789abcdef', ADK_STORE: redis.url });
       await startWorkerProcess(home, env, children);
       const { base } = await startServeProcess(home, env, children);
-      const page = await browser.newPage();
+      const page = await chrome.browser().newPage();
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(e.message));
       // Opened without the token in the address: the page asks for it.
@@ -137,7 +129,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     await new Promise((r) => first.child.once('exit', r));
 
     const second = await startServeProcess(home, env, children);
-    const page = await browser.newPage();
+    const page = await chrome.browser().newPage();
     await page.goto(`${second.base}/#token=${second.token}&s=${id}`);
     await page.getByText('Before asking, I looked around.').waitFor();
     const card = page.locator('.card.approval');

@@ -20,6 +20,8 @@ export interface AnthropicReply {
   errorEvent?: { type: string; message: string };
   /** Characters per delta. */
   chunkSize?: number;
+  /** Stream these `[event, data]` pairs verbatim (a recorded capture) instead of building them. */
+  events?: Array<[string, unknown]>;
 }
 
 export interface AnthropicRequest {
@@ -167,7 +169,7 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
       return void res.end(JSON.stringify(wholeMessage(reply, model)));
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const [event, data] of events(reply, model)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    for (const [event, data] of reply.events ?? events(reply, model)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     res.end();
   }
 

@@ -44,6 +44,10 @@ export interface OpenAITestServer {
   onRequest(handler: ReplyHandler | undefined): void;
   /** Resolves once `abortedRequests >= count`; rejects after `timeoutMs`. */
   waitForAborted(count?: number, timeoutMs?: number): Promise<void>;
+  /** What `GET /v1/models` lists (vLLM's `max_model_len`, LM Studio's `max_context_length`, …); reset restores the plain list. */
+  setModels(entries: Array<Record<string, unknown>>): void;
+  /** Answers `POST /api/show` (Ollama's native model info); undefined: 404. */
+  setOllamaShow(body: unknown): void;
   /** Clears the queue, the handler and the recorded requests. */
   reset(): void;
   close(): Promise<void>;
@@ -57,6 +61,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   let queue: ServerReply[] = [];
   let handler: ReplyHandler | undefined;
   let chatIndex = 0;
+  let models: Array<Record<string, unknown>> | undefined;
+  let ollamaShow: unknown;
   let aborted = 0;
   let open = 0;
   let closing = false;
@@ -90,7 +96,10 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
     }
     if (req.method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: [{ id: 'test-model', object: 'model', created: 0, owned_by: 'test' }] });
+      return sendJson(res, 200, { object: 'list', data: models ?? [{ id: 'test-model', object: 'model', created: 0, owned_by: 'test' }] });
+    }
+    if (req.method === 'POST' && path === '/api/show') {
+      return ollamaShow === undefined ? sendJson(res, 404, { error: 'not found' }) : sendJson(res, 200, ollamaShow as object);
     }
     if (req.method !== 'POST' || !isChatPath(path)) {
       return sendJson(res, 404, errorBody(404, `no route for ${req.method} ${path}`));
@@ -233,7 +242,15 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
         abortWaiters.add(check);
       });
     },
+    setModels(entries) {
+      models = entries;
+    },
+    setOllamaShow(body) {
+      ollamaShow = body;
+    },
     reset() {
+      models = undefined;
+      ollamaShow = undefined;
       queue = [];
       chatIndex = 0;
       aborted = 0;

@@ -62,67 +62,76 @@ describe('bundled teams against an OpenAI-compatible server', () => {
     ]);
   });
 
-  it('research: coordinator hands over, the planner has the plan reviewed, researchers work in parallel, the reporter reports', async () => {
-    const plan = '1. Look up what the server offers\n2. Look at the local notes';
-    const steps = ['Look up what the server offers', 'Look at the local notes'];
+  it('research: plan review (edited, then accepted), each step worked in order by its role with progress, the coder asks before shell, the report', async () => {
+    const plan1 = { locale: 'en-US', has_enough_context: false, thought: 'Look it up.', title: 'What the server offers', steps: [{ need_search: true, title: 'List the models', description: 'Fetch the model list.', step_type: 'research' }] };
+    const plan2 = { ...plan1, thought: 'Look it up, then count.', steps: [...plan1.steps, { need_search: false, title: 'Count the models', description: 'Count them with the shell.', step_type: 'processing' }] };
+    let plans = 0;
     const { calls, requestsBy } = scriptTeam(server(), {
-      research: () => ({ toolCalls: [{ id: 'c_tr', name: 'transfer_to_agent', arguments: { agent_name: 'research_team' } }] }),
-      research_planner: ({ ownToolResults }) =>
-        ownToolResults === 0 ? { toolCalls: [{ id: 'c_ask', name: 'review_plan', arguments: { steps } }] } : { content: plan },
-      web_researcher: ({ ownToolResults }) =>
+      research_coordinator: ({ ownToolResults }) =>
+        ownToolResults === 0 ? { toolCalls: [{ id: 'c_hand', name: 'handoff_to_planner', arguments: { research_topic: 'what this server offers', locale: 'en-US' } }] } : { content: '' },
+      // No search provider in the test's environment: the tool says so and the investigator goes on.
+      background_investigator: ({ ownToolResults }) =>
+        ownToolResults === 0 ? { toolCalls: [{ id: 'c_search', name: 'web_search', arguments: { query: 'what this server offers' } }] } : { content: '- BACKGROUND: no search provider' },
+      research_planner: () => ({ content: JSON.stringify(plans++ === 0 ? plan1 : plan2) }),
+      researcher: ({ ownToolResults }) =>
         ownToolResults === 0
           ? { toolCalls: [{ id: 'c_web', name: 'fetch_url', arguments: { url: `${server().url}/models` } }] }
           : { content: `- WEB-FINDING: the server lists test-model (${server().url}/models)`, chunkDelayMs: 5 },
-      file_researcher: ({ ownToolResults }) =>
-        ownToolResults === 0 ? { toolCalls: [{ id: 'c_ls', name: 'list_dir', arguments: { path: '.' } }] } : { content: '- FILE-FINDING: notes.txt holds the notes', chunkDelayMs: 5 },
-      reporter: () => ({ content: '# Report\n\nThe server offers test-model; notes.txt holds the notes.' }),
+      research_coder: ({ ownToolResults, request }) =>
+        ownToolResults === 0
+          ? { toolCalls: [{ id: 'c_sh', name: 'shell', arguments: { command: 'echo model count: $((0+1))' } }] }
+          : { content: `CODE-RESULT: ${toolMessagesOf(request)[0].content.trim()}` },
+      reporter: () => ({ content: '# Report\n\nThe server offers test-model (one model).\n\n## Key Citations\n\n- [models](http://x/models)' }),
     });
 
     const r = await runTeam('research', 'research what this server offers', 3);
     const id = sessionIdOf(r);
-    expect(r.lines[0]).toMatchObject({ agent: 'research' });
-    expect(calls).toEqual(['research', 'research_planner']);
-    expect(ofType(r.lines, 'transfer')).toEqual([expect.objectContaining({ agent: 'research', runPath: ['research'], to: 'research_team' })]);
-    expect(byAgent(r.lines, 'tool_call', 'research_planner')).toEqual([
-      expect.objectContaining({ name: 'review_plan', id: 'c_ask', runPath: ['research', 'research_team', 'research_planner'] }),
-    ]);
-    // The plan-review screen, not a free-text question (issue 15).
-    const [point] = ofType(r.lines, 'interrupt')[0].interrupts;
-    expect(point).toMatchObject({ kind: 'plan_review', plan: steps, address: 'agent:research;agent:research_team;agent:research_planner;tool:review_plan:c_ask' });
+    expect(calls).toEqual(['research_coordinator', 'background_investigator', 'background_investigator', 'research_planner']);
+    expect(byAgent(r.lines, 'tool_result', 'background_investigator')[0]).toMatchObject({ name: 'web_search', isError: true, content: expect.stringContaining('No search provider configured') });
+    // The plan-review screen lists the plan's steps, each with its kind.
+    const [first] = ofType(r.lines, 'interrupt')[0].interrupts;
+    expect(first).toMatchObject({ kind: 'plan_review', plan: ['[research] List the models: Fetch the model list.'] });
+    expect(first.message).toContain('What the server offers');
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'interrupted' });
+    // The planner saw the background investigation.
+    expect(systemOf(requestsBy('research_planner')[0])).toContain('BACKGROUND: no search provider');
 
-    const a = await expectExit(['resume', id, '--approve', '--json'], 0, opts());
-    // Nothing before the question runs again: the coordinator is not called a second time.
-    expect(calls.slice(2).filter((c) => c === 'research')).toEqual([]);
-    expect(calls.slice(2, 3)).toEqual(['research_planner']);
-    expect(calls.slice(3, 7).sort()).toEqual(['file_researcher', 'file_researcher', 'web_researcher', 'web_researcher']);
-    expect(calls.slice(7)).toEqual(['reporter']);
-    const accepted = `The user accepted the plan:\n${plan}`;
-    expect(byAgent(a.lines, 'tool_result', 'research_planner')).toEqual([expect.objectContaining({ id: 'c_ask', content: accepted, isError: false })]);
-    expect(toolMessagesOf(requestsBy('research_planner')[1])[0]).toMatchObject({ tool_call_id: 'c_ask', content: accepted });
+    // Asking for changes re-plans with the feedback (DeerFlow's [EDIT_PLAN]); nothing before the planner runs again.
+    const edited = await expectExit(['resume', id, '--reject', '--reason', 'also count the models', '--json'], 3, opts());
+    expect(calls.slice(4)).toEqual(['research_planner']);
+    expect(textOf(requestsBy('research_planner')[1])).toContain('[EDIT_PLAN] also count the models');
+    expect(ofType(edited.lines, 'interrupt')[0].interrupts[0]).toMatchObject({ kind: 'plan_review', plan: ['[research] List the models: Fetch the model list.', '[processing] Count the models: Count them with the shell.'] });
 
-    const seq = ['research', 'research_team', 'research_planner'];
-    expect(byAgent(a.lines, 'message', 'research_planner').at(-1)).toMatchObject({ content: plan, runPath: seq });
-    expect(byAgent(a.lines, 'tool_call', 'web_researcher')).toEqual([expect.objectContaining({ name: 'fetch_url', runPath: [...seq, 'researchers', 'web_researcher'] })]);
-    expect(byAgent(a.lines, 'tool_call', 'file_researcher')).toEqual([expect.objectContaining({ name: 'list_dir', runPath: [...seq, 'researchers', 'file_researcher'] })]);
-    const [web] = byAgent(a.lines, 'tool_result', 'web_researcher');
+    // Accepted: the research step goes to the researcher, then the processing step to the coder, who asks before shell.
+    const accepted = await expectExit(['resume', id, '--approve', '--json'], 3, opts());
+    expect(calls.slice(5)).toEqual(['researcher', 'researcher', 'research_coder']);
+    const [web] = byAgent(accepted.lines, 'tool_result', 'researcher');
     expect(web).toMatchObject({ name: 'fetch_url', isError: false });
     expect(web.content).toContain('test-model');
-    expect(byAgent(a.lines, 'tool_result', 'file_researcher')[0].content).toContain('notes.txt');
-    expect(byAgent(a.lines, 'message', 'reporter')).toEqual([expect.objectContaining({ runPath: [...seq, 'researchers', 'reporter'] })]);
-    expect(speakers(a.lines).at(-1)).toBe('reporter');
-    expect(a.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: '# Report\n\nThe server offers test-model; notes.txt holds the notes.' });
+    expect(ofType(accepted.lines, 'interrupt')[0].interrupts).toMatchObject([{ kind: 'approval', tool: 'shell', arguments: { command: 'echo model count: $((0+1))' } }]);
+    // The coder is given the step it works and the findings so far.
+    expect(systemOf(requestsBy('research_coder')[0])).toContain('## Count the models');
+    expect(systemOf(requestsBy('research_coder')[0])).toContain('WEB-FINDING');
+    expect(systemOf(requestsBy('researcher')[0])).toContain('## List the models');
 
-    // output_key values reach later agents' instructions.
-    for (const agent of ['web_researcher', 'file_researcher']) expect(systemOf(requestsBy(agent)[0])).toContain(plan);
+    const done = await expectExit(['resume', id, '--approve', '--json'], 0, opts());
+    expect(calls.slice(8)).toEqual(['research_coder', 'reporter']);
+    expect(byAgent(done.lines, 'tool_result', 'research_coder')[0]).toMatchObject({ name: 'shell', isError: false, content: expect.stringContaining('model count: 1') });
+    expect(done.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: expect.stringMatching(/^# Report\n\nThe server offers test-model/) });
+    // The reporter writes from every step's result.
     const reporterSystem = systemOf(requestsBy('reporter')[0]);
-    expect(reporterSystem).toContain(plan);
     expect(reporterSystem).toContain('WEB-FINDING');
-    expect(reporterSystem).toContain('FILE-FINDING');
-    // Each researcher sees only its own tools.
-    expect(toolsOf(requestsBy('web_researcher')[0])).toEqual(['fetch_url']);
-    expect(toolsOf(requestsBy('file_researcher')[0]).sort()).toEqual(['grep', 'list_dir', 'read_file']);
-    expect(server().requests.some((q) => q.method === 'GET' && q.path === '/v1/models')).toBe(true);
+    expect(reporterSystem).toContain('CODE-RESULT: model count: 1');
+
+    // Progress, step by step, as todo lists: the step in progress, then the ones done.
+    const progress = [...accepted.lines, ...done.lines].filter((l) => l.type === 'todos').map((l) => l.todos.map((t: any) => t.status).join(','));
+    expect(progress).toEqual(['in_progress,pending', 'completed,in_progress', 'completed,in_progress', 'completed,completed']);
+    expect(ofType(accepted.lines, 'todos')[0]).toMatchObject({ agent: 'research', todos: [{ content: '[research] List the models', activeForm: 'Researching: List the models' }, { content: '[processing] Count the models' }] });
+    // Each role speaks under its own name, in the graph's order.
+    expect(speakers([...r.lines, ...edited.lines, ...accepted.lines, ...done.lines])).toEqual(['research_coordinator', 'background_investigator', 'research_planner', 'researcher', 'research_coder', 'reporter']);
+    // Each role sees only its own tools.
+    expect(toolsOf(requestsBy('researcher')[0]).sort()).toEqual(['fetch_url', 'web_search']);
+    expect(toolsOf(requestsBy('research_coordinator')[0])).toEqual(['handoff_to_planner']);
   });
 
   it('coder: the tech lead routes planner, writer (shell approval) and reviewer, then summarises', async () => {

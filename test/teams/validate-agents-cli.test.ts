@@ -65,8 +65,9 @@ describe('adk agents', () => {
     const r = await expectExit(['agents', '--agents', BUNDLED_AGENTS], 0, opts());
     const lines = r.stdout.split('\n');
     expect(lines).toContain('assistant [default] (chat, model: default) tools: read_file, write_file[approval], edit_file[approval], list_dir, grep, shell[approval], current_time, ask_user');
-    expect(lines).toContain('└── research_team (sequential)');
-    expect(lines).toContain('    ├── researchers (parallel)');
+    // Issue 33: the research team is Deer-Go's graph, each child marked with its role.
+    expect(lines).toContain('├── research_coordinator [coordinator] (chat, model: default) tools: handoff_to_planner');
+    expect(lines).toContain('├── research_coder [coder] (chat, model: default) tools: shell[approval], write_file[approval], read_file');
     expect(lines).toContain('coder (supervisor)');
     expect(lines).toContain('├── tech_lead [supervisor] (chat, model: default)');
     expect(lines).toContain('refine [max_iterations: 3] (loop)');

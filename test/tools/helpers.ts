@@ -30,7 +30,7 @@ export function resumed(data: unknown, isResumeTarget = true): ResumeInfo {
 }
 
 /** Runs a tool directly; a thrown error comes back as an error result, as the executor would give it. */
-export async function run(tool: Tool, args: unknown, ctx: ToolContext = fakeCtx()): Promise<Required<ToolOutput>> {
+export async function run(tool: Tool, args: unknown, ctx: ToolContext = fakeCtx()): Promise<Required<Pick<ToolOutput, "content" | "isError">>> {
   try {
     const out = await tool.execute(args, ctx);
     if (typeof out === 'string') return { content: out, isError: false };

@@ -102,7 +102,7 @@ describe('InputBox', () => {
     const { r, onSubmit, frame } = await box();
     await type(r.stdin, '/');
     expect(frame()).toContain('/help');
-    expect(frame()).toContain('… 5 more');
+    expect(frame()).toContain('… 6 more');
     await type(r.stdin, 'mo');
     expect(frame().split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(['/model']);
     await type(r.stdin, KEY.tab);

@@ -3,7 +3,6 @@ import { isAbsolute } from 'node:path';
 import { Conversation } from '../../core/conversation/conversation.js';
 import type { AdkStores } from '../../core/store/index.js';
 import { CliError } from '../exit-codes.js';
-import { addConfigSecret } from '../secrets.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { loadTeam, UntrustedAgentsFileError, type Team, type TeamOptions } from '../team.js';
 import { packageVersion } from '../version.js';
@@ -49,9 +48,9 @@ export class AcpServer {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        // Text, and files as links or embedded text; images wait for content parts in core.
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        // Text, images, and files as links or embedded (text, or a PDF's bytes).
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       authMethods: AUTH_METHODS,
@@ -175,20 +174,20 @@ export class AcpServer {
 }
 
 /**
- * The MCP servers the editor passes (stdio; HTTP and SSE are not offered in initialize). Their
- * credentials (variables named like a key or token) are redacted wherever adk prints or stores text.
+ * The MCP servers the editor passes: stdio, streamable HTTP and SSE, each as adk's own `mcp_servers:`
+ * entry would be; credentials (variables and headers named like a key or token) are redacted
+ * wherever adk prints or stores text.
  */
 function editorServers(servers: NewSessionRequest['mcpServers'] | undefined): NonNullable<TeamOptions['editorMcpServers']> {
   return (servers ?? []).map((s) => {
-    if ('type' in s && (s.type === 'http' || s.type === 'sse')) throw RequestError.invalidParams(undefined, `MCP server '${s.name}': adk acp connects to stdio MCP servers only (it offers no http/sse MCP capability)`);
+    if ('type' in s && (s.type === 'http' || s.type === 'sse')) {
+      const headers = Object.fromEntries(s.headers.map((h) => [h.name, h.value]));
+      return { name: s.name, url: s.url, transport: s.type, headers };
+    }
     const stdio = s as Extract<typeof s, { command: string }>;
-    const env = Object.fromEntries(stdio.env.map((e) => [e.name, e.value]));
-    for (const [k, v] of Object.entries(env)) if (SECRET_NAME.test(k)) addConfigSecret(v);
-    return { name: stdio.name, command: stdio.command, args: stdio.args, env };
+    return { name: stdio.name, command: stdio.command, args: stdio.args, env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) };
   });
 }
-
-const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie/i;
 
 /** The session folder as an absolute path (ACP requires one). */
 function folder(cwd: string): string {

@@ -8,6 +8,7 @@ import type { InterruptContext } from '../../core/interrupt.js';
 import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
 import { EDITOR_OPTION } from '../../core/tools/editor-access.js';
 import { configSecretValues } from '../secrets.js';
+import { contentPartFromBase64, type ContentPart, type UserInput } from '../../core/schema/content-part.js';
 import { loadTeam, type Team } from '../team.js';
 import { sessionTeamOptions } from '../session-access.js';
 import { clientEditor } from './client-editor.js';
@@ -129,6 +130,13 @@ export class AcpSession {
   async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
     if (this.running) throw RequestError.invalidRequest(undefined, 'this session is already running a prompt; cancel it first');
     const text = promptText(blocks, this.conv.team.workspace);
+    // Images and PDFs the editor attached: checked (type, size) before anything runs.
+    let parts: ContentPart[];
+    try {
+      parts = promptParts(blocks);
+    } catch (e) {
+      throw RequestError.invalidParams(undefined, (e as Error).message);
+    }
     const controller = new AbortController();
     this.running = controller;
     try {
@@ -138,13 +146,14 @@ export class AcpSession {
         await this.flushed();
         return { stopReason: 'end_turn' };
       }
-      return await this.turn(text, controller.signal);
+      return await this.turn(parts.length ? { text, parts } : text, controller.signal);
     } finally {
       this.running = undefined;
     }
   }
 
-  private async turn(text: string, signal: AbortSignal): Promise<PromptResponse> {
+  private async turn(input: UserInput, signal: AbortSignal): Promise<PromptResponse> {
+    const text = typeof input === 'string' ? input : input.text;
     const conv = this.conv;
     const editor = clientEditor(this.client, this.id, this.caps, this.send);
     const opts = editor ? { toolOptions: { [EDITOR_OPTION]: editor } } : {};
@@ -152,7 +161,7 @@ export class AcpSession {
     // A question asked in an earlier prompt (no elicitation there) is answered by this one.
     const waiting = conv.record.status === 'interrupted' ? conv.pending : [];
     const answersQuestion = waiting.length > 0 && waiting.every((p) => p.kind === 'input');
-    let events = answersQuestion ? await conv.resumeTurn(targetsFromFlags(waiting, { input: text }), signal, undefined, opts) : await conv.startTurn(text, signal, undefined, opts);
+    let events = answersQuestion ? await conv.resumeTurn(targetsFromFlags(waiting, { input: text }), signal, undefined, opts) : await conv.startTurn(input, signal, undefined, opts);
     for (;;) {
       const summary = await drainRun(withLiveOutput(events, updates), updates, signal);
       await conv.finishTurn(summary);
@@ -209,20 +218,27 @@ export class AcpSession {
     return { stop: 'later', note: later.join('\n\n') };
   }
 
-  /** An ask_user question as an elicitation form, when the editor offers forms. */
-  private async elicit(w: Waiting, signal: AbortSignal): Promise<string | 'cancelled' | undefined> {
+  /**
+   * An ask_user question, or an MCP server's own form, as an elicitation form when the editor offers
+   * forms (the server's form is passed on as it asked it; its answer goes back whole).
+   */
+  private async elicit(w: Waiting, signal: AbortSignal): Promise<unknown> {
     if (!this.caps?.elicitation?.form) return undefined;
     await this.flushed();
+    const form = (w.data as { elicitation?: { message: string; schema?: Record<string, unknown> } } | undefined)?.elicitation;
+    const requestedSchema = form?.schema ?? { type: 'object', properties: { answer: { type: 'string', title: 'Your answer' } }, required: ['answer'] };
     const res = await this.client.request(
       'elicitation/create',
-      { mode: 'form', sessionId: this.id, ...(w.callId ? { toolCallId: w.callId } : {}), message: w.message || 'The agent has a question.', requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Your answer' } }, required: ['answer'] } },
+      { mode: 'form', sessionId: this.id, ...(w.callId ? { toolCallId: w.callId } : {}), message: form?.message ?? (w.message || 'The agent has a question.'), requestedSchema: requestedSchema as never },
       { cancellationSignal: signal, stopWaitingOnCancel: true },
     ).catch((e: unknown) => {
       if (signal.aborted) return { action: 'cancel' as const };
       throw e;
     });
+    const content = (res as { content?: Record<string, unknown> }).content;
+    if (form) return res.action === 'cancel' ? 'cancelled' : { action: res.action, content };
     if (res.action !== 'accept') return 'cancelled';
-    const answer = (res as { content?: Record<string, unknown> }).content?.answer;
+    const answer = content?.answer;
     return typeof answer === 'string' ? answer : String(answer ?? '');
   }
 }
@@ -248,6 +264,16 @@ export function promptText(blocks: ContentBlock[], workspace: string): string {
     else if (b.type === 'resource' && 'text' in b.resource) parts.push(`<file uri="${b.resource.uri}">\n${b.resource.text}\n</file>`);
   }
   return parts.join('\n');
+}
+
+/** The prompt's images and PDFs (image blocks, embedded resources with bytes) as adk's content parts. */
+export function promptParts(blocks: ContentBlock[]): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const b of blocks) {
+    if (b.type === 'image') parts.push(contentPartFromBase64(b.data, { mimeType: b.mimeType, name: b.uri ? b.uri.split('/').pop() : undefined }));
+    else if (b.type === 'resource' && 'blob' in b.resource) parts.push(contentPartFromBase64(b.resource.blob, { mimeType: b.resource.mimeType ?? undefined, name: b.resource.uri.split('/').pop() }));
+  }
+  return parts;
 }
 
 /** A file:// URI inside the workspace as `@relative/path`. */

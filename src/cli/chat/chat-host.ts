@@ -1,6 +1,9 @@
 import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
 import { runShellCommand, shellContext } from './shell-command.js';
 import { completePaths, withMentions } from './mentions.js';
+import { expandMcpPrompt, withResourceMentions } from './mcp-mentions.js';
+import { attachedParts } from './part-mentions.js';
+import type { UserInput } from '../../core/schema/content-part.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
 import type { ChatUi } from '../../ui/index.js';
 import { Conversation, messageTotal } from '../../core/conversation/conversation.js';
@@ -45,8 +48,19 @@ export class ChatHost {
   /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
   runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
     const s = this.orStopping(signal);
-    return this.track(async () => this.conv.startTurn(await withMentions(text, this.team.workspace), s, this.mentioning(inbox)), s);
+    return this.track(async () => this.conv.startTurn(await this.expand(text), s, this.mentioning(inbox)), s);
   };
+
+  /**
+   * What the model gets for what was typed: an MCP prompt's text, mentioned files and resources
+   * attached, and the images and PDFs it names (`@shot.png`, a pasted path) as parts.
+   */
+  private async expand(text: string): Promise<UserInput> {
+    const prompt = await expandMcpPrompt(text, this.team.mcp);
+    const full = await withResourceMentions(await withMentions(prompt ?? text, this.team.workspace), this.team.mcp);
+    const parts = await attachedParts(text, this.team.workspace);
+    return parts.length ? { text: full, parts } : full;
+  }
 
   /**
    * Cancels whatever runs now or starts later, and stops the background jobs at once (nothing may
@@ -71,7 +85,7 @@ export class ChatHost {
       take: async () => {
         const sent: string[] = [];
         for (const text of await inbox.take()) {
-          const full = await withMentions(text, this.team.workspace);
+          const full = await withResourceMentions(await withMentions(text, this.team.workspace), this.team.mcp);
           this.typed.set(full, text);
           sent.push(full);
         }

@@ -37,6 +37,9 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
       ui.markdown(rows.join('\n') || 'No saved sessions yet.', 'sessions');
       return true;
     }
+    case '/mcp':
+      await mcpCommand(host, args.trim(), ui);
+      return true;
     case '/clear':
       await host.clearContext(ui);
       return true;
@@ -110,4 +113,28 @@ async function showModels(host: ChatHost, ui: ChatUi): Promise<string | undefine
     return undefined;
   }
   return ui.pick('Switch to which model?', unique.map((o) => ({ value: o.value, label: o.value, detail: `${o.description}${o.value === host.team.modelName ? ' · current' : ''}` })));
+}
+
+/** `/mcp`: each server's state and tools (starting it to tell); `/mcp login NAME` logs in to a remote one. */
+async function mcpCommand(host: ChatHost, args: string, ui: ChatUi): Promise<void> {
+  const pool = host.team.mcp;
+  const [verb, name] = args.split(/\s+/);
+  if (verb === 'login') {
+    const url = name ? pool.servers[name]?.url : undefined;
+    if (!name || !url) return ui.error(`Usage: /mcp login NAME, for a remote server (${pool.serverNames().filter((n) => pool.servers[n]?.url).join(', ') || 'there are none'})`);
+    const { mcpLogin } = await import('../../core/tools/mcp-oauth/index.js');
+    await mcpLogin(name, url, { onAuthorizationUrl: (u) => ui.info(`Log in to ${name} in your browser (it should open). If it does not: ${u.href}`) });
+    await pool.reconnect(name);
+    ui.info(`Logged in to ${name}.`, 'success');
+    return;
+  }
+  if (!pool.serverNames().length) return ui.info('This team has no MCP servers. Add one: adk mcp add NAME URL (or -- COMMAND …), then a new session.', 'muted');
+  const rows: string[] = [];
+  for (const server of pool.serverNames()) {
+    const tools = await pool.toolsFor(server).catch((e: unknown) => e as Error);
+    const where = pool.servers[server]?.url ?? [pool.servers[server]?.command, ...(pool.servers[server]?.args ?? [])].join(' ');
+    if (tools instanceof Error) rows.push(`- **${server}** ✗ ${tools.message}${/adk mcp login/.test(tools.message) ? ` (or /mcp login ${server})` : ''}\n  \`${where}\``);
+    else rows.push(`- **${server}** ✓ ${tools.length} tools: ${tools.map((t) => `\`${t.name}\``).join(', ')}\n  \`${where}\``);
+  }
+  ui.markdown(`${rows.join('\n')}\n\nResources: \`@server:uri\` in a message; prompts: \`/server:prompt args\`.`, 'mcp');
 }

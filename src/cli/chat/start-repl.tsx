@@ -16,6 +16,8 @@ import { InputHistory } from './input-history.js';
 import { signalExitCode, stopOnSignals } from '../signals.js';
 import type { StartupKeys } from './startup-keys.js';
 import { handleCommand } from './slash-commands.js';
+import { mcpPromptCommands } from './mcp-mentions.js';
+import { DEFAULT_SLASH_COMMANDS } from '../../ui/input/slash-commands.js';
 
 export interface ReplOptions {
   stores: AdkStores;
@@ -90,6 +92,13 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
   }, [host]);
   const [savedHistory] = useState(() => history.load());
   const parents = useMemo(() => agentParents(host.team.agent), [host.team]);
+  // The MCP servers' prompts join the commands (`/server:prompt`) once the servers answer.
+  const [commands, setCommands] = useState(DEFAULT_SLASH_COMMANDS);
+  useEffect(() => {
+    let live = true;
+    void mcpPromptCommands(host.team.mcp).then((prompts) => live && prompts.length && setCommands([...DEFAULT_SLASH_COMMANDS, ...prompts]));
+    return () => void (live = false);
+  }, [host.team]);
   return (
     <ChatApp
       runTurn={host.runTurn}
@@ -97,6 +106,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       runShell={host.runShell}
       completePath={host.completePath}
       onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
+      commands={commands}
       history={savedHistory}
       onHistoryAdd={(text) => history.add(text)}
       model={host.team.modelName}

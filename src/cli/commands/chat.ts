@@ -12,6 +12,8 @@ export interface ChatCommandOptions {
   model?: string;
   agents?: string;
   agent?: string;
+  /** --fallback: models asked when the model is unavailable after its retries. */
+  fallback?: string[];
 }
 
 /** `adk chat` and interactive `adk resume <id>`: the Ink REPL. */
@@ -30,9 +32,9 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     const trust = new TrustStore();
     // One set of background jobs for the whole REPL: `/model`, `/agents` and `/resume` load other teams, the jobs go on.
     const shellJobs = new ShellJobs();
-    const teamOptions: TeamOptions = { model: opts.model, agentsFile: opts.agents, agentName: opts.agent, trust, shellJobs };
+    const teamOptions: TeamOptions = { model: opts.model, fallback: opts.fallback, agentsFile: opts.agents, agentName: opts.agent, trust, shellJobs };
     const team = await loadTrustedTeam(
-      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? record.rootAgent, trust, shellJobs } : teamOptions,
+      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), fallback: opts.fallback, agentName: opts.agent ?? record.rootAgent, trust, shellJobs } : teamOptions,
       trust,
       keys,
     );

@@ -9,6 +9,8 @@ export interface ModelListing {
   provider: string;
   baseURL: string;
   models?: string[];
+  /** Context windows (tokens) of the listed models, where the provider states them (native providers). */
+  windows?: Record<string, number>;
   error?: string;
 }
 
@@ -22,7 +24,7 @@ export async function modelsCommand(opts: { agents?: string; json?: boolean }): 
   for (const l of listings) {
     if (opts.json) out(`${JSON.stringify(l)}\n`);
     else if (l.error) err(`${l.entry} (${l.provider}${l.baseURL ? `, ${l.baseURL}` : ''}): ${l.error}\n`);
-    else out(`${l.entry} (${l.provider}${l.baseURL ? `, ${l.baseURL}` : ''}):\n${l.models!.map((m) => `  ${m}\n`).join('') || '  (no models listed)\n'}`);
+    else out(`${l.entry} (${l.provider}${l.baseURL ? `, ${l.baseURL}` : ''}):\n${l.models!.map((m) => `  ${m}${l.windows?.[m] ? `  (window ${l.windows[m].toLocaleString('en-US')})` : ''}\n`).join('') || '  (no models listed)\n'}`);
   }
   return listings.some((l) => l.error) ? 1 : 0;
 }
@@ -34,6 +36,7 @@ export async function listTeamModels(
   signal?: AbortSignal,
 ): Promise<ModelListing[]> {
   const { modelFromConfig } = await import('../../core/config/model-from-config.js');
+  const { listsModelInfo } = await import('../../core/models/model-info.js');
   const seen = new Set<string>();
   const out: ModelListing[] = [];
   for (const mc of entries) {
@@ -53,6 +56,12 @@ export async function listTeamModels(
       continue;
     }
     try {
+      if (listsModelInfo(model)) {
+        const infos = await model.listModelInfo(signal);
+        const windows = Object.fromEntries(infos.filter((m) => m.contextWindow).map((m) => [m.id, m.contextWindow!]));
+        out.push({ entry: mc.name, provider: mc.provider, baseURL, models: infos.map((m) => m.id), ...(Object.keys(windows).length ? { windows } : {}) });
+        continue;
+      }
       out.push({ entry: mc.name, provider: mc.provider, baseURL, models: await model.listModels(signal) });
     } catch (e) {
       out.push({ entry: mc.name, provider: mc.provider, baseURL, error: (e as Error).message });

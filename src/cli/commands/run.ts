@@ -1,4 +1,6 @@
 import { Conversation } from '../../core/conversation/conversation.js';
+import { ContentPartError } from '../../core/errors.js';
+import { readContentPart, type ContentPart } from '../../core/schema/index.js';
 import { CliError } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { promptFromArgs } from '../stdin.js';
@@ -12,15 +14,21 @@ export interface RunCommandOptions {
   agents?: string;
   agent?: string;
   session?: string;
+  /** --fallback: models asked when the model is unavailable after its retries. */
+  fallback?: string[];
+  /** --file (repeatable): images and PDFs sent with the prompt. */
+  file?: string[];
 }
 
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
   const prompt = await promptFromArgs(words);
   if (!prompt.trim()) throw new CliError('the prompt is empty');
+  // Files are read before anything starts: a missing or too large one is a usage error, no request made.
+  const parts = await attachedFiles(opts.file ?? []);
   // A new session's team does not depend on the store: it is built while the store opens. The store
   // goes first, so its file work runs on libuv's threads while the agents file is checked here.
   const opening = openStores();
-  const early = opts.session ? undefined : settle(loadTeam({ model: opts.model, agentsFile: opts.agents, agentName: opts.agent }));
+  const early = opts.session ? undefined : settle(loadTeam({ model: opts.model, fallback: opts.fallback, agentsFile: opts.agents, agentName: opts.agent }));
   try {
     const stores = await opening;
     try {
@@ -33,11 +41,11 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
           throw new CliError(`session ${existing.id} is waiting on ${existing.pendingInterrupts.length} interrupt(s); answer with \`adk resume ${existing.id}\``);
         }
         const team = existing
-          ? await loadTeam({ ...sessionTeamOptions(existing, { model: opts.model, agentsFile: opts.agents }), agentName: opts.agent ?? existing.rootAgent })
+          ? await loadTeam({ ...sessionTeamOptions(existing, { model: opts.model, agentsFile: opts.agents }), fallback: opts.fallback, agentName: opts.agent ?? existing.rootAgent })
           : await unwrap(early!);
         try {
           const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
-          return await runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), opts);
         } finally {
           if (existing) await team.close();
         }
@@ -49,6 +57,15 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
     }
   } finally {
     await early?.then((r) => r.team?.close());
+  }
+}
+
+/** The --file paths as message parts (PNG, JPEG, WebP, GIF, PDF). */
+async function attachedFiles(paths: readonly string[]): Promise<ContentPart[]> {
+  try {
+    return await Promise.all(paths.map((p) => readContentPart(p)));
+  } catch (e) {
+    throw e instanceof ContentPartError ? new CliError(`--file ${e.message}`) : e;
   }
 }
 

@@ -29,6 +29,8 @@ export interface ServeCommandOptions {
   socket?: string;
   /** commander's `--no-token`: false when given. */
   token?: boolean;
+  /** `--a2a`: serve every root agent over A2A (agent cards, JSON-RPC). */
+  a2a?: boolean;
 }
 
 /** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
@@ -80,6 +82,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         version: packageVersion(),
         webRoot: WEB_ROOT,
         // DeerFlow's front end talks to the research team when the file has one.
+        a2a: opts.a2a ? { version: packageVersion(), agents: [...config.agents.entries()].sort(([a], [b]) => Number(b === first.rootName) - Number(a === first.rootName)).map(([name, a]) => ({ name, description: a.description ?? '' })) } : undefined,
         deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
       },
       opts.socket ? { socket: opts.socket } : { host, port },

@@ -30,6 +30,8 @@ import { DEFAULT_OUTPUT_RETRIES, StructuredOutput, type OutputSchema } from './o
 import { callOptionsFor, createRunContext, type RunContext } from './run-context.js';
 import { checkOptions, checkTools, checkTypes, requireChatModel, requireName, who } from './options-check.js';
 import { runToolBatch, toolEvent, toolMessages, type DoneCall } from './tool-batch.js';
+import { cutOffCalls } from './cut-off-calls.js';
+import { refusalText } from './refusal-text.js';
 import { errorEvent, messageEvent, type Agent, type AgentEvent, type AgentInput, type SubAgentAware } from './types.js';
 
 /** Builds the messages of a run's first model call from the instruction, the input and the run (Eino's GenModelInput). */
@@ -362,11 +364,21 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         }
         state.messages.push(reply);
         await runAfterModel(run.middlewares, run.mctx, state, reply);
+        if (reply.toolCalls?.length && reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) {
+          // Calls of a cut-off reply may hold half their arguments: none runs, each is answered.
+          const cut = cutOffCalls(reply, this.name);
+          for (const m of cut.results) {
+            state.messages.push(m);
+            emit({ ...messageEvent(m), agentName: this.name });
+          }
+          this.setOutput(ctx, reply.content);
+          throw cut.error;
+        }
         if (!reply.toolCalls?.length) {
           // A cut-off answer is kept but not passed off as finished.
           if (reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) {
             this.setOutput(ctx, reply.content);
-            throw new IncompleteReplyError(reply.finishReason);
+            throw new IncompleteReplyError(reply.finishReason, reply.finishReason === 'refusal' ? refusalText(reply.content) : undefined);
           }
           if (run.output && !this.acceptStructured(run.output, reply.content, state, emit)) continue;
           this.setOutput(ctx, reply.content);

@@ -28,5 +28,5 @@ export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResu
 
 /** How a tool call ended: a result for the model (with any action), or an interrupt for a person. */
 export type ToolCallResult =
-  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean }
+  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean; structured?: unknown }
   | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };

@@ -2,6 +2,9 @@ import { sleep } from '../abort.js';
 import { cancelledBy, RetryExhaustedError, WillRetryError, toError } from '../errors.js';
 import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from '../models/chat-model.js';
 import { retryDelay, type RetryPolicy } from '../models/retry.js';
+import { allowsFallback, modelChain } from '../models/fallback.js';
+import { fallbackNotice } from '../models/model-notice.js';
+import { assertVision } from '../models/vision.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
 import type { CallIds } from './call-ids.js';
@@ -29,6 +32,23 @@ export interface ModelStepEnv {
  * drop its partial text.
  */
 export async function callModel(env: ModelStepEnv, messages: Message[], options: ModelCallOptions): Promise<Message> {
+  const chain = modelChain(env.model);
+  for (let i = 0; ; i++) {
+    const next = chain[i + 1];
+    try {
+      return await callOneModel({ ...env, model: chain[i]! }, messages, options, next ? allowsFallback : undefined);
+    } catch (e) {
+      // Retries spent on an unavailable provider: the next model of the chain answers, and says so.
+      if (!next || env.signal.aborted || !allowsFallback(e)) throw e;
+      env.emit({ agentName: env.agentName, runPath: [], output: { custom: fallbackNotice(chain[i]!.modelName, next.modelName, toError(e)) } });
+    }
+  }
+}
+
+/** One model of the chain with its retries; `fallsBack` says which final failures another model takes over. */
+async function callOneModel(env: ModelStepEnv, messages: Message[], options: ModelCallOptions, fallsBack?: (e: unknown) => boolean): Promise<Message> {
+  // Images to a model without vision: refused here, before the provider sees a request.
+  assertVision(env.model, messages);
   const cb = env.callbacks;
   const request = cb && requestTelemetry(env.model.telemetry, options);
   for (let attempt = 1; ; attempt++) {
@@ -85,7 +105,8 @@ export async function callModel(env: ModelStepEnv, messages: Message[], options:
         await sleep(delayMs, env.signal);
         continue;
       }
-      stream?.close(err);
+      // A stream another model takes over is dropped as a retried attempt's would be.
+      stream?.close(fallsBack?.(err) ? new WillRetryError(attempt, err) : err);
       throw attempt > 1 ? new RetryExhaustedError(attempt, err) : err;
     }
   }

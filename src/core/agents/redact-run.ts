@@ -13,7 +13,8 @@ export function redactToolResult(result: ToolCallResult, secrets: Secrets): Tool
   const list = secrets?.();
   if (!list?.length) return result;
   const content = redactSecrets(result.content, list);
-  return content === result.content ? result : { ...result, content };
+  const structured = result.structured === undefined ? undefined : redactSecrets(result.structured, list);
+  return content === result.content && structured === result.structured ? result : { ...result, content, ...(structured !== undefined ? { structured } : {}) };
 }
 
 /**

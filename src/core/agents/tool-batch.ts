@@ -14,6 +14,8 @@ export interface DoneCall {
   editedArguments?: string | undefined;
   /** The result came from the run's journal (an earlier attempt of the turn ran the call). */
   replayed?: boolean | undefined;
+  /** The result as data too (MCP structuredContent). */
+  structured?: unknown;
 }
 
 export interface ToolBatchEnv {
@@ -70,6 +72,7 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         if (r.action) entry.action = r.action;
         if (r.edited) entry.editedArguments = JSON.stringify(r.arguments ?? null);
         if (r.replayed) entry.replayed = true;
+        if (r.structured !== undefined) entry.structured = r.structured;
         result.done[call.id] = entry;
         if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
       }),
@@ -91,6 +94,11 @@ export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): A
  * what ran (the assistant's message still shows what the model asked for).
  */
 function resultMessage(call: ToolCall, entry: DoneCall): Message {
+  if (entry.structured !== undefined) return { ...resultText(call, entry), structured: entry.structured };
+  return resultText(call, entry);
+}
+
+function resultText(call: ToolCall, entry: DoneCall): Message {
   if (!entry.editedArguments) return toolMessage(entry.content, call.id, call.function.name);
   const note = `[The user edited this call before approving it; it ran with ${entry.editedArguments}]`;
   return { ...toolMessage(`${note}\n${entry.content}`, call.id, call.function.name), editedArguments: entry.editedArguments };

@@ -17,10 +17,13 @@ interface ChildRef {
 }
 
 /** References an agent makes to other agents: a supervisor's `supervisor` first, then `sub_agents`. */
-export function childRefs(name: string, agent: { supervisor?: string; sub_agents?: string[] }): ChildRef[] {
+export function childRefs(name: string, agent: { supervisor?: string; sub_agents?: Array<string | object>; roles?: Record<string, string | undefined> }): ChildRef[] {
   const refs: ChildRef[] = [];
   if (agent.supervisor !== undefined) refs.push({ name: agent.supervisor, path: ['agents', name, 'supervisor'] });
-  agent.sub_agents?.forEach((s, i) => refs.push({ name: s, path: ['agents', name, 'sub_agents', i] }));
+  // A research team's roles are its children, in the order its graph runs them.
+  for (const [role, agentName] of Object.entries(agent.roles ?? {})) if (agentName !== undefined) refs.push({ name: agentName, path: ['agents', name, 'roles', role] });
+  // A remote A2A agent (a mapping) is a leaf of its own: no agent of the file to link.
+  agent.sub_agents?.forEach((s, i) => typeof s === 'string' && refs.push({ name: s, path: ['agents', name, 'sub_agents', i] }));
   return refs;
 }
 

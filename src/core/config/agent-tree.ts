@@ -4,7 +4,7 @@ import type { AgentConfig, AgentType, TeamConfig, ToolRef } from './types.js';
 export interface TreeNode {
   name: string;
   /** The inline parts of a plan_execute agent are nodes of their own kind. */
-  type: AgentType | 'planner' | 'executor' | 'replanner';
+  type: AgentType | 'planner' | 'executor' | 'replanner' | 'a2a';
   model?: string | undefined;
   /** Tool labels: a built-in name, `mcp:<server>`, or `<module path>#<export>`. */
   tools: string[];
@@ -59,6 +59,9 @@ function buildNode(config: TeamConfig, a: AgentConfig, seen: Set<string>): TreeN
       }
       break;
     }
+    case 'research':
+      // Children in the graph's order, each marked with its role (below, from subAgents).
+      break;
     case 'plan_execute':
       node.model = a.model;
       node.children.push(
@@ -71,9 +74,13 @@ function buildNode(config: TeamConfig, a: AgentConfig, seen: Set<string>): TreeN
   if (a.type !== 'plan_execute') {
     for (const s of a.subAgents) {
       const n = child(s);
-      if (n) node.children.push(n);
+      if (!n) continue;
+      if (a.type === 'research') n.markers.push(...Object.entries(a.roles).flatMap(([role, agent]) => (agent === s ? [role] : [])));
+      node.children.push(n);
     }
   }
+  // Remote A2A agents are leaves, named as written or by their URL (their cards are not read here).
+  for (const r of a.remoteSubAgents ?? []) node.children.push({ name: r.name ?? r.url, type: 'a2a', tools: [], approval: [], markers: r.name ? [r.url] : [], children: [] });
   return node;
 }
 
@@ -86,6 +93,7 @@ export function toolLabel(t: ToolRef): string {
   if (t.kind === 'builtin') return t.name;
   if (t.kind === 'mcp') return `mcp:${t.server}`;
   if (t.kind === 'agent') return t.name && t.name !== t.agent ? `${t.name}(agent:${t.agent})` : `agent:${t.agent}`;
+  if (t.kind === 'a2a') return t.name ? `${t.name}(a2a:${t.url})` : `a2a:${t.url}`;
   return `${t.path}#${t.exportName ?? 'default'}`;
 }
 

@@ -75,6 +75,8 @@ export function codeRoots(config: TeamConfig): { files: string[]; folders: strin
     for (const m of a.type === 'chat' || a.type === 'deep' ? (a.middlewares ?? []) : []) if (m.kind === 'module') files.add(m.resolvedPath);
   }
   for (const s of config.mcpServers.values()) {
+    // A remote server runs no code here.
+    if (s.url) continue;
     const words = [s.command, ...s.args];
     // `sh -c "exec node mcp/server.js"`: the script's words name files too.
     const shellFlag = SHELLS.has(path.basename(s.command)) ? s.args.indexOf('-c') : -1;

@@ -7,13 +7,15 @@ import type { ChatModel } from '../models/chat-model.js';
 import type { RetryPolicy } from '../models/retry.js';
 import { Executor, Planner, Replanner, planExecute } from '../prebuilt/plan-execute/index.js';
 import { supervisor } from '../prebuilt/supervisor.js';
+import { researchTeam } from '../prebuilt/research/research-team.js';
 import { agentTool } from '../agents/agent-tool.js';
 import { deepAgent } from '../prebuilt/deep/deep-agent.js';
 import { agentsMdMiddleware } from '../middlewares/agents-md.js';
 import { skillsMiddleware } from '../middlewares/skills.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRef as RegistryToolRef } from '../tools/registry.js';
-import type { AgentConfig, MiddlewareRef, ModelConfig, TeamConfig, ToolRef } from './types.js';
+import type { A2aAgentRef, AgentConfig, MiddlewareRef, ModelConfig, TeamConfig, ToolRef } from './types.js';
+import { A2aAgent } from '../prebuilt/a2a/a2a-agent.js';
 import type { AgentMiddleware } from '../agents/middleware.js';
 import { pathToFileURL } from 'node:url';
 import { summarizeMiddleware } from '../middlewares/summarize.js';
@@ -32,8 +34,12 @@ export interface TeamDeps {
   workspace?: string | undefined;
   /** Folders of skills (`<skill>/SKILL.md`), first wins a name: ADK_HOME's `skills`, then the workspace's `.adk/skills`. */
   skillDirs?: string[] | undefined;
+  /** Keeps an agent's MCP tools as their servers list them now (tools/list_changed); undefined: as built. */
+  liveMcpTools?(servers: string[]): AgentMiddleware | undefined;
   /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
   middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
+  /** Private hosts remote A2A agents may be reached at (ADK_FETCH_ALLOW_HOSTS); otherwise public addresses, or one the URL names. */
+  a2aAllowHosts?: readonly string[] | undefined;
 }
 
 /**
@@ -66,14 +72,25 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
     }
   }
 
-  async function children(names: string[]): Promise<Agent[]> {
+  async function children(names: string[], remote: A2aAgentRef[] = []): Promise<Agent[]> {
     const out: Agent[] = [];
     for (const n of names) {
       const child = await build(n);
       const c = config.agents.get(n);
       out.push(c?.type === 'chat' && c.disallowTransferToParent ? agentWithOptions(child, { disallowTransferToParent: true }) : child);
     }
+    for (const r of remote) {
+      const agent = await a2aAgent(r);
+      // Names are read from cards only now: two children of one name could not be told apart.
+      if (out.some((o) => o.name === agent.name)) throw new ConfigError(`the A2A agent at ${r.url} is named '${agent.name}' like another sub-agent in ${config.file}: give it another name ({ a2a: …, name: … })`);
+      out.push(agent);
+    }
     return out;
+  }
+
+  /** A remote A2A agent, its card read now (name and description default from it). */
+  function a2aAgent(r: A2aAgentRef): Promise<Agent> {
+    return A2aAgent.connect({ url: r.url, name: r.name, description: r.description, allowHosts: deps.a2aAllowHosts });
   }
 
   async function buildAgent(a: AgentConfig): Promise<Agent> {
@@ -91,9 +108,9 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           maxIterations: a.maxIterations,
           exit: a.exit,
           retry: deps.retry,
-          middlewares: [...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
+          middlewares: [...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
         });
-        return a.subAgents.length ? setSubAgents(agent, await children(a.subAgents)) : agent;
+        return a.subAgents.length || a.remoteSubAgents?.length ? setSubAgents(agent, await children(a.subAgents, a.remoteSubAgents)) : agent;
       }
       case 'deep':
         return deepAgent({
@@ -104,22 +121,35 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           tools: await resolveTools(a.tools),
           approval: a.approval,
           // Fresh instances: run by the task tool, never transferred to.
-          subAgents: await buildEach(a.subAgents),
+          subAgents: [...(await buildEach(a.subAgents)), ...(await children([], a.remoteSubAgents))],
           generalPurpose: a.generalPurpose,
           maxIterations: a.maxIterations,
           outputKey: a.outputKey,
           retry: deps.retry,
-          middlewares: [...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
+          middlewares: [...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
           subAgentMiddlewares: contextMiddlewares(a.agentsMd),
         });
       case 'sequential':
-        return new SequentialAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents) });
+        return new SequentialAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents, a.remoteSubAgents) });
       case 'parallel':
-        return new ParallelAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents) });
+        return new ParallelAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents, a.remoteSubAgents) });
       case 'loop':
-        return new LoopAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents), maxIterations: a.maxIterations });
+        return new LoopAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents, a.remoteSubAgents), maxIterations: a.maxIterations });
       case 'supervisor':
-        return supervisor({ supervisor: await build(a.supervisor), subAgents: await children(a.subAgents) });
+        return supervisor({ supervisor: await build(a.supervisor), subAgents: await children(a.subAgents, a.remoteSubAgents) });
+      case 'research': {
+        const role = async (r: keyof typeof a.roles) => (a.roles[r] ? await build(a.roles[r]) : undefined);
+        return researchTeam({
+          name: a.name,
+          description: a.description,
+          coordinator: (await role('coordinator'))!,
+          backgroundInvestigator: await role('background_investigator'),
+          planner: (await role('planner'))!,
+          researcher: (await role('researcher'))!,
+          coder: await role('coder'),
+          reporter: (await role('reporter'))!,
+        });
+      }
       case 'plan_execute':
         return planExecute({
           name: a.name,
@@ -147,10 +177,18 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
     return out;
   }
 
+  /** The agent's MCP servers, kept current when their tool lists change. */
+  function liveTools(refs: ToolRef[]): AgentMiddleware[] {
+    const servers = refs.flatMap((r) => (r.kind === 'mcp' ? [r.server] : []));
+    const m = servers.length ? deps.liveMcpTools?.(servers) : undefined;
+    return m ? [m] : [];
+  }
+
   /** Built-in, MCP and module tools from the registry; `{ agent: … }` tools are fresh instances of those agents. */
   async function resolveTools(refs: ToolRef[]): Promise<Tool[]> {
-    const tools = await deps.tools(refs.flatMap((r) => (r.kind === 'agent' ? [] : [toRegistryRef(r)])));
+    const tools = await deps.tools(refs.flatMap((r) => (r.kind === 'agent' || r.kind === 'a2a' ? [] : [toRegistryRef(r)])));
     for (const r of refs) {
+      if (r.kind === 'a2a') tools.push(agentTool(await a2aAgent(r), { name: r.name, description: r.description }));
       if (r.kind !== 'agent') continue;
       const inner = await build(r.agent);
       tools.push(agentTool(inner, { name: r.name, emitInternalEvents: r.emitInternalEvents, fullChatHistoryAsInput: r.fullHistory, description: r.description }));
@@ -186,7 +224,7 @@ export async function importMiddleware(ref: Extract<MiddlewareRef, { kind: 'modu
 }
 
 /** A normalised tool reference in the form ToolRegistry.resolve takes; module paths stay as written (relative to the registry's baseDir). */
-export function toRegistryRef(ref: Exclude<ToolRef, { kind: 'agent' }>): RegistryToolRef {
+export function toRegistryRef(ref: Exclude<ToolRef, { kind: 'agent' | 'a2a' }>): RegistryToolRef {
   switch (ref.kind) {
     case 'builtin':
       return ref.options ? { builtin: ref.name, options: ref.options } : ref.name;

@@ -7,6 +7,8 @@ import { modelFromEnv, positiveMs } from '../models/from-env.js';
 import { OpenAIChatModel, OPENAI_DEFAULT_BASE_URL } from '../models/openai.js';
 import type { SamplingOptions } from '../models/openai-params.js';
 import { PROFILES, profileForURL } from '../models/providers.js';
+import { nativeModelFromConfig } from './native-model-config.js';
+import { FallbackChatModel } from '../models/fallback.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -37,6 +39,16 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
   const apiKey = env[keyVar]?.trim() || undefined;
   // OPENAI_BASE_URL only steers the generic OpenAI profile; a named provider has its own endpoint.
   const baseURL = mc.baseUrl || (mc.provider === 'openai' ? env.OPENAI_BASE_URL?.trim() : undefined) || profile.baseURL;
+  if (apiKey === undefined && profile.keyRequired && profile.api === 'gemini') throw new ConfigError(`model '${mc.name}' needs an API key: ${keyVar} is not set.`);
+  const native = nativeModelFromConfig(mc, env, {
+    // Native providers have no sensible default model: their entry names one.
+    model: override ?? mc.model ?? (profile.api === 'chat_completions' ? (env.ADK_MODEL ?? 'gpt-4o-mini') : ''),
+    apiKey,
+    baseURL,
+    timeoutMs: mc.timeoutMs ?? positiveMs(env.ADK_REQUEST_TIMEOUT_MS),
+    idleTimeoutMs: mc.idleTimeoutMs ?? positiveMs(env.ADK_IDLE_TIMEOUT_MS),
+  });
+  if (native && profile.api !== 'chat_completions') return native;
   if (!baseURL) {
     throw new ConfigError(`model '${mc.name}' (provider: ${mc.provider}) needs base_url, e.g. https://<resource>.openai.azure.com/openai/deployments/<deployment>`);
   }
@@ -47,6 +59,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
         'OpenAI-compatible server such as Ollama, or run with --model demo for the offline demo.',
     );
   }
+  if (native) return native;
   const model = override ?? mc.model ?? env.ADK_MODEL ?? 'gpt-4o-mini';
   const timeoutMs = mc.timeoutMs ?? positiveMs(env.ADK_REQUEST_TIMEOUT_MS);
   const idleTimeoutMs = mc.idleTimeoutMs ?? positiveMs(env.ADK_IDLE_TIMEOUT_MS);
@@ -57,6 +70,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
       baseURL,
       configName: mc.name,
       contextWindow: mc.contextWindow,
+      vision: mc.vision,
       price: mc.price,
       timeoutMs,
       idleTimeoutMs,
@@ -74,6 +88,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     baseURL,
     // `provider: openai` (the default) at another provider's URL still gets that provider's quirks handled.
     profile: mc.provider === 'openai' ? profileForURL(baseURL) : profile,
+    detectServer: mc.provider === 'openai',
     configName: mc.name,
     ...samplingOptions(mc),
     headers: mc.headers,
@@ -81,6 +96,7 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
     timeoutMs,
     idleTimeoutMs,
     contextWindow: mc.contextWindow,
+    vision: mc.vision,
     price: mc.price,
   });
 }
@@ -88,4 +104,20 @@ export function modelFromConfig(mc: ModelConfig, env: Env = process.env, overrid
 function samplingOptions(mc: ModelConfig): SamplingOptions {
   const { temperature, topP, maxTokens, stop, seed, reasoningEffort, parallelToolCalls, streamUsage, extraBody } = mc;
   return { temperature, topP, maxTokens, stop, seed, reasoningEffort, parallelToolCalls, streamUsage, extraBody };
+}
+
+/**
+ * The model of `mc` with its fallbacks (`fallback:` names, then `extra` from --fallback: entry names
+ * or model ids of the same entry's endpoint), each built as modelFromConfig builds it.
+ */
+export function modelWithFallbacks(mc: ModelConfig, models: ReadonlyMap<string, ModelConfig>, env: Env = process.env, override?: string, extra: readonly string[] = []): ChatModel {
+  const primary = modelFromConfig(mc, env, override);
+  const others = [...(mc.fallback ?? []), ...extra].filter((n, i, all) => n !== mc.name && all.indexOf(n) === i);
+  if (!others.length) return primary;
+  const fallbacks = others.map((name) => {
+    const entry = models.get(name);
+    // --fallback may name a model id rather than an entry: the same endpoint and settings, another model.
+    return entry ? modelFromConfig(entry, env) : modelFromConfig({ ...mc, fallback: undefined }, env, name);
+  });
+  return new FallbackChatModel(primary, fallbacks);
 }

@@ -4,7 +4,7 @@ import type { ProblemCollector } from './problems.js';
 import { DEFAULT_MODEL, type ResolvedRefs } from './references.js';
 import type { RawAgent } from './schema.js';
 import type { RawTeam } from './shape-check.js';
-import type { AgentConfig, AgentType, McpServerDef, ModelConfig, TeamConfig, ToolRef } from './types.js';
+import type { AgentConfig, AgentType, McpServerDef, ModelConfig, ResearchRole, TeamConfig, ToolRef } from './types.js';
 
 /** Builds the normalized TeamConfig. Only called once the file has no problems. */
 export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: string, c: ProblemCollector): TeamConfig {
@@ -29,13 +29,29 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     if (m.timeout_ms !== undefined) model.timeoutMs = m.timeout_ms;
     if (m.idle_timeout_ms !== undefined) model.idleTimeoutMs = m.idle_timeout_ms;
     if (m.context_window !== undefined) model.contextWindow = m.context_window;
+    if (m.vision !== undefined) model.vision = m.vision;
+    if (m.fallback?.length) model.fallback = m.fallback;
+    if (m.api !== undefined) model.api = m.api;
+    if (m.store !== undefined) model.store = m.store;
+    if (m.previous_response_id !== undefined) model.previousResponseId = m.previous_response_id;
+    if (m.reasoning_summary !== undefined) model.reasoningSummary = m.reasoning_summary;
+    if (m.thinking_budget !== undefined) model.thinkingBudget = m.thinking_budget;
+    if (m.thinking_level !== undefined) model.thinkingLevel = m.thinking_level;
+    if (m.region) model.region = m.region;
+    if (m.project) model.project = m.project;
+    if (m.location) model.location = m.location;
     if (m.price !== undefined) model.price = { input: m.price.input, output: m.price.output };
     models.set(name, model);
   }
 
   const mcpServers = new Map<string, McpServerDef>();
   for (const [name, s] of team.mcpServers) {
-    const def: McpServerDef = { name, command: s.command!, args: s.args ?? [], env: { ...s.env }, pos: c.locate(['mcp_servers', name], 'key') };
+    const def: McpServerDef = { name, command: s.command ?? '', args: s.args ?? [], env: { ...s.env }, pos: c.locate(['mcp_servers', name], 'key') };
+    if (s.url) {
+      def.url = s.url;
+      if (s.transport) def.transport = s.transport;
+      if (s.headers) def.headers = { ...s.headers };
+    }
     if (s.cwd) def.cwd = path.resolve(dir, s.cwd);
     if (s.timeout_ms !== undefined) def.timeoutMs = s.timeout_ms;
     mcpServers.set(name, def);
@@ -57,6 +73,8 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
   };
   const parent = refs.graph.parent.get(name);
   if (parent !== undefined) base.parent = parent;
+  const remote = refs.a2aSubAgents?.get(name);
+  if (remote?.length) Object.assign(base, { remoteSubAgents: remote });
   const tools = refs.tools.get(name) ?? [];
   // What chat and deep agents share: a model, an instruction, tools with approvals, sub-agents, context.
   const modelAgent = {
@@ -64,7 +82,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
     model: a.model ?? DEFAULT_MODEL,
     tools,
     approval: a.approval ?? defaultApproval(tools),
-    subAgents: a.sub_agents ?? [],
+    subAgents: localNames(a.sub_agents),
     agentsMd: a.agents_md ?? true,
   };
   const modelAgentOptional = { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) };
@@ -83,11 +101,11 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
       );
     case 'sequential':
     case 'parallel':
-      return { ...base, type: a.type, subAgents: a.sub_agents ?? [] };
+      return { ...base, type: a.type, subAgents: localNames(a.sub_agents) };
     case 'loop':
-      return withOptional({ ...base, type: 'loop', subAgents: a.sub_agents ?? [] }, { maxIterations: a.max_iterations });
+      return withOptional({ ...base, type: 'loop', subAgents: localNames(a.sub_agents) }, { maxIterations: a.max_iterations });
     case 'supervisor':
-      return { ...base, type: 'supervisor', supervisor: a.supervisor!, subAgents: a.sub_agents ?? [] };
+      return { ...base, type: 'supervisor', supervisor: a.supervisor!, subAgents: localNames(a.sub_agents) };
     case 'plan_execute': {
       const model = a.model ?? DEFAULT_MODEL;
       return withOptional(
@@ -105,12 +123,21 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
         { maxIterations: a.max_iterations },
       );
     }
+    case 'research': {
+      const roles = Object.fromEntries(Object.entries(a.roles ?? {}).filter(([, v]) => v !== undefined)) as Partial<Record<ResearchRole, string>>;
+      return { ...base, type: 'research', roles, subAgents: Object.values(roles) };
+    }
     case 'deep':
       return withOptional(
         { ...base, ...modelAgent, type: 'deep', generalPurpose: a.general_purpose ?? true },
         modelAgentOptional,
       );
   }
+}
+
+/** The file's own agents among `sub_agents:` (remote A2A agents are mappings, kept apart). */
+function localNames(list: RawAgent['sub_agents']): string[] {
+  return (list ?? []).filter((s): s is string => typeof s === 'string');
 }
 
 /** Built-in tools that ask for approval unless the agent lists `approval:` itself. */

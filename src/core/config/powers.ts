@@ -6,7 +6,7 @@ import type { TeamConfig, ToolRef } from './types.js';
 
 /** Something an agents file can do that a repository must not do to a person who only cloned it. */
 export interface ConfigPower {
-  kind: 'module' | 'mcp' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow' | 'tool_options';
+  kind: 'module' | 'mcp' | 'a2a' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow' | 'tool_options';
   /** One line for a person: what would run, or where keys would go. */
   text: string;
 }
@@ -36,8 +36,13 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
   }
   for (const s of config.mcpServers.values()) {
     const envKeys = Object.keys(s.env);
-    add({ kind: 'mcp', text: `starts MCP server ${s.name}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
+    const headers = Object.keys(s.headers ?? {});
+    if (s.url) add({ kind: 'mcp', text: `connects to MCP server ${s.name} at ${s.url}${headers.length ? ` sending headers ${headers.join(', ')}` : ''}` });
+    else add({ kind: 'mcp', text: `starts MCP server ${s.name}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
   }
+  // A remote agent is sent the person's messages and its answers reach the models: an endpoint like an MCP server's.
+  for (const a of config.agents.values()) for (const r of a.remoteSubAgents ?? []) add({ kind: 'a2a', text: `talks to the A2A agent at ${r.url}` });
+  for (const ref of allToolRefs(config)) if (ref.kind === 'a2a') add({ kind: 'a2a', text: `talks to the A2A agent at ${ref.url}` });
   for (const m of config.models.values()) {
     if (m.fromEnvironment || m.provider === 'demo') continue;
     if (m.baseUrl && m.baseUrl !== env.OPENAI_BASE_URL) add({ kind: 'base_url', text: `sends model requests (and the API key) to ${m.baseUrl}` });

@@ -4,8 +4,9 @@ import { didYouMean } from './did-you-mean.js';
 import type { PathSeg, ProblemCollector } from './problems.js';
 import type { RawTeam } from './shape-check.js';
 import { checkToolNames, checkTools } from './tool-refs.js';
-import type { MiddlewareRef, ToolRef } from './types.js';
+import type { A2aAgentRef, MiddlewareRef, ToolRef } from './types.js';
 import { checkMiddlewares } from './middleware-refs.js';
+import { checkA2aSubAgents } from './a2a-refs.js';
 
 /** The implicit model: `models.default` when defined, else the environment at build time. */
 export const DEFAULT_MODEL = 'default';
@@ -19,6 +20,8 @@ export interface ResolvedRefs {
   tools: Map<string, ToolRef[]>;
   /** Valid `middlewares:` per chat agent that lists them. */
   middlewares: Map<string, MiddlewareRef[]>;
+  /** Remote A2A agents among an agent's `sub_agents:`, per agent that lists some. */
+  a2aSubAgents?: Map<string, A2aAgentRef[]> | undefined;
   default?: string | undefined;
 }
 
@@ -35,6 +38,13 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
       hint: `define it under models:, or leave 'model' out to use the default model`,
     });
   };
+
+  for (const [name, m] of team.models) {
+    for (const [i, other] of (m.fallback ?? []).entries()) {
+      if (other === name) c.report(['models', name, 'fallback', i], `model '${name}' names itself as its fallback`, { hint: 'list other models under fallback:' });
+      else checkModel(other, ['models', name, 'fallback', i]);
+    }
+  }
 
   for (const [name, agent] of team.agents) {
     const base = ['agents', name];
@@ -58,6 +68,11 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
     }
   }
 
+  const a2aSubAgents = new Map<string, A2aAgentRef[]>();
+  for (const [name, agent] of team.agents) {
+    const remote = checkA2aSubAgents(name, agent.sub_agents, c);
+    if (remote.length) a2aSubAgents.set(name, remote);
+  }
   const graph = checkAgentGraph(team, c);
   reportAgentToolCycles(team, tools, c);
   // On an otherwise sound file only: a cycle, an unknown agent or a missing key is the mistake to fix first.
@@ -76,13 +91,14 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
     });
     def = undefined;
   }
-  return { graph, tools, middlewares, default: def ?? graph.roots[0] ?? team.agents.keys().next().value };
+  return { graph, tools, middlewares, a2aSubAgents, default: def ?? graph.roots[0] ?? team.agents.keys().next().value };
 }
 
 /** Reserved tool names of a deep agent, and what its `task` tool needs of each sub-agent. */
 function checkDeepSubAgents(name: string, agent: RawTeam['agents'] extends Map<string, infer A> ? A : never, team: RawTeam, refs: ToolRef[], c: ProblemCollector): void {
   (agent.sub_agents ?? []).forEach((sub, i) => {
     const path = ['agents', name, 'sub_agents', i];
+    if (typeof sub !== 'string') return; // a remote A2A agent: its card has the description
     const target = team.agents.get(sub);
     if (!target) return; // the agent graph reports it
     if (!target.description) c.report(path, `sub-agent '${sub}' has no description, and the task tool needs one: the model reads it to pick a sub-agent`, { hint: `give '${sub}' a description` });
@@ -111,6 +127,7 @@ function checkRouteDescriptions(team: RawTeam, c: ProblemCollector): void {
     if (agent.type !== 'chat' && agent.type !== 'supervisor') continue;
     let parentReported = false;
     (agent.sub_agents ?? []).forEach((sub, i) => {
+      if (typeof sub !== 'string') return; // a remote A2A agent: its card has the description
       const target = team.agents.get(sub);
       if (!target) return; // the agent graph reports it
       if (!target.description?.trim()) {

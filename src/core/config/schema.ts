@@ -44,16 +44,42 @@ export const modelSchema = z.strictObject({
   timeout_ms: z.number().int().positive().optional(),
   idle_timeout_ms: z.number().int().positive().optional(),
   context_window: z.number().int().positive().optional(),
+  /** Whether the model takes images and PDFs; `false` refuses them before any request (default: the provider's and model's known support). */
+  vision: z.boolean().optional(),
+  /** Other `models:` entries asked, in order, once this one is unavailable after its retries (429, 529, 5xx, timeout). */
+  fallback: z.array(z.string().min(1)).optional(),
+  /** `responses`: OpenAI's Responses API instead of Chat Completions (openai, azure). */
+  api: z.enum(['chat_completions', 'responses']).optional(),
+  /** Responses API: keep responses on OpenAI's side (default false: reasoning goes back encrypted). */
+  store: z.boolean().optional(),
+  /** Responses API with `store: true`: send only what is new, chained by `previous_response_id`. */
+  previous_response_id: z.boolean().optional(),
+  /** Responses API: the reasoning summaries asked for (default `auto` on reasoning models). */
+  reasoning_summary: z.enum(['auto', 'concise', 'detailed', 'none']).optional(),
+  /** Gemini: thinking tokens (0 off, -1 dynamic). */
+  thinking_budget: z.number().int().min(-1).optional(),
+  /** Gemini 3: thinking level. */
+  thinking_level: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  /** Bedrock: the AWS region (default: the AWS chain's, AWS_REGION or the profile's). */
+  region: z.string().min(1).optional(),
+  /** Vertex AI: the Google Cloud project and location (default GOOGLE_CLOUD_PROJECT / GOOGLE_CLOUD_LOCATION). */
+  project: z.string().min(1).optional(),
+  location: z.string().min(1).optional(),
   /** US dollars per million tokens, for `/cost` and the status line. */
   price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
 });
 export type RawModel = z.infer<typeof modelSchema>;
 
+/** An MCP server: a local program (`command`, stdio) or a remote one (`url`, streamable HTTP or legacy SSE). */
 export const mcpServerSchema = z.strictObject({
-  command: z.string().min(1),
+  command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().min(1).optional(),
+  url: z.string().min(1).optional(),
+  /** `http` (streamable HTTP, falling back to SSE for older servers) or `sse` (legacy HTTP+SSE only). */
+  transport: z.enum(['http', 'sse']).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
   timeout_ms: z.number().int().positive().optional(),
 });
 export type RawMcpServer = z.infer<typeof mcpServerSchema>;
@@ -68,6 +94,13 @@ export const agentToolSchema = z.strictObject({
   full_history: z.boolean().optional(),
   emit_internal_events: z.boolean().optional(),
 });
+/** A remote A2A agent, as a sub-agent or a tool: `- { a2a: https://host/agent, name?, description? }` (name and description default from its Agent Card). */
+export const a2aRefSchema = z.strictObject({
+  a2a: z.string().min(1),
+  name: z.string().regex(AGENT_NAME, 'an agent name (letters, digits, _ and -, at most 64)').optional(),
+  description: z.string().min(1).optional(),
+});
+export type RawA2aRef = z.infer<typeof a2aRefSchema>;
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 /** `- shell: { sandbox: off, network: true, env: [NPM_CONFIG_REGISTRY], read_paths: [~/.cargo/registry] }` */
 export const shellOptionsSchema = z.strictObject({
@@ -95,6 +128,16 @@ export const replannerSchema = z.strictObject({
   instruction: z.string().optional(),
 });
 
+/** A research team's `roles:`: each role's agent (coordinator, planner, researcher and reporter are required). */
+export const researchRolesSchema = z.strictObject({
+  coordinator: z.string().min(1),
+  background_investigator: z.string().min(1).optional(),
+  planner: z.string().min(1),
+  researcher: z.string().min(1),
+  coder: z.string().min(1).optional(),
+  reporter: z.string().min(1),
+});
+
 /** Every agent key and its shape; which keys a type accepts is in AGENT_KEYS_BY_TYPE. */
 const agentKeys = {
   type: z.enum(AGENT_TYPES),
@@ -106,7 +149,8 @@ const agentKeys = {
   return_directly: toolNameList,
   output_key: z.string().min(1),
   max_iterations: z.number().int().min(0),
-  sub_agents: z.array(z.string().min(1)),
+  // Agent names, or remote A2A agents (mappings checked with a2aRefSchema in references.ts).
+  sub_agents: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])),
   disallow_transfer_to_parent: z.boolean(),
   exit: z.boolean(),
   middlewares: z.array(z.unknown()),
@@ -116,6 +160,7 @@ const agentKeys = {
   planner: plannerSchema,
   executor: executorSchema,
   replanner: replannerSchema,
+  roles: researchRolesSchema,
 };
 export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
@@ -128,6 +173,7 @@ export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
   loop: ['type', 'description', 'sub_agents', 'max_iterations'],
   supervisor: ['type', 'description', 'supervisor', 'sub_agents'],
   plan_execute: ['type', 'description', 'model', 'planner', 'executor', 'replanner', 'max_iterations'],
+  research: ['type', 'description', 'roles'],
 };
 
 const REQUIRED: Partial<Record<AgentType, readonly AgentKey[]>> = {
@@ -135,6 +181,7 @@ const REQUIRED: Partial<Record<AgentType, readonly AgentKey[]>> = {
   parallel: ['sub_agents'],
   loop: ['sub_agents'],
   supervisor: ['supervisor', 'sub_agents'],
+  research: ['roles'],
 };
 
 /** A parsed agent; any key may be missing when its value was invalid (already reported). */
@@ -148,7 +195,7 @@ export interface RawAgent {
   return_directly?: string[] | undefined;
   output_key?: string | undefined;
   max_iterations?: number | undefined;
-  sub_agents?: string[] | undefined;
+  sub_agents?: Array<string | Record<string, unknown>> | undefined;
   disallow_transfer_to_parent?: boolean | undefined;
   exit?: boolean | undefined;
   middlewares?: unknown[] | undefined;
@@ -158,6 +205,7 @@ export interface RawAgent {
   planner?: z.infer<typeof plannerSchema> | undefined;
   executor?: z.infer<typeof executorSchema> | undefined;
   replanner?: z.infer<typeof replannerSchema> | undefined;
+  roles?: z.infer<typeof researchRolesSchema> | undefined;
 }
 
 function buildAgentSchema(keys: readonly AgentKey[], required: readonly AgentKey[] = []) {

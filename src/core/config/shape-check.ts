@@ -102,6 +102,7 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
 
   for (const [name, raw] of entries(top.mcp_servers)) {
     const s = checkObject(mcpServerSchema, raw, ['mcp_servers', name], c, unknownIn(mcpServerSchema, 'MCP server'));
+    if (s) checkMcpServerKind(s, ['mcp_servers', name], c);
     team.mcpServers.set(name, s ?? {}); // kept so references to it are not reported too
   }
 
@@ -271,4 +272,22 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 
 function entries(v: unknown): [string, unknown][] {
   return isRecord(v) ? Object.entries(v) : [];
+}
+
+/** A server is a program to start or a URL to reach, never both; each kind takes its own keys. */
+function checkMcpServerKind(s: Partial<RawMcpServer>, path: PathSeg[], c: ProblemCollector): void {
+  if (!s.command && !s.url) return c.report(path, 'an MCP server needs `command` (a program to start) or `url` (a remote server)', { at: 'key', hint: 'command: npx, args: [-y, some-mcp-server]  or  url: https://mcp.example.com/mcp' });
+  if (s.command && s.url) return c.report([...path, 'url'], 'an MCP server has `command` or `url`, not both');
+  if (s.url) {
+    let url: URL | undefined;
+    try {
+      url = new URL(s.url);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) c.report([...path, 'url'], `'${s.url}' is not an http(s) URL`);
+    for (const key of ['args', 'env', 'cwd'] as const) if (s[key] !== undefined) c.report([...path, key], `\`${key}\` is for servers adk starts (command:); a remote server takes url, headers, transport`);
+  } else {
+    for (const key of ['headers', 'transport'] as const) if (s[key] !== undefined) c.report([...path, key], `\`${key}\` is for remote servers (url:)`);
+  }
 }

@@ -8,6 +8,7 @@ import { agentToolSchema, fetchUrlOptionsSchema, mcpToolSchema, moduleToolSchema
 import { parseAllowHosts } from '../tools/net/address-policy.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { ToolRef } from './types.js';
+import { checkA2aRef } from './a2a-refs.js';
 
 export interface ToolCheckContext {
   c: ProblemCollector;
@@ -18,7 +19,7 @@ export interface ToolCheckContext {
 }
 
 const TOOL_FORMS =
-  'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> }, { module: ./file.js, export?: <name> } or { agent: <agent>, name?, description?, full_history?, emit_internal_events? }';
+  'a tool is a built-in name, a built-in with options ({ shell: { network: true } }, { fetch_url: { allow_hosts: [...] } }), { mcp: <server> }, { module: ./file.js, export?: <name> }, { agent: <agent>, name?, description?, full_history?, emit_internal_events? } or { a2a: https://host/agent, name?, description? }';
 /** Tools adk adds itself (transfer, exit, deep agents, reduction, skills). */
 const RESERVED_TOOL_NAMES = new Set(['transfer_to_agent', 'exit', 'task', 'write_todos', 'read_tool_result', 'skill']);
 
@@ -35,7 +36,7 @@ export function checkTools(list: readonly unknown[] | undefined, base: readonly 
     if (!ref) return;
     // Built-ins and agent tools are keyed by the name the model sees: two tools cannot share one.
     const id =
-      ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? (ref.name ?? ref.agent) : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
+      ref.kind === 'builtin' ? ref.name : ref.kind === 'mcp' ? `mcp:${ref.server}` : ref.kind === 'agent' ? (ref.name ?? ref.agent) : ref.kind === 'a2a' ? (ref.name ?? `a2a:${ref.url}`) : `module:${ref.resolvedPath}#${ref.exportName ?? 'default'}`;
     if (seen.has(id)) {
       const again = seen.get(id) === ref.kind;
       ctx.c.report(
@@ -85,6 +86,10 @@ function checkTool(entry: unknown, p: PathSeg[], ctx: ToolCheckContext): ToolRef
     return { kind: 'mcp', server: t.mcp, pos };
   }
   if ('agent' in entry) return checkAgentTool(entry, p, ctx);
+  if ('a2a' in entry) {
+    const ref = checkA2aRef(entry, p, c);
+    return ref && { kind: 'a2a', ...ref };
+  }
   if ('module' in entry) {
     const t = checkObject(moduleToolSchema, entry, p, c, (key) => ({
       message: `unknown key '${key}' in a module tool${didYouMean(key, ['module', 'export'])}`,
@@ -166,8 +171,9 @@ function checkBuiltinWithOptions(name: string, raw: unknown, p: PathSeg[], c: Pr
  */
 export function checkToolNames(names: readonly string[] | undefined, key: string, tools: readonly ToolRef[], base: readonly PathSeg[], c: ProblemCollector): void {
   if (!names) return;
-  const have = new Set(tools.flatMap((t) => (t.kind === 'builtin' ? [t.name] : t.kind === 'agent' ? [t.name ?? t.agent] : [])));
-  const dynamic = tools.some((t) => t.kind === 'mcp' || t.kind === 'module');
+  const have = new Set(tools.flatMap((t) => (t.kind === 'builtin' ? [t.name] : t.kind === 'agent' ? [t.name ?? t.agent] : t.kind === 'a2a' && t.name ? [t.name] : [])));
+  // MCP, module and A2A tools are named by what they load (an A2A agent's card names it).
+  const dynamic = tools.some((t) => (t.kind === 'mcp' || t.kind === 'module' || (t.kind === 'a2a' && !t.name)));
   const seen = new Set<string>();
   names.forEach((name, i) => {
     const p = [...base, i];

@@ -11,7 +11,7 @@ import type { BuiltinToolConfig } from '../tools/builtin/index.js';
  * defaulted, so building agents from it needs no further lookups in the YAML.
  */
 
-export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute', 'deep'] as const;
+export const AGENT_TYPES = ['chat', 'sequential', 'parallel', 'loop', 'supervisor', 'plan_execute', 'deep', 'research'] as const;
 /** An agent's `type:` in agents.yaml. */
 export type AgentType = (typeof AGENT_TYPES)[number];
 
@@ -36,6 +36,23 @@ export interface ModelConfig extends SamplingOptions {
   timeoutMs?: number | undefined;
   idleTimeoutMs?: number | undefined;
   contextWindow?: number | undefined;
+  /** `vision:`: whether the model takes images and PDFs (unset: known per provider and name). */
+  vision?: boolean | undefined;
+  /** `fallback:`: names of other entries asked in order when this one is unavailable after its retries. */
+  fallback?: string[] | undefined;
+  /** `api: responses`: OpenAI's Responses API (openai, azure). */
+  api?: 'chat_completions' | 'responses' | undefined;
+  /** Responses API: `store`, and chaining by `previous_response_id` (needs store). */
+  store?: boolean | undefined;
+  previousResponseId?: boolean | undefined;
+  reasoningSummary?: 'auto' | 'concise' | 'detailed' | 'none' | undefined;
+  /** Gemini thinking config. */
+  thinkingBudget?: number | undefined;
+  thinkingLevel?: 'minimal' | 'low' | 'medium' | 'high' | undefined;
+  /** Bedrock's AWS region; Vertex's project and location. */
+  region?: string | undefined;
+  project?: string | undefined;
+  location?: string | undefined;
   /** `price: { input, output }`: US dollars per million tokens (default: the list price for the model's name). */
   price?: { input: number; output: number } | undefined;
   /**
@@ -45,12 +62,17 @@ export interface ModelConfig extends SamplingOptions {
   fromEnvironment: boolean;
 }
 
-/** Assignable to the McpServerConfig of src/core/tools/mcp.ts. */
+/** Assignable to the McpServerConfig of src/core/tools/mcp.ts: a program (`command`) or a remote server (`url`). */
 export interface McpServerDef {
   name: string;
+  /** Empty for a remote server. */
   command: string;
   args: string[];
   env: Record<string, string>;
+  url?: string | undefined;
+  transport?: 'http' | 'sse' | undefined;
+  /** Values may come from `${VAR}` references (a secret stays out of the store and the output). */
+  headers?: Record<string, string> | undefined;
   /** Absolute; relative `cwd` values are resolved against the folder of agents.yaml. */
   cwd?: string | undefined;
   /** Per-call timeout for this server's tools. */
@@ -64,6 +86,14 @@ export type MiddlewareRef =
   | { kind: 'reduce_tool_results'; options?: ReduceToolResultsOptions; pos?: SourcePos }
   | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos?: SourcePos; middleware?: AgentMiddleware };
 
+/** `{ a2a: https://host/agent, name?, description? }`: a remote A2A agent (name and description default from its Agent Card). */
+export interface A2aAgentRef {
+  url: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  pos: SourcePos;
+}
+
 /** One entry of an agent's `tools:` list (or `executor.tools:`), resolved: a built-in, an MCP server, a module export or another agent. */
 export type ToolRef =
   | { kind: 'builtin'; name: string; options?: BuiltinToolConfig; pos: SourcePos }
@@ -71,7 +101,9 @@ export type ToolRef =
   /** `path` as written; `resolvedPath` is absolute and known to stay inside the folder of agents.yaml. */
   | { kind: 'module'; path: string; resolvedPath: string; exportName?: string; pos: SourcePos }
   /** `{ agent: researcher }`: another agent of the file, run as a tool (a fresh instance, its own context). */
-  | { kind: 'agent'; agent: string; name?: string; description?: string; fullHistory?: boolean; emitInternalEvents?: boolean; pos: SourcePos };
+  | { kind: 'agent'; agent: string; name?: string; description?: string; fullHistory?: boolean; emitInternalEvents?: boolean; pos: SourcePos }
+  /** `{ a2a: https://host/agent }`: a remote A2A agent run as a tool. */
+  | ({ kind: 'a2a' } & A2aAgentRef);
 
 interface AgentConfigBase {
   name: string;
@@ -80,6 +112,8 @@ interface AgentConfigBase {
   pos: SourcePos;
   /** The agent that lists this one as a child (sub-agent or supervisor), if any. */
   parent?: string | undefined;
+  /** Remote A2A agents among `sub_agents:` (after the file's own, which are in `subAgents`). */
+  remoteSubAgents?: A2aAgentRef[] | undefined;
 }
 
 /** `type: chat`: a ChatModelAgent with its model, instruction, tools and sub-agents it may transfer to. */
@@ -177,8 +211,19 @@ export interface PlanExecuteAgentConfig extends AgentConfigBase {
   maxIterations?: number | undefined;
 }
 
+/** The roles of a research team (Deer-Go's graph), each an agent of the file. */
+export const RESEARCH_ROLES = ['coordinator', 'background_investigator', 'planner', 'researcher', 'coder', 'reporter'] as const;
+export type ResearchRole = (typeof RESEARCH_ROLES)[number];
+
+/** `type: research`: Deer-Go's research graph over the agents named in `roles:` (coordinator, planner, researcher and reporter required). */
+export interface ResearchAgentConfig extends AgentConfigBase {
+  type: 'research';
+  roles: Partial<Record<ResearchRole, string>>;
+  subAgents: string[];
+}
+
 /** One `agents:` entry, told apart by `type`. */
-export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig | DeepAgentConfig;
+export type AgentConfig = ChatAgentConfig | WorkflowAgentConfig | SupervisorAgentConfig | PlanExecuteAgentConfig | DeepAgentConfig | ResearchAgentConfig;
 
 /** A whole validated agents.yaml: models, MCP servers, agents and the `allow:` rules. */
 export interface TeamConfig {

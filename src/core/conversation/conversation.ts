@@ -14,6 +14,7 @@ import { TokenCounter } from '../context/token-counter.js';
 import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_KEEP_TURNS, type CompactionEvent } from '../middlewares/summarize.js';
 import { Runner } from '../runner.js';
 import { systemMessage, userMessage, type Message } from '../schema/message.js';
+import { splitInput, type UserInput } from '../schema/content-part.js';
 import type { AgentEvent } from '../agents/types.js';
 import type { JournalStore } from '../agents/run-journal.js';
 import type { HistoryEntry } from '../agents/history.js';
@@ -98,6 +99,7 @@ export interface ConversationOptions {
  * const conv = await Conversation.start({ agent, stores: await openAdkStores('memory://') });
  * const first = await conv.send('Hello').result;
  * for await (const e of conv.send('And then?')) { … }
+ * await conv.send({ text: 'What is in it?', parts: [await readContentPart('shot.png')] }).result;
  * await conv.close();
  * ```
  */
@@ -262,7 +264,8 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    * compacted first if it must be. A turn id that is already running (its process died) runs
    * again from the saved message, its journal replaying what the first attempt did.
    */
-  async startTurn(text: string, signal: AbortSignal, inbox?: RunInbox, opts: TurnStart = {}): Promise<AsyncIterable<AgentEvent>> {
+  async startTurn(input: UserInput, signal: AbortSignal, inbox?: RunInbox, opts: TurnStart = {}): Promise<AsyncIterable<AgentEvent>> {
+    const { text } = splitInput(input);
     const again = opts.turnId !== undefined && this.turnState(opts.turnId) === 'running';
     let compacted: ContextCompaction | undefined;
     let prior: HistoryEntry[];
@@ -273,13 +276,13 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       await this.abandonStoppedTurn();
       compacted = await this.compact({ next: text, signal });
       prior = this.contextHistory();
-      this.record.messages.push(userMessage(text));
+      this.record.messages.push(userMessage(input));
       this.record.status = 'active';
       this.record.pendingInterrupts = [];
       this.record.turnId = opts.turnId;
       await this.save();
     }
-    const events = this.runner().run([userMessage(text)], {
+    const events = this.runner().run([userMessage(input)], {
       signal: this.runSignal(signal),
       history: prior,
       checkpointId: this.id,
@@ -297,9 +300,9 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    * One turn: iterate the result for its events and/or await `result`. The turn is saved when it
    * ends (its messages join the history; interrupts wait for `answer`); `result` settles after that.
    */
-  send(text: string, options: TurnOptions = {}): RunStream {
+  send(input: UserInput, options: TurnOptions = {}): RunStream {
     const signal = options.signal ?? new AbortController().signal;
-    return this.recorded(() => this.startTurn(text, signal, options.inbox, options));
+    return this.recorded(() => this.startTurn(input, signal, options.inbox, options));
   }
 
   /** Answers the waiting interrupts by id (approval `{ approved }`, a question's text, …) and goes on with the turn. */

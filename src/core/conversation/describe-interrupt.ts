@@ -13,6 +13,8 @@ export function describeInterrupt(c: InterruptContext) {
     ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
     ...(info.plan ? { plan: info.plan } : {}),
     ...(info.diff ? { diff: info.diff } : {}),
+    // A custom interrupt's data, or an MCP server's form (`{elicitation}`) for faces that draw forms.
+    ...(info.data !== undefined ? { data: info.data } : {}),
     message: info.message ?? '',
   };
 }

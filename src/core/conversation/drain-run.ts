@@ -5,6 +5,7 @@ import { AsyncQueue } from '../async-queue.js';
 import { RunStatusTracker, type RunStatus } from '../run-status.js';
 import { isCompactionEvent, type CompactionEvent } from '../middlewares/summarize.js';
 import { isTodosEvent, type Todo, type TodosEvent } from '../prebuilt/deep/todos.js';
+import { isModelNotice, type ModelNotice } from '../models/model-notice.js';
 
 /** Receives a run's events already flattened: streamed text arrives as deltas, in order. */
 export interface EventSink {
@@ -20,6 +21,8 @@ export interface EventSink {
   compaction(e: AgentEvent, c: CompactionEvent): void;
   /** A deep agent wrote its todo list. */
   todos(e: AgentEvent, t: TodosEvent): void;
+  /** Another model answered after a failure, or the model's window is a guess. */
+  notice?(e: AgentEvent, n: ModelNotice): void;
 }
 
 export type { RunStatus };
@@ -27,7 +30,8 @@ export type { RunStatus };
 export interface RunSummary {
   status: RunStatus;
   output: string;
-  usage: { promptTokens: number; completionTokens: number };
+  /** `estimated`: some reply's usage was counted by adk because its server reported none. */
+  usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
   error?: Error;
   /** Tokens in the model's context after the last reply (its prompt plus the reply), when the provider reported usage. */
   contextTokens?: number;
@@ -58,12 +62,14 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
           if (msg.role === 'assistant') summary.contextTokens = msg.usage.promptTokens + msg.usage.completionTokens;
           summary.usage.promptTokens += msg.usage.promptTokens;
           summary.usage.completionTokens += msg.usage.completionTokens;
+          if (msg.usage.estimated) summary.usage.estimated = true;
         }
       }
     }
     if (e.retry) sink.retry(e);
     const custom = e.output?.custom;
     if (isCompactionEvent(custom)) sink.compaction(e, custom);
+    if (isModelNotice(custom)) sink.notice?.(e, custom);
     if (isTodosEvent(custom)) {
       sink.todos(e, custom);
       summary.todos = custom.todos;

@@ -3,6 +3,7 @@ import type { InterruptContext } from '../interrupt.js';
 import type { Message } from '../schema/message.js';
 import type { CompactionEvent } from '../middlewares/summarize.js';
 import type { TodosEvent } from '../prebuilt/deep/todos.js';
+import type { ModelNotice } from '../models/model-notice.js';
 import { describeInterrupt } from './describe-interrupt.js';
 import { redactJsonText } from '../store/redact.js';
 import type { EventSink, RunSummary } from './drain-run.js';
@@ -32,7 +33,7 @@ export class JsonEvents implements EventSink {
     // A later attempt of the turn (another worker) replays what the first one already streamed.
     if (e.replayed) return;
     if (m.role === 'tool') {
-      this.emit({ type: 'tool_result', ...base(e), id: m.toolCallId, name: m.toolName, content: m.content, isError: !!m.isError });
+      this.emit({ type: 'tool_result', ...base(e), id: m.toolCallId, name: m.toolName, content: m.content, isError: !!m.isError, ...(m.structured !== undefined ? { structured: m.structured } : {}) });
       return;
     }
     this.emit({ type: 'message', ...base(e), role: m.role, content: m.content, ...(m.reasoningContent ? { reasoning: m.reasoningContent } : {}) });
@@ -52,6 +53,11 @@ export class JsonEvents implements EventSink {
   }
   compaction(e: AgentEvent, c: CompactionEvent): void {
     this.emit({ type: 'compaction', ...base(e), summarized: c.summarized, ...(c.error ? { dropped: true, error: c.error } : {}) });
+  }
+  /** `{"type":"fallback","from":…,"to":…}` names the model that answered; `{"type":"notice",…}` the rest. */
+  notice(e: AgentEvent, n: ModelNotice): void {
+    const { type: _, kind, ...fields } = n;
+    this.emit(kind === 'fallback' ? { type: 'fallback', ...base(e), ...fields } : { type: 'notice', ...base(e), kind, ...fields });
   }
   todos(e: AgentEvent, t: TodosEvent): void {
     this.emit({ type: 'todos', ...base(e), todos: t.todos });

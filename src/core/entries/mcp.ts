@@ -1,2 +1,2 @@
-/** `adk/mcp`: MCP servers as tools (stdio, through @modelcontextprotocol/sdk). */
+/** `adk/mcp`: MCP servers as tools (stdio, streamable HTTP and SSE, through @modelcontextprotocol/client). */
 export * from '../tools/mcp.js';

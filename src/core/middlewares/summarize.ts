@@ -1,4 +1,6 @@
-import type { AgentMiddleware } from '../agents/middleware.js';
+import type { AgentMiddleware, MiddlewareContext, ModelRequest } from '../agents/middleware.js';
+import { isContextOverflow } from '../models/context-overflow.js';
+import { defaultWindowNotice } from '../models/model-notice.js';
 import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -60,49 +62,97 @@ export function isSummarizeMiddleware(m: AgentMiddleware): m is SummarizeMiddlew
   return m.name === 'summarize' && typeof (m as SummarizeMiddleware).options === 'object';
 }
 
-/** Makes the summarisation middleware described at SummarizeMiddleware. It does nothing while the context window is unknown. */
+/**
+ * Makes the summarisation middleware described at SummarizeMiddleware. The window is the option's,
+ * else the model's (asked of its server when unknown, else a conservative default with a notice).
+ * A request the server still rejects as too long teaches the real window: the request is compacted
+ * under it and sent once more, instead of ending the session.
+ */
 export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMiddleware {
   const threshold = options.threshold ?? DEFAULT_COMPACT_THRESHOLD;
   const counters = new Map<string, TokenCounter>();
   const counterFor = (model: string) => counters.get(model) ?? counters.set(model, new TokenCounter(model)).get(model)!;
   let lastEstimate = 0;
+  /** The window a server's "too long" answer revealed (smaller than what adk believed). */
+  let learnedWindow: number | undefined;
+  let noticed = false;
+
+  const windowOf = async (ctx: MiddlewareContext): Promise<{ window: number; guessed: boolean } | undefined> => {
+    if (options.contextWindow) return { window: options.contextWindow, guessed: false };
+    if (learnedWindow) return { window: learnedWindow, guessed: false };
+    const info = await ctx.model.resolveContextWindow?.(ctx.signal);
+    if (!info) return ctx.model.contextWindow ? { window: ctx.model.contextWindow, guessed: false } : undefined;
+    return { window: info.window, guessed: info.source === 'default' };
+  };
+
+  /** The request with its older turns summarised to fit `window`; undefined when nothing can be cut. */
+  const compact = async (ctx: MiddlewareContext, request: ModelRequest, window: number) => {
+    const counter = counterFor(ctx.model.modelName);
+    const system = leadingSystem(request.messages);
+    const body = request.messages.slice(system.length);
+    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal });
+    if (!c) return undefined;
+    const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
+    const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
+    if (c.error) event.error = c.error.message;
+    ctx.emit(event);
+    return { cut: c.cut, system, replacement, request: { ...request, messages: [...system, ...replacement, ...body.slice(c.cut)] } };
+  };
+
   return {
     name: 'summarize',
     options,
     async beforeModel(ctx, state, request) {
-      const window = options.contextWindow ?? ctx.model.contextWindow;
-      if (!window) return;
+      const known = await windowOf(ctx);
+      if (!known) return;
+      const { window } = known;
       const counter = counterFor(ctx.model.modelName);
       lastEstimate = 0;
+      // A guessed window is said once the conversation is big enough for the guess to matter (half
+      // of it): a short run has nothing to be told.
+      if (known.guessed && !noticed && (await counter.exceeds(request.messages, request.tools, window / 2))) {
+        noticed = true;
+        ctx.emit(defaultWindowNotice(ctx.model.modelName, window));
+      }
       if (!(await counter.exceeds(request.messages, request.tools, threshold * window))) return;
       lastEstimate = await counter.count(request.messages, request.tools);
       // Compacted is what is sent (an earlier middleware may have shortened results); the kept state
       // is cut the same way when it is the same list of messages, and else left for the next call.
-      const system = leadingSystem(request.messages);
-      const body = request.messages.slice(system.length);
-      const c = await compactMessages(body, {
-        model: ctx.model,
-        counter,
-        window,
-        keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS,
-        instructions: options.instructions,
-        signal: ctx.signal,
-      });
-      if (!c) return;
-      const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
+      const done = await compact(ctx, request, window);
+      if (!done) return;
       if (sameShape(state.messages, request.messages)) {
-        state.messages = [...state.messages.slice(0, system.length), ...replacement, ...state.messages.slice(system.length + c.cut)];
+        const n = done.system.length;
+        state.messages = [...state.messages.slice(0, n), ...done.replacement, ...state.messages.slice(n + done.cut)];
       }
-      const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
-      if (c.error) event.error = c.error.message;
-      ctx.emit(event);
-      return { ...request, messages: [...system, ...replacement, ...body.slice(c.cut)] };
+      return done.request;
     },
     afterModel(ctx, _state, reply) {
       const reported = reply.usage && !reply.usage.estimated ? reply.usage.promptTokens : 0;
       if (reported) counterFor(ctx.model.modelName).observe(lastEstimate, reported);
     },
+    wrapModel(next, ctx) {
+      return async (messages, callOptions) => {
+        try {
+          return await next(messages, callOptions);
+        } catch (e) {
+          if (ctx.signal.aborted || !isContextOverflow(e)) throw e;
+          const sent = await counterFor(ctx.model.modelName).count(messages, callOptions.tools);
+          const known = (await windowOf(ctx))?.window ?? sent;
+          learnedWindow = statedWindow(e) ?? Math.floor(Math.min(known, sent) * 0.8);
+          const done = await compact(ctx, { messages, tools: callOptions.tools ?? [] }, learnedWindow);
+          if (!done) throw e;
+          // Once: a request still too long after compaction ends the turn with the server's own words.
+          return next(done.request.messages, callOptions);
+        }
+      };
+    },
   };
+}
+
+/** `This model's maximum context length is 4096 tokens` (OpenAI, vLLM): the window the server has. */
+function statedWindow(err: unknown): number | undefined {
+  const m = /maximum context length is (\d+)/i.exec(String((err as { message?: unknown })?.message ?? ''));
+  return m ? Number(m[1]) : undefined;
 }
 
 /** The same messages in the same places, some with shortened content (a reduced tool result). */

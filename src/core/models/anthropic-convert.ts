@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Message, MessageChunk, ToolCall, Usage } from '../schema/message.js';
 import type { ToolInfo } from '../tools/tool.js';
+import { partData, type ContentPart } from '../schema/content-part.js';
 import type { ToolChoice } from './chat-model.js';
 
 type Block = Record<string, unknown>;
@@ -34,7 +35,8 @@ export function toAnthropicRequest(messages: Message[]): { system?: Block[]; mes
       case 'system':
         break;
       case 'user':
-        if (m.content) push('user', [{ type: 'text', text: m.content }]);
+        // Images and documents ahead of the text that asks about them, as Anthropic advises.
+        push('user', [...(m.parts ?? []).map(anthropicPart), ...(m.content ? [{ type: 'text', text: m.content }] : [])]);
         break;
       case 'tool':
         push('user', [{ type: 'tool_result', tool_use_id: toolId(m.toolCallId ?? ''), content: m.content || '(no output)', ...(m.isError ? { is_error: true } : {}) }]);
@@ -57,6 +59,12 @@ export function toAnthropicRequest(messages: Message[]): { system?: Block[]; mes
   return { system: system ? [{ type: 'text', text: system, cache_control: CACHE }] : undefined, messages: out };
 }
 
+/** An image as an `image` block, a PDF as a `document` block, both base64. */
+function anthropicPart(p: ContentPart): Block {
+  const source = { type: 'base64', media_type: p.mimeType, data: partData(p) };
+  return p.type === 'image' ? { type: 'image', source } : { type: 'document', source, ...(p.name ? { title: p.name } : {}) };
+}
+
 export function toAnthropicTools(tools: ToolInfo[]): Block[] {
   return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
 }
@@ -75,7 +83,7 @@ const STOP_REASONS: Record<string, string> = {
   tool_use: 'tool_calls',
   max_tokens: 'length',
   model_context_window_exceeded: 'length',
-  refusal: 'content_filter',
+  refusal: 'refusal',
 };
 
 export function finishReasonOf(stopReason: unknown): string | undefined {

@@ -3,6 +3,7 @@ import { AdkError, CancelledError, ConfigError, ModelConnectionError, ModelHttpE
 import type { Message, MessageChunk } from '../schema/message.js';
 import { AnthropicStreamDecoder, fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic-convert.js';
 import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from './chat-model.js';
+import { modelVision } from './vision.js';
 import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { importOptional, notInstalled } from '../optional-peer.js';
@@ -26,6 +27,8 @@ export interface AnthropicChatModelOptions {
   /** The `models:` entry this model came from, named in error messages. */
   configName?: string | undefined;
   contextWindow?: number | undefined;
+  /** Whether the model takes images and PDFs (`vision:` in agents.yaml); default: known text-only names say false, else unknown. */
+  vision?: boolean | undefined;
   /** US dollars per million tokens. Default: the list price for the model's name, when known. */
   price?: ModelPrice | undefined;
   timeoutMs?: number | undefined;
@@ -46,6 +49,7 @@ export class AnthropicChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
   readonly contextWindow?: number | undefined;
+  readonly vision?: boolean | undefined;
   readonly price?: ModelPrice | undefined;
   /** Provider, endpoint and request settings, for tracing (OpenTelemetry's GenAI attributes). */
   readonly telemetry: ModelTelemetry;
@@ -56,6 +60,7 @@ export class AnthropicChatModel implements ChatModel {
   constructor(private readonly options: AnthropicChatModelOptions) {
     this.modelName = options.model;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
+    this.vision = modelVision(options.model, options.vision);
     this.price = options.price ?? knownPrice(options.model);
     this.baseURL = (options.baseURL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));

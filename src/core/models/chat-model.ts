@@ -89,6 +89,8 @@ export interface ChatModel {
   readonly contextWindow?: number | undefined;
   /** US dollars per million tokens, when known (`price:` in agents.yaml, or the list price for the name). */
   readonly price?: ModelPrice | undefined;
+  /** Whether it takes images and PDFs (`vision:`): false refuses messages with parts before any request; undefined is unknown (sent). */
+  readonly vision?: boolean | undefined;
   generate(messages: Message[], options?: ModelCallOptions): Promise<Message>;
   stream(messages: Message[], options?: ModelCallOptions): AsyncIterable<MessageChunk>;
   /**
@@ -100,4 +102,15 @@ export interface ChatModel {
   listModels?(signal?: AbortSignal): Promise<string[]>;
   /** Provider, endpoint and request settings, for tracing (OpenTelemetry's GenAI attributes). */
   readonly telemetry?: ModelTelemetry | undefined;
+  /**
+   * The context window and where it came from, asking the server when neither the settings nor the
+   * name tell it (OpenAI-compatible servers' `/models`). Absent: `contextWindow` is all there is.
+   */
+  resolveContextWindow?(signal?: AbortSignal): Promise<ContextWindowInfo>;
+}
+
+/** A model's context window: from `context_window`, its known name, its server, or adk's conservative default. */
+export interface ContextWindowInfo {
+  window: number;
+  source: 'config' | 'known' | 'server' | 'default';
 }

@@ -77,6 +77,8 @@ export function modelFromEnv(env: Env = process.env, overrides: ModelOverrides =
     apiKey,
     baseURL: settings.baseURL,
     profile: profileForURL(settings.baseURL),
+    // No `provider:` at all: what the server answers may tell which one it is.
+    detectServer: true,
     timeoutMs: positiveMs(read(env, 'ADK_REQUEST_TIMEOUT_MS')),
     idleTimeoutMs: positiveMs(read(env, 'ADK_IDLE_TIMEOUT_MS')),
   });

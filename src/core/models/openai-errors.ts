@@ -123,6 +123,11 @@ export function toModelError(e: unknown, ctx: ErrorContext, errorBody?: string):
   if (e instanceof APIError) {
     if (typeof e.status === 'number') {
       const detail = r(httpDetail(e, errorBody)) + endpointHint(e.status, ctx.baseURL);
+      if (/--jinja\b/.test(detail)) {
+        // llama-server started without --jinja cannot take tools: the same request fails every time.
+        const hint = ' (llama.cpp: restart llama-server with --jinja so it can take tools; asking again will not help)';
+        return new ModelHttpError(e.status, detail + hint, undefined, { providerCode: 'llamacpp_needs_jinja', retryable: false });
+      }
       return new ModelHttpError(e.status, detail, parseRetryAfter(e.headers), { providerCode: providerCode(e, errorBody) });
     }
     return streamReportedError(e.error, r);
@@ -146,6 +151,19 @@ export function streamReportedError(error: unknown, r: (s: string) => string): E
   const code = typeof err.code === 'number' ? err.code : Number.NaN;
   if (code >= 400 && code <= 599) return new ModelHttpError(code, detail);
   return new ModelConnectionError(`the model endpoint reported an error: ${detail}`, true);
+}
+
+/**
+ * An error event without the `{error: …}` wrapper the SDK checks for: vLLM's and Mistral's
+ * `{"object":"error","message":…,"type":…,"code":…}`, or any chunk with a message and no `choices`.
+ */
+export function unwrappedStreamError(raw: unknown): Record<string, unknown> | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  if (Array.isArray(o.choices)) return undefined;
+  if (o.object === 'error' || (o.type === 'error' && typeof o.message === 'string')) return o;
+  if (typeof o.message === 'string' && (o.code !== undefined || o.type !== undefined) && o.usage === undefined) return o;
+  return undefined;
 }
 
 /**

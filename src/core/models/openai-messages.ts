@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { dataUrl, partFileName, type ContentPart } from '../schema/content-part.js';
 import type { Message } from '../schema/message.js';
 import type { ProviderProfile } from './providers.js';
 
@@ -16,27 +17,26 @@ type Param = ChatCompletionMessageParam & Record<string, unknown>;
  * Our conversation as one provider accepts it: the single place where messages are reshaped per
  * provider. Strict servers get alternating roles (consecutive user or system turns merged, an
  * assistant bridge between a tool result and a user turn, empty assistant turns dropped); Mistral gets
- * nine-character ids; DeepSeek gets the current tool loop's reasoning back; Gemini and OpenRouter get
+ * nine-character ids; DeepSeek gets the reasoning of every turn that called tools back; Gemini and OpenRouter get
  * their thought signatures back. Nothing is sent where a provider would reject it.
  */
 export function toOpenAIMessages(messages: Message[], rules: WireRules = LENIENT): ChatCompletionMessageParam[] {
   const ids = rules.toolIdStyle === 'alnum9' ? new AlnumIds() : undefined;
   const mapId = (id: string | undefined) => (ids ? ids.get(id ?? '') : (id ?? ''));
-  const lastUser = findLastIndex(messages, (m) => m.role === 'user');
   const out: Param[] = [];
-  messages.forEach((m, i) => {
-    const p = toParam(m, mapId, rules, i > lastUser);
+  for (const m of messages) {
+    const p = toParam(m, mapId, rules);
     if (p) out.push(p);
-  });
+  }
   return rules.strictRoles ? alternate(out) : out;
 }
 
-function toParam(m: Message, mapId: (id: string | undefined) => string, rules: WireRules, currentTurn: boolean): Param | undefined {
+function toParam(m: Message, mapId: (id: string | undefined) => string, rules: WireRules): Param | undefined {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content };
     case 'user':
-      return { role: 'user', content: m.content };
+      return m.parts?.length ? { role: 'user', content: [...(m.content ? [{ type: 'text' as const, text: m.content }] : []), ...m.parts.map(chatPart)] } : { role: 'user', content: m.content };
     case 'tool':
       return { role: 'tool', content: m.content, tool_call_id: mapId(m.toolCallId) };
     case 'assistant': {
@@ -48,12 +48,20 @@ function toParam(m: Message, mapId: (id: string | undefined) => string, rules: W
           if (rules.echoSignatures && c.extra) Object.assign(call, c.extra);
           return call as never;
         });
-        if (rules.echoReasoning && currentTurn && m.reasoningContent) p.reasoning_content = m.reasoningContent;
+        // DeepSeek's thinking mode: every assistant turn that called tools carries its reasoning in
+        // all later requests, an empty string where there was none (omitting it is a 400).
+        if (rules.echoReasoning) p.reasoning_content = m.reasoningContent ?? '';
       } else if (rules.strictRoles && !m.content.trim()) return undefined;
       if (rules.echoSignatures && m.reasoningDetails?.length) p.reasoning_details = m.reasoningDetails;
       return p;
     }
   }
+}
+
+/** An image as an `image_url` data URL, a PDF as a `file` input with its name. */
+function chatPart(p: ContentPart): ChatCompletionContentPart {
+  if (p.type === 'image') return { type: 'image_url', image_url: { url: dataUrl(p) } };
+  return { type: 'file', file: { filename: partFileName(p), file_data: dataUrl(p) } };
 }
 
 /** Merges what strict templates cannot take in a row and bridges `tool` → `user`. */
@@ -112,9 +120,4 @@ function derive(id: string, salt: number): string {
   let s = '';
   for (let i = 0; i < 9; i++) s += ALNUM[bytes[i]! % ALNUM.length];
   return s;
-}
-
-function findLastIndex<T>(xs: readonly T[], pred: (x: T) => boolean): number {
-  for (let i = xs.length - 1; i >= 0; i--) if (pred(xs[i]!)) return i;
-  return -1;
 }

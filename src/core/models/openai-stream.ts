@@ -28,6 +28,8 @@ export class OpenAIStreamDecoder {
   private readonly toolNames: ReadonlySet<string>;
   private readonly text: TaggedTextSplitter;
   private finished = false;
+  /** OpenAI sends a refusal as `delta.refusal` text, not content, and still finishes with `stop`. */
+  private refused = false;
 
   constructor(options: StreamDecoderOptions = {}) {
     this.toolNames = new Set(options.toolNames ?? []);
@@ -43,6 +45,11 @@ export class OpenAIStreamDecoder {
     if (delta) {
       if (delta.role === 'assistant') out.role = 'assistant';
       this.readContent(delta, out);
+      if (typeof delta.refusal === 'string' && delta.refusal) {
+        // Kept as the reply's text, so every face shows the model's own words.
+        out.content = (out.content ?? '') + delta.refusal;
+        this.refused = true;
+      }
       if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length) out.reasoningDetails = delta.reasoning_details;
       if (Array.isArray(delta.tool_calls) && delta.tool_calls.length) {
         const calls = delta.tool_calls.flatMap((d, i) => this.readCall(d as Record<string, unknown>, i));
@@ -52,7 +59,7 @@ export class OpenAIStreamDecoder {
     const finish = choice?.finish_reason;
     if (typeof finish === 'string' && finish) {
       this.flushInto(out);
-      out.finishReason = out.finishReason ?? finish;
+      out.finishReason = out.finishReason ?? (this.refused && (finish === 'stop' || finish === 'content_filter') ? 'refusal' : finish);
     }
     // Groq reports usage under `x_groq` (it rejects stream_options).
     const usage = usageOf(chunk.usage ?? chunk.x_groq?.usage);
@@ -176,13 +183,24 @@ function partsText(parts: unknown): string {
 
 function usageOf(u: unknown): MessageChunk['usage'] {
   if (!u || typeof u !== 'object') return undefined;
-  const x = u as { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: unknown } | null };
+  const x = u as {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    total_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
+    completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+  };
   const promptTokens = x.prompt_tokens ?? 0;
   const completionTokens = x.completion_tokens ?? 0;
   const usage: NonNullable<MessageChunk['usage']> = { promptTokens, completionTokens, totalTokens: x.total_tokens ?? promptTokens + completionTokens };
   // Prompt tokens served from OpenAI's prompt cache (part of prompt_tokens).
   const cached = x.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number' && cached > 0) usage.cacheReadTokens = cached;
+  // xAI counts reasoning outside completion_tokens (total = prompt + completion + reasoning); OpenAI inside.
+  const reasoning = x.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number' && reasoning > 0 && x.total_tokens === promptTokens + completionTokens + reasoning) {
+    usage.completionTokens = completionTokens + reasoning;
+  }
   return usage;
 }
 

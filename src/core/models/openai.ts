@@ -3,16 +3,20 @@ import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/compl
 import { ConfigError, ModelConnectionError, ModelHttpError } from '../errors.js';
 import { messageToChunk } from '../schema/concat.js';
 import type { Message, MessageChunk } from '../schema/message.js';
-import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTelemetry } from './chat-model.js';
+import { withModelOptions, type ChatModel, type ContextWindowInfo, type ModelCallOptions, type ModelTelemetry } from './chat-model.js';
+import { modelVision } from './vision.js';
 import { CallGuard, probingFetch } from './openai-call.js';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openai-convert.js';
-import { htmlResponseError, redact, streamReportedError, toModelError, type ErrorContext } from './openai-errors.js';
+import { htmlResponseError, redact, streamReportedError, toModelError, unwrappedStreamError, type ErrorContext } from './openai-errors.js';
 import { OpenAIStreamDecoder } from './openai-stream.js';
+import { withResponsesHint } from './openai-responses-hint.js';
 import { explainRejectedParameter, rejectedAdaptation, type SamplingOptions } from './openai-params.js';
 import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
 import { estimateUsage } from './token-estimate.js';
+import { serverOfChunk, serverOfModelEntry, type DetectedServer } from './server-kind.js';
+import { DEFAULT_CONTEXT_WINDOW, windowOfModelEntry, windowOfOllamaShow } from './server-window.js';
 import { StrictSchemaError, toStrictJsonSchema } from './openai-strict.js';
 import type { JsonSchema } from '../tools/tool.js';
 
@@ -55,6 +59,13 @@ export interface OpenAIChatModelOptions extends SamplingOptions {
   query?: Record<string, string> | undefined;
   /** Largest prompt the model takes, in tokens; informational for compaction. */
   contextWindow?: number | undefined;
+  /** Whether the model takes images and PDFs (`vision:` in agents.yaml); default: false where the profile takes no images or the name is text-only, else unknown. */
+  vision?: boolean | undefined;
+  /**
+   * The profile was guessed from the URL (no `provider:`): the server's answers may tell which server
+   * it is (Ollama, vLLM, LM Studio, llama.cpp, DeepSeek), and its quirks are handled from then on.
+   */
+  detectServer?: boolean | undefined;
 }
 
 /**
@@ -66,8 +77,10 @@ export interface OpenAIChatModelOptions extends SamplingOptions {
 export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
   readonly baseURL: string;
-  readonly profile: ProviderProfile;
-  readonly contextWindow?: number | undefined;
+  /** Replaced once by the detected server's profile when `detectServer` is set. */
+  profile: ProviderProfile;
+  /** Known from the settings or the name; else learned from the server (resolveContextWindow). */
+  contextWindow?: number | undefined;
   readonly structuredOutput: boolean;
   /** Whether output schemas are sent in strict mode (see OpenAIChatModelOptions.strictOutput). */
   readonly strictOutput: boolean;
@@ -79,8 +92,15 @@ export class OpenAIChatModel implements ChatModel {
   /** Learned from a server that rejected them: not sent again by this model. */
   private streamUsage: boolean;
   private maxTokensParam: ProviderProfile['maxTokensParam'];
+  private windowInfo?: Promise<ContextWindowInfo> | undefined;
+
+  /** Follows the profile, which a detected server may replace. */
+  get vision(): boolean | undefined {
+    return modelVision(this.modelName, this.options.vision, this.profile.images);
+  }
 
   constructor(private readonly options: OpenAIChatModelOptions) {
+    refuseSeveralChoices(options.extraBody, options.configName);
     this.modelName = options.model;
     this.profile = options.profile ?? PROFILES.openai;
     this.contextWindow = options.contextWindow ?? knownContextWindow(options.model);
@@ -126,6 +146,7 @@ export class OpenAIChatModel implements ChatModel {
   private params(messages: Message[], options: ModelCallOptions): ChatCompletionCreateParamsBase & Record<string, unknown> {
     // The run's model options (Runner.run's modelOptions, per agent) over the model's own settings.
     const o = withModelOptions(this.options, options);
+    refuseSeveralChoices(options.extraBody, this.options.configName);
     const p: ChatCompletionCreateParamsBase & Record<string, unknown> = { model: this.modelName, messages: toOpenAIMessages(messages, this.profile) };
     if (options.tools?.length) {
       p.tools = toOpenAITools(options.tools);
@@ -166,6 +187,7 @@ export class OpenAIChatModel implements ChatModel {
           throw new ModelConnectionError('the model endpoint answered without `choices`: not a chat completion', false);
         }
         tellResponse(body, options);
+        this.learnServer(serverOfChunk(body));
         return await this.withUsage(fromOpenAICompletion(data, toolNames(options)), messages, options);
       } catch (e) {
         const err = guard.stopError() ?? toModelError(e, this.errorContext, guard.errorBody);
@@ -202,7 +224,13 @@ export class OpenAIChatModel implements ChatModel {
           }
           let told = false;
           for await (const raw of stream) {
-            if (!told) told = tellResponse(raw, options);
+            if (!told) {
+              told = tellResponse(raw, options);
+              this.learnServer(serverOfChunk(raw));
+            }
+            // `{"object":"error",…}` without an `error` key (vLLM, Mistral) passes the SDK's check.
+            const unwrapped = unwrappedStreamError(raw);
+            if (unwrapped) throw streamReportedError(unwrapped, this.redactor);
             const chunk = decoder.decode(raw);
             if (!chunk) continue;
             if (chunk.finishReason) sawFinish = true;
@@ -251,6 +279,51 @@ export class OpenAIChatModel implements ChatModel {
     }
   }
 
+  /**
+   * The model's context window and where it comes from: the settings or the name, else what the
+   * server states (`GET /models`, Ollama's `/api/show`), else DEFAULT_CONTEXT_WINDOW. Asked once.
+   */
+  resolveContextWindow(signal?: AbortSignal): Promise<ContextWindowInfo> {
+    if (this.contextWindow) return Promise.resolve({ window: this.contextWindow, source: this.options.contextWindow ? 'config' : 'known' });
+    return (this.windowInfo ??= this.askServerWindow(signal).then((w) => {
+      if (w) this.contextWindow = w;
+      return w ? { window: w, source: 'server' as const } : { window: DEFAULT_CONTEXT_WINDOW, source: 'default' as const };
+    }));
+  }
+
+  private async askServerWindow(signal?: AbortSignal): Promise<number | undefined> {
+    const guard = new CallGuard(signal, Math.min(this.timeoutMs, 10_000));
+    try {
+      for await (const m of this.client.models.list(guard.requestOptions())) {
+        const entry = m as unknown as Record<string, unknown>;
+        if (entry.id !== this.modelName) continue;
+        this.learnServer(serverOfModelEntry(entry));
+        const w = windowOfModelEntry(entry);
+        if (w) return w;
+      }
+      if (this.profile.name === 'ollama') return await this.ollamaWindow(guard);
+      return undefined;
+    } catch {
+      // A server without /models (or one that fails it) gets the default window and its notice.
+      return undefined;
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  private async ollamaWindow(guard: CallGuard): Promise<number | undefined> {
+    const root = this.baseURL.replace(/\/v1$/, '');
+    const res = await fetch(`${root}/api/show`, { method: 'POST', body: JSON.stringify({ model: this.modelName }), headers: { 'content-type': 'application/json' }, signal: guard.signal });
+    return res.ok ? windowOfOllamaShow(await res.json()) : undefined;
+  }
+
+  /** A plain OpenAI-compatible URL answered like a server adk knows: its quirks apply from now on. */
+  private learnServer(kind: DetectedServer | undefined): void {
+    if (!kind || !this.options.detectServer || this.profile.name !== 'openai') return;
+    this.profile = PROFILES[kind];
+    this.telemetry.provider = this.profile.name;
+  }
+
   /** A parameter adk added on its own was rejected: drop or rename it for this and every later request. */
   private adapt(err: unknown, params: Record<string, unknown>): boolean {
     const fix = rejectedAdaptation(err, { sentStreamUsage: this.streamUsage, maxTokensParam: params.max_tokens !== undefined ? 'max_tokens' : params.max_completion_tokens !== undefined ? 'max_completion_tokens' : undefined });
@@ -261,7 +334,7 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private explain(err: unknown, params: Record<string, unknown>): unknown {
-    return err instanceof ModelHttpError ? explainRejectedParameter(err, params, this.options.configName) : err;
+    return err instanceof ModelHttpError ? explainRejectedParameter(withResponsesHint(err, this.options.configName), params, this.options.configName) : err;
   }
 
   private async wholeAnswerChunk(response: Response, messages: Message[], options: ModelCallOptions): Promise<MessageChunk> {
@@ -358,4 +431,15 @@ function ndjsonError(baseURL: string): ModelConnectionError {
     `the model endpoint at ${baseURL} answered with NDJSON, which is Ollama's native API; use its OpenAI-compatible endpoint (…/v1, e.g. http://localhost:11434/v1)`,
     false,
   );
+}
+
+/**
+ * `n > 1` asks for several answers in one response; adk reads one answer per request (and a stream
+ * of several interleaves them), so it is refused before any request.
+ */
+function refuseSeveralChoices(extraBody: Record<string, unknown> | undefined, configName: string | undefined): void {
+  const n = extraBody?.n;
+  if (n === undefined || n === null || n === 1) return;
+  const where = configName ? `model '${configName}'` : 'the model';
+  throw new ConfigError(`extra_body.n is ${JSON.stringify(n)} on ${where}: adk reads one answer per request; remove \`n\` from extra_body (run the request several times instead)`);
 }

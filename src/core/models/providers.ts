@@ -13,14 +13,28 @@ export const PROVIDER_NAMES = [
   'groq',
   'together',
   'anthropic',
+  'google',
+  'vertex',
+  'bedrock',
   'demo',
 ] as const;
 /** A model provider: one of PROVIDER_NAMES. */
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
+/** The wire API a model is reached through: OpenAI's two, or a provider's native one. */
+export type ProviderApi = 'chat_completions' | 'responses' | 'anthropic_messages' | 'gemini' | 'bedrock_converse';
+
 /** How one provider's Chat Completions endpoint differs from OpenAI's; everything quirk-related lives here. */
 export interface ProviderProfile {
   name: ProviderName;
+  /** The API adk speaks to it by default. */
+  api: ProviderApi;
+  /** APIs `api:` may choose instead (OpenAI and Azure offer the Responses API too). */
+  otherApis?: readonly ProviderApi[] | undefined;
+  /** Whether the provider's API takes images in messages (for vision models). */
+  images: boolean;
+  /** How the model's reasoning reaches adk to be shown as thinking; `no` when it does not. */
+  reasoningShown: string;
   /** Where the API lives when `base_url` is not given. */
   baseURL?: string | undefined;
   /** The environment variable read for the key when `api_key_env` is not given. */
@@ -48,6 +62,9 @@ export interface ProviderProfile {
 }
 
 const base: Omit<ProviderProfile, 'name'> = {
+  api: 'chat_completions',
+  images: true,
+  reasoningShown: '`reasoning_content` / `reasoning`, `<think>` tags',
   keyRequired: true,
   auth: 'bearer',
   maxTokensParam: 'max_tokens',
@@ -61,16 +78,20 @@ const base: Omit<ProviderProfile, 'name'> = {
 };
 
 const local: Partial<ProviderProfile> = { keyRequired: false, patientFirstToken: true };
+// Native APIs take roles as they are and send their own reasoning state back (see the models).
+const native: Partial<ProviderProfile> = { strictRoles: false, streamUsage: false };
+// Chat Completions never shows OpenAI's reasoning; the Responses API sends summaries of it.
+const openaiApis: Partial<ProviderProfile> = { otherApis: ['responses'], reasoningShown: 'summaries with `api: responses`; none on Chat Completions' };
 
 /** The profile of each provider (all but `demo`, which is not an endpoint): defaults, key variable and quirks. */
 export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = {
-  openai: { ...base, name: 'openai', baseURL: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' },
-  azure: { ...base, name: 'azure', keyEnv: 'AZURE_OPENAI_API_KEY', auth: 'azure', maxTokensParam: 'max_completion_tokens' },
+  openai: { ...base, ...openaiApis, name: 'openai', baseURL: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' },
+  azure: { ...base, ...openaiApis, name: 'azure', keyEnv: 'AZURE_OPENAI_API_KEY', auth: 'azure', maxTokensParam: 'max_completion_tokens' },
   ollama: { ...base, ...local, name: 'ollama', baseURL: 'http://localhost:11434/v1', keyEnv: 'OLLAMA_API_KEY' },
   vllm: { ...base, ...local, name: 'vllm', baseURL: 'http://localhost:8000/v1', keyEnv: 'VLLM_API_KEY', strictRoles: true },
   lmstudio: { ...base, ...local, name: 'lmstudio', baseURL: 'http://localhost:1234/v1', keyEnv: 'LMSTUDIO_API_KEY', strictRoles: true },
   llamacpp: { ...base, ...local, name: 'llamacpp', baseURL: 'http://localhost:8080/v1', keyEnv: 'LLAMACPP_API_KEY', strictRoles: true },
-  deepseek: { ...base, name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', echoReasoning: true, jsonSchema: false },
+  deepseek: { ...base, name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', echoReasoning: true, jsonSchema: false, images: false, reasoningShown: '`reasoning_content`' },
   mistral: {
     ...base,
     name: 'mistral',
@@ -79,12 +100,18 @@ export const PROFILES: Record<Exclude<ProviderName, 'demo'>, ProviderProfile> = 
     streamUsage: false,
     strictRoles: true,
     toolIdStyle: 'alnum9',
+    reasoningShown: 'Magistral `thinking` parts',
   },
-  gemini: { ...base, name: 'gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY', echoSignatures: true },
-  openrouter: { ...base, name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', echoSignatures: true },
+  gemini: { ...base, name: 'gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY', echoSignatures: true, reasoningShown: '`reasoning_content` (thought summaries)' },
+  openrouter: { ...base, name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', echoSignatures: true, reasoningShown: '`reasoning` / `reasoning_details`' },
   groq: { ...base, name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', streamUsage: false, jsonSchema: false },
   together: { ...base, name: 'together', baseURL: 'https://api.together.xyz/v1', keyEnv: 'TOGETHER_API_KEY' },
-  anthropic: { ...base, name: 'anthropic', baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', strictRoles: true, jsonSchema: false },
+  anthropic: { ...base, name: 'anthropic', api: 'anthropic_messages', baseURL: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', strictRoles: true, jsonSchema: false, reasoningShown: 'thinking blocks' },
+  // Native Gemini (@google/genai): the Gemini API with a key, or Vertex AI with application-default credentials.
+  google: { ...base, ...native, name: 'google', api: 'gemini', baseURL: 'https://generativelanguage.googleapis.com', keyEnv: 'GEMINI_API_KEY', reasoningShown: 'thought summaries' },
+  vertex: { ...base, ...native, name: 'vertex', api: 'gemini', keyEnv: 'GOOGLE_API_KEY', keyRequired: false, reasoningShown: 'thought summaries' },
+  // Bedrock signs requests with the AWS credential chain; a Bedrock API key is optional.
+  bedrock: { ...base, ...native, name: 'bedrock', api: 'bedrock_converse', keyEnv: 'AWS_BEARER_TOKEN_BEDROCK', keyRequired: false, reasoningShown: 'reasoning content (Claude, DeepSeek-R1)' },
 };
 
 export function isProviderName(s: string): s is ProviderName {

@@ -6,6 +6,11 @@ let tokenizer: Promise<Tokenizer> | undefined;
 // Loaded on first use only: the encoder tables take a few hundred milliseconds to load.
 const load = (): Promise<Tokenizer> => (tokenizer ??= import('gpt-tokenizer') as Promise<Tokenizer>);
 
+/** About what one image costs on OpenAI and Anthropic at their default detail. */
+const IMAGE_TOKENS = 1_500;
+/** A PDF's pages come as text and images: about one token per 50 bytes of file. */
+const PDF_BYTES_PER_TOKEN = 50;
+
 /** Tokens a chat format adds around each message (role markers, separators). */
 const PER_MESSAGE = 4;
 
@@ -38,6 +43,8 @@ export async function estimatePromptTokens(model: string, messages: readonly Mes
     prompt += PER_MESSAGE + countTokens(m.content);
     if (m.reasoningContent) prompt += countTokens(m.reasoningContent);
     for (const c of m.toolCalls ?? []) prompt += countTokens(c.function.name) + countTokens(c.function.arguments);
+    // Parts are counted by size, never as their base64 text: roughly what providers bill for an image or a PDF.
+    for (const p of m.parts ?? []) prompt += p.type === 'image' ? IMAGE_TOKENS : Math.ceil(p.size / PDF_BYTES_PER_TOKEN);
   }
   if (tools?.length) prompt += countTokens(JSON.stringify(tools));
   return Math.round(prompt * familyFactor(model));

@@ -1,4 +1,4 @@
-import type { Message, MessageChunk, ThinkingBlock, ToolCall, Usage } from './message.js';
+import type { Message, MessageChunk, ProviderItem, ThinkingBlock, ToolCall, Usage } from './message.js';
 
 /** Accumulates streamed chunks into one message. Handles interleaved deltas of several tool calls. */
 export class ChunkAccumulator {
@@ -7,6 +7,7 @@ export class ChunkAccumulator {
   private calls = new Map<number, { id: string; providerId?: string; name: string; args: string[]; extra?: Record<string, unknown> }>();
   private details?: unknown[] | undefined;
   private thinking?: ThinkingBlock[] | undefined;
+  private items?: ProviderItem[] | undefined;
   private usage?: Usage | undefined;
   private finishReason?: string | undefined;
   role: Message['role'] = 'assistant';
@@ -19,6 +20,7 @@ export class ChunkAccumulator {
     if (chunk.finishReason) this.finishReason = chunk.finishReason;
     if (chunk.reasoningDetails) this.details = mergeReasoningDetails(this.details ?? [], chunk.reasoningDetails);
     if (chunk.thinkingBlocks) (this.thinking ??= []).push(...chunk.thinkingBlocks);
+    if (chunk.providerItems) (this.items ??= []).push(...chunk.providerItems);
     for (const d of chunk.toolCalls ?? []) {
       let call = this.calls.get(d.index);
       if (!call) {
@@ -52,6 +54,7 @@ export class ChunkAccumulator {
     }
     if (this.details?.length) msg.reasoningDetails = this.details;
     if (this.thinking?.length) msg.thinkingBlocks = this.thinking;
+    if (this.items?.length) msg.providerItems = this.items;
     if (this.usage) msg.usage = this.usage;
     if (this.finishReason) msg.finishReason = this.finishReason;
     return msg;
@@ -92,6 +95,7 @@ export function messageToChunk(m: Message): MessageChunk {
   if (m.reasoningContent) chunk.reasoningContent = m.reasoningContent;
   if (m.reasoningDetails) chunk.reasoningDetails = m.reasoningDetails;
   if (m.thinkingBlocks) chunk.thinkingBlocks = m.thinkingBlocks;
+  if (m.providerItems) chunk.providerItems = m.providerItems;
   if (m.toolCalls) {
     chunk.toolCalls = m.toolCalls.map((c, i) => (c.extra ? { index: c.index ?? i, id: c.id, function: { ...c.function }, extra: c.extra } : { index: c.index ?? i, id: c.id, function: { ...c.function } }));
   }

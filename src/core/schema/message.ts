@@ -1,3 +1,5 @@
+import type { ContentPart, UserInput } from './content-part.js';
+
 /** Who a message is from, as in the Chat Completions API. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -16,6 +18,15 @@ export interface ToolCall {
 /** Anthropic thinking blocks, kept whole because their signatures must be sent back in tool loops. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
+/**
+ * Opaque state a provider needs back with a message on later turns: OpenAI Responses' encrypted
+ * reasoning items, Gemini's thought signatures on text parts. Only the provider named reads it.
+ */
+export interface ProviderItem {
+  provider: string;
+  data: Record<string, unknown>;
+}
+
 /** Token counts of one model call, as the provider reported them (or as adk estimated them). */
 export interface Usage {
   /** Every prompt token, cached or not. */
@@ -26,6 +37,8 @@ export interface Usage {
   cacheReadTokens?: number | undefined;
   /** Prompt tokens written to the provider's prompt cache (Anthropic). */
   cacheWriteTokens?: number | undefined;
+  /** Completion tokens spent on reasoning (OpenAI's `reasoning_tokens`, Gemini's `thoughtsTokenCount`); part of completionTokens. */
+  reasoningTokens?: number | undefined;
   /** Counted by adk because the server reported no usage. */
   estimated?: boolean | undefined;
 }
@@ -34,6 +47,8 @@ export interface Usage {
 export interface Message {
   role: Role;
   content: string;
+  /** Images and files of a user message, after its text (see ContentPart). */
+  parts?: ContentPart[] | undefined;
   /** Set on assistant messages that call tools. */
   toolCalls?: ToolCall[] | undefined;
   /** Set on tool messages: the call this message answers. */
@@ -42,6 +57,8 @@ export interface Message {
   toolName?: string | undefined;
   /** Set on tool messages whose call failed (for display; the model sees the text). */
   isError?: boolean | undefined;
+  /** Set on tool messages whose tool also gave its result as data (MCP structuredContent); the model sees the text. */
+  structured?: unknown;
   /** For a tool result: the arguments the call ran with (JSON), when a person edited them before approving it. */
   editedArguments?: string | undefined;
   /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
@@ -49,6 +66,8 @@ export interface Message {
   /** OpenRouter's `reasoning_details` (encrypted reasoning, signatures): echoed back verbatim. */
   reasoningDetails?: unknown[] | undefined;
   thinkingBlocks?: ThinkingBlock[] | undefined;
+  /** Provider state to send back with this message (see ProviderItem). */
+  providerItems?: ProviderItem[] | undefined;
   usage?: Usage | undefined;
   finishReason?: string | undefined;
 }
@@ -63,14 +82,19 @@ export interface MessageChunk {
   reasoningDetails?: unknown[] | undefined;
   /** Whole thinking blocks, appended. */
   thinkingBlocks?: ThinkingBlock[] | undefined;
+  /** Whole provider items, appended. */
+  providerItems?: ProviderItem[] | undefined;
   usage?: Usage | undefined;
   finishReason?: string | undefined;
 }
 
 /** A system message (instructions for the model). */
 export const systemMessage = (content: string): Message => ({ role: 'system', content });
-/** A user message. */
-export const userMessage = (content: string): Message => ({ role: 'user', content });
+/** A user message: text, or text and parts. */
+export const userMessage = (input: UserInput): Message => {
+  if (typeof input === 'string') return { role: 'user', content: input };
+  return input.parts?.length ? { role: 'user', content: input.text, parts: [...input.parts] } : { role: 'user', content: input.text };
+};
 /** An assistant message; `toolCalls` is set only when there are any. */
 export const assistantMessage = (content: string, toolCalls?: ToolCall[]): Message =>
   toolCalls?.length ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
@@ -89,5 +113,7 @@ export function cloneMessage(m: Message): Message {
   if (m.usage) copy.usage = { ...m.usage };
   if (m.reasoningDetails) copy.reasoningDetails = [...m.reasoningDetails];
   if (m.thinkingBlocks) copy.thinkingBlocks = m.thinkingBlocks.map((b) => ({ ...b }));
+  if (m.providerItems) copy.providerItems = [...m.providerItems];
+  if (m.parts) copy.parts = m.parts.map((p) => ({ ...p }));
   return copy;
 }

@@ -93,9 +93,19 @@ const toolCallSchema = z.looseObject({
   function: z.looseObject({ name: z.string(), arguments: z.string() }),
 });
 
+const partSchema = z.looseObject({
+  type: z.enum(['image', 'file']),
+  mimeType: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  size: count,
+  name: z.string().optional(),
+  data: z.string().optional(),
+});
+
 export const messageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.string(),
+  parts: z.array(partSchema).optional(),
   toolCalls: z.array(toolCallSchema).optional(),
   toolCallId: z.string().optional(),
   toolName: z.string().optional(),

@@ -4,6 +4,7 @@ import { secretsFor, type SecretOptions } from './checkpoint-store.js';
 import { SessionStoreError, StoreError } from './errors.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { redactJsonText } from './redact.js';
+import { loadParts, storeParts, storedForm } from './part-store.js';
 import {
   describeIssues,
   LEGACY_SESSION_VERSION,
@@ -168,6 +169,7 @@ export class SessionStore {
       if (!(v instanceof Error)) return parseLogMessage(id, from + i, v);
       throw isTornRow(v) ? tornRowError(id, `message ${from + i}`, v) : v;
     });
+    await loadParts(this.kv, ARTIFACT_PREFIX, id, record.messages);
     if (from > 0) record.messagesFrom = from;
     return record;
   }
@@ -291,9 +293,10 @@ export class SessionStore {
       if (!ok.success) {
         throw new SessionStoreError('session_invalid', record.id, `cannot save session ${record.id}: messages.${persisted + i}.${describeIssues(ok.error)}`);
       }
-      return { key: logKey(record.id, persisted + i), value: redactJsonText(JSON.stringify(m), secrets) };
+      return { key: logKey(record.id, persisted + i), value: redactJsonText(JSON.stringify(storedForm(m)), secrets) };
     });
-    // The log first: the metadata is what makes the new messages part of the session.
+    // Parts' bytes, then the log that names them, then the metadata that makes the new messages part of the session.
+    await storeParts(this.kv, ARTIFACT_PREFIX, record.id, added);
     await this.kv.setMany(entries);
     const text = JSON.stringify(metadata);
     const stored = redactJsonText(text, secrets);
@@ -302,9 +305,12 @@ export class SessionStore {
     // that redaction changed is replaced by what was stored.
     let kept = messages;
     entries.forEach((e, i) => {
-      if (e.value === JSON.stringify(added[i])) return;
+      const m = added[i]!;
+      if (e.value === JSON.stringify(storedForm(m))) return;
       if (kept === messages) kept = [...messages];
-      kept[persisted - from + i] = JSON.parse(e.value) as Message;
+      const stored = JSON.parse(e.value) as Message;
+      // Bytes are not redacted: the parts in memory keep theirs.
+      kept[persisted - from + i] = m.parts ? { ...stored, parts: m.parts } : stored;
     });
     const saved: SessionRecord = { ...(stored === text ? metadata : (JSON.parse(stored) as typeof metadata)), messages: kept };
     if (from > 0) saved.messagesFrom = from;

@@ -1,20 +1,42 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkError, SdkErrorCode, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpToolInfo } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { stdioTransport } from './mcp-read-buffer.js';
+import { mcpFetch } from './mcp-http-fetch.js';
+import { isMcpLoginRequired, McpLoginRequiredError } from './mcp-oauth/login-required.js';
+import type { AllowEntry } from './net/address-policy.js';
 
-/** How to start one stdio MCP server (an `mcp_servers:` entry of agents.yaml); times are in milliseconds. */
+/**
+ * One `mcp_servers:` entry of agents.yaml: a program adk starts (`command`, stdio) or a remote
+ * server (`url`: streamable HTTP, or legacy HTTP+SSE); times are in milliseconds.
+ */
 export interface McpServerConfig {
-  command: string;
+  command?: string | undefined;
   args?: string[] | undefined;
   /** Added to a minimal inherited environment (HOME, PATH, …). */
   env?: Record<string, string> | undefined;
   /** Working folder of the server process. */
   cwd?: string | undefined;
+  url?: string | undefined;
+  /** `http` (default: streamable HTTP, falling back to SSE for servers that predate it) or `sse`. */
+  transport?: 'http' | 'sse' | undefined;
+  /** Sent with every request to a remote server (`${VAR}` values are expanded when the file is read). */
+  headers?: Record<string, string> | undefined;
   /** Per-call timeout for this server's tools. */
   timeoutMs?: number | undefined;
+}
+
+/** What a connection asks of whoever runs it: logins, network rules, and the person (elicitation). */
+export interface McpConnectionHooks {
+  /** The OAuth client for a remote server (`adk mcp login` keeps its tokens); undefined: no OAuth. */
+  authProvider?: ((server: string, url: string) => OAuthClientProvider | undefined) | undefined;
+  /** Hosts a remote server may resolve to besides public addresses (ADK_FETCH_ALLOW_HOSTS). */
+  allowHosts?: readonly AllowEntry[] | undefined;
+  /** The server's tool, prompt or resource list changed. */
+  onListChanged?: ((server: string, what: 'tools' | 'prompts' | 'resources') => void) | undefined;
+  /** The server asks the person something (elicitation) while one of its tools runs. */
+  onElicitation?: ((server: string, request: ElicitRequest['params']) => Promise<ElicitResult>) | undefined;
 }
 
 /** Life of a server connection: not started yet, starting, ready for calls, or stopped (exited, failed or closed). */
@@ -27,7 +49,7 @@ const STDERR_TAIL_CHARS = 2_000;
  */
 export const MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** One stdio MCP server process and its client session. Started at most once; see McpServerPool for restarts. */
+/** One MCP server (a process, or a remote endpoint) and its client session. Started at most once; see McpServerPool for restarts. */
 export class McpConnection {
   state: McpServerState = 'idle';
   private stopCause?: string | undefined;
@@ -44,61 +66,168 @@ export class McpConnection {
     private readonly startTimeoutMs: number,
     /** What changed in the trusted code, asked before the process starts (a change refuses the start). */
     private readonly codeGuard?: () => Promise<string | undefined>,
+    private readonly hooks: McpConnectionHooks = {},
   ) {}
 
   get pid(): number | undefined {
     return (this.client?.transport as StdioClientTransport | undefined)?.pid ?? undefined;
   }
 
-  /** Starts the process, connects and lists its tools. Rejects with a readable message. */
+  get remote(): boolean {
+    return !!this.config.url;
+  }
+
+  /** What the server offers besides tools. */
+  get capabilities() {
+    return this.client?.getServerCapabilities();
+  }
+
+  /** Starts the process or reaches the server, connects and lists its tools. Rejects with a readable message. */
   start(): Promise<void> {
     this.starting ??= this.doStart().catch((e: unknown) => {
       this.markStopped(`it failed to start: ${(e as Error).message}`);
       void this.client?.close().catch(() => {});
-      throw new Error(`MCP server '${this.name}' failed to start: ${(e as Error).message}${this.stderrNote()}`);
+      // The whole story is the line to run (`adk mcp login NAME`).
+      if (isMcpLoginRequired(e)) throw new Error(e.line, { cause: e });
+      throw new Error(`MCP server '${this.name}' failed to ${this.remote ? 'connect' : 'start'}: ${(e as Error).message}${this.stderrNote()}`);
     });
     return this.starting;
   }
 
-  private async doStart(): Promise<void> {
-    this.state = 'starting';
-    const changed = await this.codeGuard?.();
-    if (changed) throw new Error(`not started: ${changed} since the folder was trusted (a tool or command may have written it); review it, then run adk trust and start a new session`);
-    const transport = stdioTransport(
+  private newClient(): Client {
+    const hooks = this.hooks;
+    const client = new Client(
+      { name: 'adk', version: '0.1.0' },
       {
-        command: this.config.command,
-        args: this.config.args ?? [],
-        env: this.config.env,
-        cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined,
-        stderr: 'pipe',
+        // Sampling is not offered: a server's request for it is refused by the SDK.
+        capabilities: hooks.onElicitation ? { elicitation: { form: {} } } : {},
+        listChanged: hooks.onListChanged
+          ? {
+              tools: { autoRefresh: true, onChanged: (_e, tools) => this.toolsChanged(tools) },
+              prompts: { autoRefresh: false, onChanged: () => hooks.onListChanged?.(this.name, 'prompts') },
+              resources: { autoRefresh: false, onChanged: () => hooks.onListChanged?.(this.name, 'resources') },
+            }
+          : undefined,
       },
-      MCP_MAX_MESSAGE_BYTES,
     );
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
-    const client = new Client({ name: 'adk', version: '0.1.0' });
-    this.client = client;
+    if (hooks.onElicitation) client.setRequestHandler('elicitation/create', (request) => hooks.onElicitation!(this.name, request.params));
     client.onerror = (e) => {
       if (/ReadBuffer exceeded/.test(e.message)) this.oversized = true;
     };
+    // A close while starting is that attempt failing (start() reports it); a dropped client is not ours.
     client.onclose = () =>
-      this.markStopped(this.oversized ? `it sent a message larger than ${MCP_MAX_MESSAGE_BYTES / 1024 / 1024} MB (adk's limit for one MCP message), so adk stopped it` : 'it exited');
-    await client.connect(transport, { timeout: this.startTimeoutMs });
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.tools = tools;
+      this.client === client &&
+      this.state !== 'starting' &&
+      this.markStopped(this.oversized ? `it sent a message larger than ${MCP_MAX_MESSAGE_BYTES / 1024 / 1024} MB (adk's limit for one MCP message), so adk stopped it` : this.remote ? 'the connection closed' : 'it exited');
+    return client;
+  }
+
+  private toolsChanged(tools: McpToolInfo[] | null): void {
+    if (tools) this.tools = tools;
+    this.hooks.onListChanged?.(this.name, 'tools');
+  }
+
+  private async doStart(): Promise<void> {
+    this.state = 'starting';
+    if (this.config.url) {
+      await this.connectRemote(this.config.url);
+    } else {
+      const changed = await this.codeGuard?.();
+      if (changed) throw new Error(`not started: ${changed} since the folder was trusted (a tool or command may have written it); review it, then run adk trust and start a new session`);
+      const transport = stdioTransport(
+        {
+          command: this.config.command ?? '',
+          args: this.config.args ?? [],
+          env: this.config.env,
+          cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined,
+          stderr: 'pipe',
+        },
+        MCP_MAX_MESSAGE_BYTES,
+      );
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      });
+      this.client = this.newClient();
+      await this.client.connect(transport, { timeout: this.startTimeoutMs });
+    }
+    this.tools = await this.listAll((cursor) => this.client!.listTools(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs }), (p) => p.tools);
     if (this.state === 'starting') this.state = 'ready';
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult> {
+  /** Streamable HTTP first; a server that predates it (4xx on the first POST) is tried over SSE. */
+  private async connectRemote(url: string): Promise<void> {
+    const target = new URL(url);
+    const fetch = mcpFetch(target, this.hooks.allowHosts);
+    const requestInit = { headers: { ...this.config.headers } };
+    const authProvider = this.hooks.authProvider?.(this.name, url);
+    const opts = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
+    const attempt = async (transport: Transport) => {
+      this.client = this.newClient();
+      await this.client.connect(transport, { timeout: this.startTimeoutMs });
+    };
+    try {
+      if (this.config.transport === 'sse') return await attempt(new SSEClientTransport(target, opts));
+      try {
+        await attempt(new StreamableHTTPClientTransport(target, { ...opts, reconnectionOptions: RECONNECT }));
+      } catch (e) {
+        if (!isLegacyServer(e)) throw e;
+        await this.client?.close().catch(() => {});
+        await attempt(new SSEClientTransport(target, opts));
+      }
+    } catch (e) {
+      if (isMcpLoginRequired(e)) throw e;
+      if (e instanceof UnauthorizedError || /\b401\b|unauthori[sz]ed|invalid_token/i.test((e as Error).message)) throw new McpLoginRequiredError(this.name, 'needs-login');
+      throw e;
+    }
+  }
+
+  private async listAll<P extends { nextCursor?: string | undefined }, T>(page: (cursor?: string) => Promise<P>, items: (p: P) => T[]): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await page(cursor);
+      out.push(...items(p));
+      cursor = p.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number; onProgress?: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined }): Promise<CallToolResult> {
+    const client = this.ready();
+    return (await client.callTool(
+      { name, arguments: args },
+      {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        // A server that reports progress is alive: its calls may take longer than the timeout in all.
+        ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: true, maxTotalTimeout: options.timeoutMs * 10 } : {}),
+      },
+    )) as CallToolResult;
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = this.ready();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return this.listAll((cursor) => client.listResources(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs }), (p) => p.resources);
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.ready().readResource({ uri }, { timeout: this.startTimeoutMs, ...(signal ? { signal } : {}) });
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    const client = this.ready();
+    if (!client.getServerCapabilities()?.prompts) return [];
+    return this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs }), (p) => p.prompts);
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.ready().getPrompt({ name, arguments: args }, { timeout: this.startTimeoutMs });
+  }
+
+  private ready(): Client {
     if (this.state !== 'ready' || !this.client) throw new Error(`MCP server '${this.name}' is not running: ${this.stopReason ?? 'it has not started'}`);
-    return (await this.client.callTool({ name, arguments: args }, undefined, { signal: options.signal, timeout: options.timeoutMs })) as CallToolResult;
+    return this.client;
   }
 
   async close(): Promise<void> {
@@ -125,7 +254,16 @@ export class McpConnection {
   }
 }
 
+/** A dropped stream is taken up again (with the session id and Last-Event-ID) a few times, backing off. */
+const RECONNECT = { initialReconnectionDelay: 500, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 5 };
+
+/** The MCP spec's test for a server that predates streamable HTTP: the first POST gets 400, 404 or 405. */
+function isLegacyServer(e: unknown): boolean {
+  const status = (e as { data?: { status?: unknown } }).data?.status ?? Number(/\(HTTP (40[045])\)/.exec((e as Error).message ?? '')?.[1]);
+  return status === 400 || status === 404 || status === 405;
+}
+
 /** The SDK's request timeout: the pool turns it into a "timed out" result. */
 export function isMcpTimeout(e: unknown): boolean {
-  return e instanceof McpError && e.code === ErrorCode.RequestTimeout;
+  return e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
 }

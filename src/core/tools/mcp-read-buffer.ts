@@ -1,6 +1,5 @@
-import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /**
  * Splits a server's stdout into JSON-RPC lines in time linear in its size. The SDK's ReadBuffer
@@ -50,7 +49,7 @@ export class LinearReadBuffer {
 /** The SDK's stdio transport with the linear read buffer in place of its own. */
 export function stdioTransport(params: StdioServerParameters, maxMessageBytes: number): StdioClientTransport {
   const transport = new StdioClientTransport({ ...params, maxBufferSize: maxMessageBytes });
-  // A private field of the pinned SDK (1.32.2); the test of large results fails loudly if it moves.
+  // A private field of the pinned SDK (@modelcontextprotocol/client 2.4.0); the test of large results fails loudly if it moves.
   (transport as unknown as { _readBuffer: LinearReadBuffer })._readBuffer = new LinearReadBuffer(maxMessageBytes);
   return transport;
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/client';
 import { validateArguments } from './parameters.js';
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from './tool.js';
 
@@ -39,7 +39,7 @@ function usableSchema(schema: JsonSchema | undefined): JsonSchema {
 }
 
 /** Text parts are joined; other parts are named so the model knows they exist. */
-export function mcpResultToOutput(result: CallToolResult | { toolResult?: unknown }): ToolOutput {
+export function mcpResultToOutput(result: CallToolResult | { toolResult?: unknown }, server = 'server'): ToolOutput {
   if ('toolResult' in result && !('content' in result)) return { content: JSON.stringify(result.toolResult) };
   const r = result as CallToolResult;
   const parts = (r.content ?? []).map((c) => {
@@ -52,12 +52,43 @@ export function mcpResultToOutput(result: CallToolResult | { toolResult?: unknow
       case 'resource':
         return 'text' in c.resource && typeof c.resource.text === 'string' ? c.resource.text : `[resource: ${c.resource.uri}]`;
       case 'resource_link':
-        return `[resource link: ${c.uri}${c.name ? ` (${c.name})` : ''}]`;
+        return `[resource link: ${c.uri}${c.name ? ` (${c.name})` : ''}; read it with ${modelToolName(`${server}_read_resource`)}]`;
       default:
         return JSON.stringify(c);
     }
   });
   let content = parts.join('\n');
-  if (!content && r.structuredContent !== undefined) content = JSON.stringify(r.structuredContent);
-  return r.isError ? { content: content || 'the MCP tool reported an error', isError: true } : { content };
+  // The model sees the data too, unless the text already is that data.
+  if (r.structuredContent !== undefined) {
+    const json = JSON.stringify(r.structuredContent);
+    if (!content) content = json;
+    else if (!sameJson(content, r.structuredContent)) content = `${content}\n[structured result] ${json}`;
+  }
+  const structured = r.structuredContent !== undefined ? { structured: r.structuredContent } : {};
+  return r.isError ? { content: content || 'the MCP tool reported an error', isError: true, ...structured } : { content, ...structured };
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
+/** `<server>_read_resource`: reads a resource the server listed or linked to in a result, on demand. */
+export function readResourceTool(server: string, read: (uri: string, signal: AbortSignal) => Promise<string>): Tool<{ uri: string }> {
+  return {
+    name: modelToolName(`${server}_read_resource`),
+    description: `Read a resource of MCP server '${server}' by its URI (resources it lists, or a resource link in one of its tool results).`,
+    parameters: { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI' } }, required: ['uri'], additionalProperties: false },
+    readOnly: true,
+    execute: async ({ uri }, ctx) => {
+      try {
+        return await read(uri, ctx.signal);
+      } catch (e) {
+        return { content: `Error: could not read ${uri} from MCP server '${server}': ${(e as Error).message}`, isError: true };
+      }
+    },
+  };
 }

@@ -1,9 +1,11 @@
 import { cancelledBy } from '../errors.js';
-import type { McpConnection, McpServerConfig } from './mcp-connection.js';
-import { mcpResultToOutput, wrapMcpTool } from './mcp-tool.js';
+import type { McpConnection, McpConnectionHooks, McpServerConfig } from './mcp-connection.js';
+import { mcpResultToOutput, readResourceTool, wrapMcpTool } from './mcp-tool.js';
+import { McpElicitations } from './mcp-elicitation.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
+import type { ToolOutputEvent } from './builtin/tool-output.js';
 
-export type { McpServerConfig, McpServerState } from './mcp-connection.js';
+export type { McpServerConfig, McpServerState, McpConnectionHooks } from './mcp-connection.js';
 
 /** Per-call timeout of MCP tools when neither the server nor the pool sets one, in milliseconds. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -20,6 +22,9 @@ export interface McpPoolOptions {
   restartOnUse?: boolean | undefined;
   /** Asked before a server process starts: what changed in the trusted code, if anything (a change refuses the start). */
   codeGuard?: (() => Promise<string | undefined>) | undefined;
+  /** Logins for remote servers and the hosts they may resolve to. */
+  authProvider?: McpConnectionHooks['authProvider'];
+  allowHosts?: McpConnectionHooks['allowHosts'];
 }
 
 /**
@@ -31,6 +36,7 @@ export class McpServerPool {
   private readonly connections = new Map<string, McpConnection>();
   private readonly wrapped = new Map<string, Tool[]>();
   private readonly listing = new Map<string, Promise<Tool[]>>();
+  private readonly elicitations = new McpElicitations();
   private closed = false;
 
   constructor(
@@ -62,13 +68,57 @@ export class McpServerPool {
     let p = this.listing.get(server);
     if (!p) {
       p = this.connect(server).then((c) => {
-        const tools = c.tools.map((t) => wrapMcpTool(server, t, (s, name, args, ctx) => this.call(s, name, args, ctx)));
+        const tools = this.wrap(server, c);
         this.wrapped.set(server, tools);
         return tools;
       });
       this.listing.set(server, p);
     }
     return p;
+  }
+
+  /** The server's tools as it lists them now (undefined until it has started). */
+  currentTools(server: string): Tool[] | undefined {
+    return this.wrapped.get(server);
+  }
+
+  /** A server's tools as adk tools, and a tool to read the resources it links to when it has any. */
+  private wrap(server: string, c: McpConnection): Tool[] {
+    const tools = c.tools.map((t) => wrapMcpTool(server, t, (s, name, args, ctx) => this.call(s, name, args, ctx)));
+    if (c.capabilities?.resources) tools.push(readResourceTool(server, (uri, signal) => this.readResource(server, uri, signal)));
+    return tools;
+  }
+
+  /** The server's tool list changed (tools/list_changed): the next lookups see the new one. */
+  private toolsChanged(server: string): void {
+    const c = this.connections.get(server);
+    if (c?.state === 'ready' && this.wrapped.has(server)) {
+      const tools = this.wrap(server, c);
+      this.wrapped.set(server, tools);
+      this.listing.set(server, Promise.resolve(tools));
+    }
+  }
+
+  /** The resources a server lists (empty when it offers none), starting it if needed. */
+  async listResources(server: string) {
+    return (await this.connect(server)).listResources();
+  }
+
+  /** One resource's contents as text (binary parts are named, not inlined). */
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<string> {
+    const r = await (await this.connect(server)).readResource(uri, signal);
+    return r.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : `[${c.mimeType ?? 'binary'} resource ${c.uri}, ${Math.floor(((c as { blob?: string }).blob?.length ?? 0) * 0.75)} bytes]`)).join('\n');
+  }
+
+  /** The prompts a server offers (`/server:prompt` in the REPL). */
+  async listPrompts(server: string) {
+    return (await this.connect(server)).listPrompts();
+  }
+
+  /** A prompt's messages as the text of a user turn. */
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<string> {
+    const r = await (await this.connect(server)).getPrompt(name, args);
+    return r.messages.map((m) => (m.content.type === 'text' ? m.content.text : m.content.type === 'resource' && 'text' in m.content.resource ? String(m.content.resource.text) : `[${m.content.type}]`)).join('\n\n');
   }
 
   async tool(server: string, toolName: string): Promise<Tool> {
@@ -111,9 +161,19 @@ export class McpServerPool {
       }
     }
     const timeoutMs = this.servers[server].timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+    // Progress the server reports shows on the call's row, as a running command's output does.
+    const onProgress = (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
+      const tail = `${p.message ? `${p.message} ` : ''}(${p.progress}${p.total ? `/${p.total}` : ''})`;
+      ctx.emit({ agentName: ctx.agentName, runPath: [], output: { custom: { type: 'tool_output', callId: ctx.callId, tail } satisfies ToolOutputEvent } });
+    };
     try {
-      return mcpResultToOutput(await c.callTool(toolName, args, { signal: ctx.signal, timeoutMs }));
+      // A question the server asks while the tool runs stops the run for the person (an interrupt);
+      // answered in this process, the same call goes on; in another, the call is made again and
+      // its question answered with what the person said.
+      const result = await this.elicitations.run(server, ctx, (signal) => c!.callTool(toolName, args, { signal, timeoutMs, onProgress }));
+      return mcpResultToOutput(result, server);
     } catch (e) {
+      if (this.elicitations.isInterrupt(e)) throw e;
       if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
       if (connectionModule?.isMcpTimeout(e)) {
         return { content: `Error: MCP tool '${toolName}' on server '${server}' timed out after ${timeoutMs} ms`, isError: true };
@@ -121,6 +181,15 @@ export class McpServerPool {
       if (c.state !== 'ready') return notRunning(server, c.stopReason);
       return { content: `Error: MCP tool '${toolName}' on server '${server}' failed: ${(e as Error).message}`, isError: true };
     }
+  }
+
+  /** Drops a server's connection (after a login, say): the next use connects again. */
+  async reconnect(server: string): Promise<void> {
+    const c = this.connections.get(server);
+    this.connections.delete(server);
+    this.listing.delete(server);
+    this.wrapped.delete(server);
+    await c?.close();
   }
 
   /** Stops every server. Call on exit. */
@@ -139,7 +208,12 @@ export class McpServerPool {
     const { McpConnection } = connectionModule ?? (await loadConnection());
     let c = this.connections.get(server);
     if (!c) {
-      c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS, this.options.codeGuard);
+      c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS, this.options.codeGuard, {
+        authProvider: this.options.authProvider,
+        allowHosts: this.options.allowHosts,
+        onListChanged: (s, what) => what === 'tools' && this.toolsChanged(s),
+        onElicitation: (s, request) => this.elicitations.ask(s, request),
+      });
       this.connections.set(server, c);
     }
     await c.start();

@@ -35,7 +35,7 @@ export function validateArguments(tool: Pick<Tool, 'parameters'>, args: unknown)
   }
   let v = compiled.get(p);
   if (!v) {
-    v = (ajv ??= new Ajv({ allErrors: true, strict: false, useDefaults: true })).compile(p);
+    v = (ajv ??= new Ajv({ allErrors: true, strict: false, useDefaults: true, logger: false })).compile(p);
     compiled.set(p, v);
   }
   if (v(args)) return { ok: true, value: args };

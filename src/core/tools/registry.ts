@@ -6,6 +6,7 @@ import { shellEnvironment } from './builtin/shell.js';
 import { ShellJobs } from './builtin/shell-jobs.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
 import type { Tool } from './tool.js';
+import { parseAllowHosts } from './net/address-policy.js';
 
 /** A tool as agents.yaml names it. */
 export type ToolRef = string | { mcp: string } | ModuleToolSpec | { builtin: string; options: BuiltinToolConfig };
@@ -59,7 +60,9 @@ export class ToolRegistry {
     const servers = Object.fromEntries(
       Object.entries(mcpServers).map(([name, c]) => [name, c.cwd ? { ...c, cwd: path.resolve(this.baseDir, c.cwd) } : c]),
     );
-    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard });
+    // Remote servers follow fetch_url's network rules, with its allow-list.
+    const allowHosts = mcp?.allowHosts ?? parseAllowHosts(builtinOptions.fetchAllowHosts);
+    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard, allowHosts });
   }
 
   /** Names that resolve without starting anything, plus the tools of MCP servers started so far. */

@@ -40,6 +40,8 @@ export interface ToolContext {
 export interface ToolOutput {
   content: string;
   isError?: boolean | undefined;
+  /** The same result as data (an MCP tool's structuredContent): kept on the tool message, shown by `adk run --json`. */
+  structured?: unknown;
 }
 
 /** A tool an agent can call: name, description, arguments schema (zod or JSON Schema) and `execute`. Declare one with `defineTool` to get typed arguments. */

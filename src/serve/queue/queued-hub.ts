@@ -93,6 +93,11 @@ export class QueuedHub implements ServedHub {
     return new QueuedSession(await this.resolve(idOrPrefix), this.parts);
   }
 
+  /** A turn's claim in Redis, whichever worker runs it. */
+  busy(id: string): Promise<boolean> {
+    return new QueuedSession(id, this.parts).busy();
+  }
+
   async delete(idOrPrefix: string): Promise<void> {
     const session = await this.get(idOrPrefix);
     // The worker running a turn would write the session again as it ends.

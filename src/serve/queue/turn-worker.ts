@@ -138,11 +138,12 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
           chain = chain.then(() => events.publish(sessionId, text, opts).then(() => {}));
         };
         if (state === 'running') publish({ type: 'retry', agent: conv.team.agent.name, runPath: [], attempt: job.attemptsMade + 1, delayMs: 0, error: 'the worker running this turn stopped; another worker goes on with it' });
-        const turn = { turnId, journal };
+        // The request's model and tool options (a DeerFlow request's settings) travel in the signed job.
+        const turn = { turnId, journal, ...step.options };
         const summary = await runTurn(
           conv,
           async (signal) => {
-            if ('content' in step) return conv.startTurn(step.content, signal, undefined, turn);
+            if ('content' in step) return conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, turn);
             for (const tool of step.grants ?? []) await conv.grant(tool);
             return conv.resumeTurn(step.targets, signal, undefined, turn);
           },

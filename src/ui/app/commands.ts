@@ -37,6 +37,8 @@ export function parseCommand(text: string, commands: readonly SlashCommandInfo[]
   if (text.trim() === '/') return { name: '/help', args: '' };
   const c = parse(text);
   if (!c) return undefined;
+  // `/server:prompt` is an MCP server's prompt: a message, expanded by the host.
+  if (c.name.includes(':')) return undefined;
   // `/etc is full` reads as a message; an unknown `/word` alone reads as a mistyped command.
   const known = commands.some((k) => k.name === c.name);
   if (known) return c;

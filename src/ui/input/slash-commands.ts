@@ -16,6 +16,7 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
   { name: '/compact', description: "summarise the conversation so far into the model's context ([instructions]: what to keep)" },
   { name: '/cost', description: 'tokens and what they cost, for the session and the last turn' },
+  { name: '/mcp', description: 'MCP servers: status and tools; /mcp login NAME logs in to a remote one' },
   { name: '/expand', description: 'show the last collapsed output in full' },
   { name: '/exit', description: 'quit' },
 ];

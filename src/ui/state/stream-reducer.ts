@@ -1,3 +1,4 @@
+import { planAsMarkdown } from '../text/plan-json.js';
 import type { Message } from '../../core/schema/message.js';
 import type { ViewAction } from './actions.js';
 import { commit, lastCommitted, replaceLive, takeId } from './commit.js';
@@ -90,7 +91,7 @@ export function wholeAssistantMessage(state: ViewState, agent: string, message: 
   let [id, s] = takeId(state);
   if (message.reasoningContent?.trim()) s = commit(s, { kind: 'thought', agent, text: message.reasoningContent.trim() });
   const text = message.content.trim();
-  if (text) s = commit(s, { kind: 'assistant', agent, text, messageId: id, showHeader: true });
+  if (text) s = commit(s, { kind: 'assistant', agent, text: planAsMarkdown(text) ?? text, messageId: id, showHeader: true });
   s = addUsage(s, message);
   return addToolRows(s, agent, message.toolCalls ?? []);
 }
@@ -110,7 +111,9 @@ function commitSafePart(s: ViewState, m: LiveMessage): [ViewState, LiveMessage] 
 }
 
 function commitText(s: ViewState, m: LiveMessage, text: string): ViewState {
-  const body = text.replace(/\s+$/, '');
+  const raw = text.replace(/\s+$/, '');
+  // A planner's plan JSON, arrived whole, reads as a numbered plan (as DeerFlow's plan card does).
+  const body = (m.committedChunks === 0 && planAsMarkdown(raw)) || raw;
   if (!body.trim()) return s;
   const last = lastCommitted(s);
   const continues = last?.kind === 'assistant' && last.messageId === m.id;

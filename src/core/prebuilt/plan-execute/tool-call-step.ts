@@ -4,7 +4,8 @@ import type { AgentEvent } from '../../agents/types.js';
 import { toError } from '../../errors.js';
 import type { ChatModel, ToolChoice } from '../../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../../models/retry.js';
-import { assistantMessage, type Message, type ToolCall } from '../../schema/message.js';
+import { assistantMessage, userMessage, type Message, type ToolCall } from '../../schema/message.js';
+import { toolCallFromText, toolReminder } from './text-tool-call.js';
 import { MessageStream } from '../../schema/message-stream.js';
 import type { ToolInfo } from '../../tools/tool.js';
 
@@ -31,23 +32,35 @@ export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], 
     const call = v.message?.toolCalls?.[0];
     if (call) env.emit({ ...e, output: { message: { ...v, message: assistantMessage(call.function.arguments) } } });
   };
-  const reply = await callModel(
-    {
-      model: env.model,
-      agentName: env.agentName,
-      streaming: env.ctx.enableStreaming,
-      retry: { ...defaultRetryPolicy, ...env.retry },
-      signal: env.ctx.signal,
-      emit: forward,
-      callIds: env.ctx.callIds,
-      callbacks: env.ctx.callbacks,
-      runPath: env.ctx.runPath,
-    },
-    messages,
-    { tools, toolChoice },
-  );
-  const call = reply.toolCalls?.[0];
-  if (!call) throw new Error('no tool call');
+  const ask = (msgs: Message[]) =>
+    callModel(
+      {
+        model: env.model,
+        agentName: env.agentName,
+        streaming: env.ctx.enableStreaming,
+        retry: { ...defaultRetryPolicy, ...env.retry },
+        signal: env.ctx.signal,
+        emit: forward,
+        callIds: env.ctx.callIds,
+        callbacks: env.ctx.callbacks,
+        runPath: env.ctx.runPath,
+      },
+      msgs,
+      { tools, toolChoice },
+    );
+  let reply = await ask(messages);
+  let call = reply.toolCalls?.[0] ?? toolCallFromText(reply.content, tools, toolChoice, `call_text_${env.agentName}`);
+  if (!call) {
+    // A server that ignores tool_choice answered in text: ask once more, saying how to answer.
+    reply = await ask([...messages, assistantMessage(reply.content), userMessage(toolReminder(tools))]);
+    call = reply.toolCalls?.[0] ?? toolCallFromText(reply.content, tools, toolChoice, `call_text_${env.agentName}`);
+  }
+  if (!call) {
+    const names = tools.map((t) => t.name).join(', ');
+    throw new Error(
+      `no tool call: ${env.model.modelName} answered in text twice although a call to ${names} was required (its server may ignore tool_choice: on llama.cpp start llama-server with --jinja, on vLLM use --enable-auto-tool-choice with a --tool-call-parser), or use a model that calls tools`,
+    );
+  }
   return reply.usage ? { ...call, usage: reply.usage } : call;
 }
 

@@ -12,6 +12,8 @@ import { shellTool } from './shell.js';
 import { ShellJobs } from './shell-jobs.js';
 import { shellOutputTool } from './shell-output.js';
 import { writeFileTool } from './write-file.js';
+import { handoffToPlannerTool } from './handoff-to-planner.js';
+import { webSearchTool } from './web-search.js';
 
 /** Names of the built-in tools, as listed in an agent's `tools:`. */
 export const BUILTIN_TOOL_NAMES = [
@@ -23,9 +25,11 @@ export const BUILTIN_TOOL_NAMES = [
   'shell',
   'shell_output',
   'fetch_url',
+  'web_search',
   'ask_user',
   'review_plan',
   'current_time',
+  'handoff_to_planner',
 ] as const;
 
 /** One of BUILTIN_TOOL_NAMES. */
@@ -54,6 +58,8 @@ export interface BuiltinToolOptions {
   shellReadPaths?: readonly string[] | undefined;
   /** Where shell commands moved to the background run on (shared by every agent; `close()` it on exit). */
   shellJobs?: ShellJobs | undefined;
+  /** Where web_search finds its provider's settings (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -103,8 +109,11 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
     ask_user: askUserTool,
     review_plan: reviewPlanTool,
     current_time: currentTimeTool,
+    web_search: webSearchTool(opts.env ?? process.env),
+    handoff_to_planner: handoffToPlannerTool,
   };
 }
 
 export { ShellJobs, shellOutputTool };
+export { handoffToPlannerTool, webSearchTool };
 export { askUserTool, reviewPlanTool, currentTimeTool, editFileTool, fetchUrlTool, grepTool, listDirTool, readFileTool, shellTool, writeFileTool };

@@ -1,0 +1,32 @@
+import type { AgentMiddleware } from '../agents/middleware.js';
+import type { Tool } from '../tools/tool.js';
+
+/**
+ * An agent's MCP tools as their servers list them now: a server that changed its list
+ * (`notifications/tools/list_changed`) is seen at the agent's next run, its removed tools gone and
+ * its new ones offered. `current(server)` is the list the pool holds (undefined: not started yet).
+ */
+export function liveMcpToolsMiddleware(servers: readonly string[], current: (server: string) => Tool[] | undefined): AgentMiddleware {
+  // What each server gave the agent last (first: what it listed when the agent was built), so those
+  // names, and only those, are replaced.
+  const given = new Map<string, Set<string>>();
+  for (const server of servers) {
+    const now = current(server);
+    if (now) given.set(server, new Set(now.map((t) => t.name)));
+  }
+  return {
+    name: 'live_mcp_tools',
+    beforeAgent: (_ctx, setup) => {
+      const byName = new Map(setup.tools.map((t) => [t.name, t]));
+      for (const server of servers) {
+        const now = current(server);
+        if (!now) continue;
+        const before = given.get(server) ?? new Set(now.map((t) => t.name));
+        for (const name of before) byName.delete(name);
+        for (const t of now) byName.set(t.name, t);
+        given.set(server, new Set(now.map((t) => t.name)));
+      }
+      return { ...setup, tools: [...byName.values()] };
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export * from './plan.js';
+export * from './options.js';
+export * from './session-keys.js';
+export * from './research-team.js';

@@ -1,0 +1,49 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { addressPolicy, type AddressPolicy, type AllowEntry } from './net/address-policy.js';
+
+/** The fetch an MCP HTTP transport makes its requests with (the SDK's FetchLike). */
+export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * fetch for a remote MCP server under fetch_url's rules: public addresses only, unless the server's
+ * URL names the address itself (`http://127.0.0.1:3000/mcp`, `http://localhost:8080`) or
+ * ADK_FETCH_ALLOW_HOSTS opens a host. Every connection (OAuth discovery and token endpoints a server
+ * points at included) resolves the host once and connects to the address it checked, so DNS
+ * rebinding cannot swap it.
+ */
+export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = []): McpFetch {
+  const host = serverUrl.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Only an address written out (or `localhost`) is "named": a public-looking name that resolves to
+  // a private address is what an attacker's DNS would answer.
+  const named: AllowEntry[] = isIP(host) || host === 'localhost' ? [{ host }] : [];
+  const agent = new Agent({ connect: { lookup: checkedLookup(addressPolicy([...allowHosts, ...named])) } });
+  return async (url, init) => {
+    try {
+      return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
+    } catch (e) {
+      // undici says only "fetch failed"; the refusal (or the network's own error) is its cause.
+      const cause = (e as { cause?: Error }).cause;
+      throw cause instanceof Error ? new Error(cause.message, { cause }) : e;
+    }
+  };
+}
+
+/** A DNS lookup that answers only with an address the policy allows, or fails saying why. */
+function checkedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const reasons: string[] = [];
+      const ok = addresses.find((a) => {
+        const why = policy.refuse(hostname, a.address, 0);
+        if (why) reasons.push(why.replace('fetch_url reaches only public addresses', 'adk reaches remote MCP servers only at public addresses').replace('ADK_FETCH_ALLOW_HOSTS)', 'ADK_FETCH_ALLOW_HOSTS, or name the address in the url)'));
+        return !why;
+      });
+      if (!ok) return callback(Object.assign(new Error(reasons[0] ?? `${hostname} has no address`), { code: 'EREFUSED_DESTINATION' }), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [ok]);
+      callback(null, ok.address, ok.family);
+    });
+  };
+}

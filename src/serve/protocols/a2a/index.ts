@@ -1,0 +1,1 @@
+export { addA2aRoutes, type A2aOptions } from './routes.js';

@@ -1,0 +1,2 @@
+export { addAgUiRoutes, type AgUiOptions } from './routes.js';
+export { AgUiTranslator } from './translator.js';

@@ -1,0 +1,1 @@
+export { langGraphApp, type LangGraphOptions } from './routes.js';
