@@ -178,8 +178,11 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     throw new CliError(`agent '${rootName}' is not defined in ${location.path}; defined: ${[...config.agents.keys()].join(', ')}`);
   }
   addPersonalMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd, 'editor');
-  // The person's own servers (`adk mcp add --scope user`) join every team whose root can take tools.
-  addPersonalMcpServers(config, rootName, Object.entries(readUserServers(env)).map(([name, e]) => ({ name, ...e })), cwd, 'user');
+  // The person's own servers (`adk mcp add --scope user`) join teams of the bundled file or of a file
+  // they trusted: an unreviewed agents.yaml must not steer their credentialed tools. They start in
+  // ADK_HOME, so a folder's files (.npmrc, node_modules/.bin) cannot change what they run.
+  const ownFile = location.source === 'bundled' || (opts.trust ?? new TrustStore()).isTrusted(location.path, hash);
+  if (ownFile) addPersonalMcpServers(config, rootName, Object.entries(readUserServers(env)).map(([name, e]) => ({ name, ...e })), defaultAdkHome(env), 'user');
 
   // Credentials a remote MCP server is sent (`Authorization: Bearer ${TOKEN}`) are secrets from here on.
   for (const s of config.mcpServers.values()) for (const [k, v] of Object.entries(s.headers ?? {})) if (SECRET_HEADER.test(k)) addConfigSecret(v);

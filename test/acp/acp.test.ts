@@ -135,12 +135,12 @@ describe('adk acp', () => {
     expect(textOf(server().chatRequests.at(-1)!)).toContain('say something');
   });
 
-  it('reads and writes through the editor and runs unsandboxed commands in its terminal when it offers them', async () => {
+  it('reads the editor’s buffers (verified paths), writes through adk, and runs unsandboxed commands in its terminal when it offers them', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'on disk\n');
     server().enqueue(
       { toolCalls: [{ id: 'call_r', name: 'read_file', arguments: { path: 'notes.txt' } }] },
-      { toolCalls: [{ id: 'call_e', name: 'edit_file', arguments: { path: 'notes.txt', old: 'unsaved buffer', new: 'edited buffer' } }] },
+      { toolCalls: [{ id: 'call_e', name: 'edit_file', arguments: { path: 'notes.txt', old: 'on disk', new: 'edited on disk' } }] },
       { toolCalls: [{ id: 'call_s', name: 'shell', arguments: { command: 'echo from-terminal-$((6*7))' } }] },
       { content: 'all done' },
     );
@@ -151,7 +151,9 @@ describe('adk acp', () => {
     expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit and run' }] })).toEqual({ stopReason: 'end_turn' });
     // The model read the editor's unsaved buffer, not the disk.
     expect(toolMessagesOf(server().chatRequests[1]!)[0].content).toContain('unsaved buffer');
-    expect(e.fsWrites).toEqual([{ path: file, content: 'edited buffer\n' }]);
+    // The edit was written by adk itself (verified descriptors), not through the editor's by-path write.
+    expect(e.fsWrites).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('edited on disk\n');
     expect(e.terminals).toEqual([{ command: '/bin/sh', args: ['-c', 'echo from-terminal-$((6*7))'] }]);
     expect(e.of('tool_call_update', sessionId).some((u) => u.toolCallId === 'call_s' && u.content?.some((c) => c.type === 'terminal'))).toBe(true);
     expect(toolMessagesOf(server().chatRequests[3]!).at(-1).content).toContain('from-terminal-42');

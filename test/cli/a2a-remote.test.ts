@@ -198,7 +198,8 @@ describe('a remote A2A agent in agents.yaml', () => {
     expect(r.stdout + r.stderr).toMatch(/loopback address.*remote A2A agents.*ADK_FETCH_ALLOW_HOSTS/s);
     expect(remote.cardReads).toBe(reads);
     model().enqueue({ toolCalls: [{ id: 'call_g', name: 'greeter', arguments: { request: 'allowed' } }] }, { content: 'ok' });
-    const allowed = await runCli(['run', '--agents', file, '--json', 'hi'], { ...opts(), env: { ...opts().env, ADK_FETCH_ALLOW_HOSTS: name } });
+    // The card sends messages to the address it names (127.0.0.1): every address reached is checked, so both are allowed.
+    const allowed = await runCli(['run', '--agents', file, '--json', 'hi'], { ...opts(), env: { ...opts().env, ADK_FETCH_ALLOW_HOSTS: `${name},127.0.0.1` } });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(remote.executor.received.map((x) => x.text)).toEqual(['allowed']);
   }, 60_000);

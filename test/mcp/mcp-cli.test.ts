@@ -131,7 +131,7 @@ describe('adk mcp', () => {
     const dup = await runCli(['mcp', 'add', 'sneaky', 'https://example.com/mcp'], { env: env(), cwd: dir });
     expect(dup.stderr).toMatch(/already has an MCP server 'sneaky'/);
     const login = await runCli(['mcp', 'login', 'sneaky'], { env: env(), cwd: dir });
-    expect(login.stderr).toMatch(/runs locally.*only remote servers log in/);
+    expect(login.stderr).toMatch(/belongs to .*agents\.yaml, which is not trusted.*adk trust/);
     expect(existsSync(join(home, 'mcp-auth'))).toBe(false);
   });
 

@@ -5,6 +5,8 @@ import { hostname } from 'node:os';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServerPool, type McpServerConfig } from '../../src/core/tools/mcp.js';
+import { mcpFetch } from '../../src/core/tools/mcp-http-fetch.js';
+import { openBrowser } from '../../src/core/tools/mcp-oauth/browser.js';
 import type { ToolContext } from '../../src/core/tools/tool.js';
 import { startMcpHttpServer, type McpHttpTestServer } from '../support/mcp-http-server.js';
 
@@ -179,5 +181,18 @@ describe('remote servers', () => {
     const allowed = pool({ hidden: { url } }, { allowHosts: [{ host: name }] });
     await allowed.toolsFor('hidden');
     expect((await allowed.call('hidden', 'whoami', {}, context())).content).toMatch(/^auth:/);
+  });
+
+  it('an address written in a URL a server points at (OAuth metadata, an agent card) is checked too, and only web pages open', async () => {
+    const port = Number(new URL(http.url).port);
+    // A remote server at a public name may not send adk to this machine's addresses, written out or mapped.
+    const remote = mcpFetch(new URL('https://mcp.example.com/mcp'));
+    await expect(remote(`http://127.0.0.1:${port}/mcp`)).rejects.toThrow(/loopback address/);
+    await expect(remote(`http://[::ffff:127.0.0.1]:${port}/mcp`)).rejects.toThrow(/loopback address/);
+    await expect(remote(`http://169.254.169.254/latest/meta-data/`)).rejects.toThrow(/link-local/);
+    // The address the person wrote is theirs to reach.
+    const named = mcpFetch(new URL(http.url));
+    expect((await named(`http://127.0.0.1:${port}/mcp`)).status).toBeGreaterThanOrEqual(400); // reached: the server answers (not refused)
+    await expect(openBrowser('file:///etc/passwd', { ADK_BROWSER: 'true' })).rejects.toThrow(/only https/);
   });
 });

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectExit, ofType, serverEnv, tempHome, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
 import { TestEditor } from '../support/acp-editor.js';
 import { trustAgentsFile } from '../support/trust.js';
+import type { ChildProcess } from 'node:child_process';
+import { serveEnv, startServeProcess } from '../serve/serve-process.js';
+import { readSse } from '../serve/sse.js';
 
 // Issue 30: a server's question (elicitation) becomes an adk interrupt: answered with `adk resume` (the call is
 // made again and its question answered) or, in a live process, by the editor's own form (the call goes on).
@@ -83,5 +86,26 @@ describe('MCP elicitation', () => {
     const [result] = ofType(run.lines, 'tool_result');
     expect(result.structured).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
     expect(toolMessagesOf(server().chatRequests[1]!)[0].content).toContain('"temperature"');
+  });
+
+  it('over adk serve the question is an interrupt on the session; an /interrupts answer goes to the waiting call', async () => {
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Sam.' });
+    const children: ChildProcess[] = [];
+    try {
+      // `adk serve` runs in the folder whose (trusted) agents.yaml names server-everything.
+      const env = serveEnv(dir, server().url, { ADK_HOME: home });
+      const { url } = await startServeProcess(dir, env, children);
+      const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const { id } = (await (await post('/v1/sessions', {})).json()) as { id: string };
+      const first = await readSse(await post(`/v1/sessions/${id}/messages`, { content: 'fill in the form' }));
+      const interrupt = first.find((e) => e.event === 'interrupt')!.data;
+      expect(interrupt.interrupts[0]).toMatchObject({ kind: 'input', data: { elicitation: { server: 'everything' } } });
+      const second = await readSse(await post(`/v1/sessions/${id}/interrupts`, { input: '{"name":"Sam"}' }));
+      const result = second.find((e) => e.event === 'tool_result')!.data;
+      expect(result.content).toContain('- Name: Sam');
+      expect(second.find((e) => e.event === 'done')!.data).toMatchObject({ status: 'completed', output: 'Thanks, Sam.' });
+    } finally {
+      for (const c of children) c.kill('SIGKILL');
+    }
   });
 });

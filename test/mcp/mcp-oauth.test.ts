@@ -12,7 +12,8 @@ import { startOAuthMcpServer, type OAuthMcpServer } from '../support/oauth-mcp-s
 // first sends a forged callback with another state (must be turned away), then the real one.
 const BROWSER = `
 import { appendFileSync } from 'node:fs';
-const log = (entry) => appendFileSync(process.env.BROWSER_LOG, JSON.stringify(entry) + '\\n');
+// The log's path is the script's second argument: the browser gets no variables but a desktop's.
+const log = (entry) => appendFileSync(process.argv[3], JSON.stringify(entry) + '\\n');
 const url = process.argv[2];
 log({ opened: url });
 const res = await fetch(url, { redirect: 'manual' });
@@ -43,7 +44,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'adk-mcp-oauth-'));
   const script = join(dir, 'browser.mjs');
   writeFileSync(script, BROWSER);
-  env = { PATH: process.env.PATH, ADK_HOME: join(dir, 'home'), ADK_BROWSER: `${process.execPath} ${script}`, BROWSER_LOG: join(dir, 'browser.log') };
+  env = { PATH: process.env.PATH, ADK_HOME: join(dir, 'home'), ADK_BROWSER: `${process.execPath} ${script} %s ${join(dir, 'browser.log')}`, BROWSER_LOG: join(dir, 'browser.log') };
   server = await startOAuthMcpServer();
 });
 

@@ -41,4 +41,25 @@ describe('MCP in the REPL (tmux)', () => {
     await tmux.waitForScreen('mcp', (s) => s.split('Noted.').length > 2, 'the second answer');
     expect(users().at(-1)).toContain('<resource server="everything" uri="demo://resource/dynamic/text/1">');
   }, 60_000);
+
+  it('a server’s question (elicitation) is asked in the REPL and its answer goes to the waiting call', async () => {
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Ada.' });
+    const dir = tempDir('adk-mcp-elicit-repl-');
+    const work = join(dir, 'work');
+    mkdirSync(work, { recursive: true });
+    const file = join(work, 'agents.yaml');
+    writeFileSync(file, `version: 1\ndefault: helper\nmcp_servers:\n  everything: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(EVERYTHING)}, stdio] }\nagents:\n  helper:\n    description: A test agent.\n    instruction: Help.\n    tools: [{ mcp: everything }]\n`);
+    trustAgentsFile(join(dir, 'home'), file);
+    startChat(tmux, 'elicit', { dir, cwd: work, env: serverChatEnv(dir, server().url), size: [120, 40] });
+    await tmux.waitForScreen('elicit', (s) => s.includes(PROMPT), 'the prompt');
+    tmux.type('elicit', 'fill in the form');
+    tmux.keys('elicit', 'Enter');
+    await tmux.waitForScreen('elicit', (s) => s.includes("MCP server 'everything' asks: Please provide inputs"), 'the question');
+    await new Promise((r) => setTimeout(r, 600));
+    tmux.type('elicit', '{"name":"Ada"}');
+    tmux.keys('elicit', 'Enter');
+    await tmux.waitForScreen('elicit', (s) => s.includes('Thanks, Ada.'), 'the answer');
+    const tool = server().chatRequests.at(-1)!.body.messages.filter((m: any) => m.role === 'tool').at(-1);
+    expect(tool.content).toContain('- Name: Ada');
+  }, 60_000);
 });

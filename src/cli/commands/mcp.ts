@@ -7,7 +7,9 @@ import { addServer, editProjectServers, projectServers, removeServer } from '../
 import { describeEntry, maskedEntry, type McpServerEntry } from '../mcp/server-entry.js';
 import { readUserServers, userMcpFile, writeUserServers } from '../mcp/user-servers.js';
 import { TrustStore } from '../trust.js';
-import { addConfigSecret } from '../secrets.js';
+import { addConfigSecret, configSecretValues } from '../secrets.js';
+import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
+import { defaultAdkHome } from '../../core/store/store-url.js';
 
 type Scope = 'project' | 'user';
 
@@ -18,7 +20,8 @@ export interface McpAddOptions {
   env?: string[];
 }
 
-const out = (s: string) => process.stdout.write(sanitizeText(s));
+// Nothing printed carries a secret from the environment or the configuration.
+const out = (s: string) => process.stdout.write(sanitizeText(redactSecrets(s, [...secretsFromEnv(), ...configSecretValues()])));
 const projectFile = () => resolve('agents.yaml');
 
 /** `adk mcp add NAME COMMAND|URL [ARGS…]`, as `claude mcp add` takes it. */
@@ -67,7 +70,7 @@ export async function mcpGetCommand(name: string, opts: { json?: boolean }): Pro
   const h = await health(s, true);
   const info = { name, scope: s.scope, ...maskedEntry(s.entry), ...h };
   if (opts.json) out(`${JSON.stringify(info, null, 2)}\n`);
-  else out(`${name} (${s.scope})\n  ${describeEntry(s.entry)}\n  status: ${h.status}${h.tools?.length ? `\n  tools: ${h.tools.join(', ')}` : ''}\n`);
+  else out(`${name} (${s.scope})\n  ${describeEntry(maskedEntry(s.entry))}\n  status: ${h.status}${h.tools?.length ? `\n  tools: ${h.tools.join(', ')}` : ''}\n`);
   return ExitCode.ok;
 }
 
@@ -113,8 +116,9 @@ async function allServers(): Promise<Found[]> {
   if (existsSync(projectFile())) {
     const file = projectFile();
     const { validateConfig } = await import('../../core/config/index.js');
-    const r = validateConfig({ text: readFileSync(file, 'utf8'), file }, { env: process.env });
-    if (r.ok && r.config) {
+    // `${VAR}`s are filled in only for a file this person trusts: an untrusted one is shown as written.
+    const r = (await projectTrusted()) ? validateConfig({ text: readFileSync(file, 'utf8'), file }, { env: process.env }) : undefined;
+    if (r?.ok && r.config) {
       for (const [name, d] of r.config.mcpServers) {
         found.push({ name, scope: 'project', entry: d.url ? { url: d.url, transport: d.transport, headers: d.headers } : { command: d.command, args: d.args, env: d.env } });
       }
@@ -133,6 +137,8 @@ async function findServer(name: string, scope?: Scope): Promise<Found> {
 
 async function remoteUrl(name: string): Promise<string> {
   const s = await findServer(name);
+  // Logging in talks to the URL (with its `${VAR}`s filled in): a folder's server only once the folder is trusted.
+  if (s.scope === 'project' && !(await projectTrusted())) throw new CliError(`MCP server '${name}' belongs to ${projectFile()}, which is not trusted: read it, then run adk trust ${process.cwd()}`, ExitCode.usage);
   if (!s.entry.url) throw new CliError(`MCP server '${name}' runs locally (${describeEntry(s.entry)}); only remote servers log in`, ExitCode.usage);
   return s.entry.url;
 }
@@ -149,7 +155,8 @@ async function health(s: Found, withTools = false): Promise<{ status: string; to
   oauth?.setOAuthSecretSink(addConfigSecret);
   for (const [k, v] of Object.entries({ ...s.entry.headers, ...s.entry.env })) if (/auth|token|key|secret|cookie|passw/i.test(k)) addConfigSecret(v);
   const pool = new McpServerPool(
-    { [s.name]: { ...s.entry, cwd: process.cwd() } },
+    // The person's own servers start in ADK_HOME: a folder's files (.npmrc, node_modules/.bin) must not change what they run.
+    { [s.name]: { ...s.entry, cwd: s.scope === 'user' ? defaultAdkHome() : process.cwd() } },
     { startTimeoutMs: 10_000, ...(oauth ? { authProvider: (n: string, u: string) => oauth.oauthProvider(n, u, { interactive: false }) } : {}) },
   );
   try {

@@ -7,7 +7,10 @@
 export interface EditorAccess {
   /** The file's text as the editor has it (absolute path). */
   readTextFile?(path: string): Promise<string>;
-  /** Writes the file through the editor (absolute path). */
+  /**
+   * Writes the file through the editor (absolute path). Not used by the built-in tools: an editor
+   * writes by path, so adk writes itself through verified descriptors and the editor reloads.
+   */
   writeTextFile?(path: string, content: string): Promise<void>;
   /**
    * Runs a command in one of the editor's terminals, shown there as it runs. Only offered for

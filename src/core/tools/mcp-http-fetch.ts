@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { addressPolicy, type AddressPolicy, type AllowEntry } from './net/address-policy.js';
 
 /** The fetch an MCP HTTP transport makes its requests with (the SDK's FetchLike). */
@@ -18,7 +18,8 @@ export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = [])
   // Only an address written out (or `localhost`) is "named": a public-looking name that resolves to
   // a private address is what an attacker's DNS would answer.
   const named: AllowEntry[] = isIP(host) || host === 'localhost' ? [{ host }] : [];
-  const agent = new Agent({ connect: { lookup: checkedLookup(addressPolicy([...allowHosts, ...named])) } });
+  const policy = addressPolicy([...allowHosts, ...named]);
+  const agent = new Agent({ connect: checkedConnector(policy) });
   return async (url, init) => {
     try {
       return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
@@ -30,15 +31,32 @@ export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = [])
   };
 }
 
+/**
+ * Connections only to addresses the policy allows: a host name through the checked lookup, and an
+ * address written in a URL (which sockets connect to without any lookup) checked here.
+ */
+function checkedConnector(policy: AddressPolicy): buildConnector.connector {
+  return (opts, callback) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+    const why = isIP(host) ? policy.refuse(host, host, port) : undefined;
+    if (why) return callback(Object.assign(new Error(friendly(why)), { code: 'EREFUSED_DESTINATION' }), null);
+    return buildConnector({ lookup: checkedLookup(policy, port) })(opts, callback);
+  };
+}
+
+const friendly = (why: string) =>
+  why.replace('fetch_url reaches only public addresses', 'adk reaches remote MCP servers and A2A agents only at public addresses').replace('ADK_FETCH_ALLOW_HOSTS)', 'ADK_FETCH_ALLOW_HOSTS, or name the address in the url)');
+
 /** A DNS lookup that answers only with an address the policy allows, or fails saying why. */
-function checkedLookup(policy: AddressPolicy): LookupFunction {
+function checkedLookup(policy: AddressPolicy, port: number): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const reasons: string[] = [];
       const ok = addresses.find((a) => {
-        const why = policy.refuse(hostname, a.address, 0);
-        if (why) reasons.push(why.replace('fetch_url reaches only public addresses', 'adk reaches remote MCP servers only at public addresses').replace('ADK_FETCH_ALLOW_HOSTS)', 'ADK_FETCH_ALLOW_HOSTS, or name the address in the url)'));
+        const why = policy.refuse(hostname, a.address, port);
+        if (why) reasons.push(friendly(why));
         return !why;
       });
       if (!ok) return callback(Object.assign(new Error(reasons[0] ?? `${hostname} has no address`), { code: 'EREFUSED_DESTINATION' }), '', 0);

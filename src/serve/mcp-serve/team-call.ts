@@ -71,10 +71,14 @@ async function openConversation(host: TeamHost, tool: TeamTool, session: string 
     if (!session) {
       team = await host.newTeam(tool.agent);
       lease = await lockSession(host.stores.kv, newSessionId(), host.lease);
-      return { conv: await Conversation.create(host.stores, team, lease) };
+      // Marked served: a client may continue only the sessions made for clients, never a CLI one.
+      return { conv: await Conversation.create(host.stores, team, lease, { served: true }) };
     }
     // The lease comes first: what is read next is what this process alone will change.
-    const id = await host.stores.sessions.resolveId(session);
+    // The whole id, not a prefix: a client must not find (or be shown) ids it was never given.
+    const id = session;
+    const record0 = /^[a-z0-9]+$/.test(id) ? await host.stores.sessions.get(id, { from: 'context' }) : undefined;
+    if (!record0?.served) throw new Error(`session ${session} does not exist`);
     lease = await lockSession(host.stores.kv, id, host.lease);
     const record = await host.stores.sessions.get(id, { from: 'context' });
     if (!record) throw new Error(`session ${session} does not exist`);

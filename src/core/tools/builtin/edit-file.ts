@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
-import { readEditableText, writeEditableText, type EditableText } from './text-file.js';
-import { editorAccess } from '../editor-access.js';
+import { readEditableText, writeEditableText } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
 const parameters = z.object({
@@ -31,14 +30,14 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
       const replacement = file.crlf ? args.new.replace(/\r\n/g, '\n') : args.new;
       return unifiedDiff(loc.shown, file.text, file.text.slice(0, at) + replacement + file.text.slice(at + old.length));
     },
-    async execute(args, ctx) {
+    async execute(args) {
       const loc = await locate(workspaceRoot, args.path);
       const { shown } = loc;
       assertWritable(shown, args.path);
       if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
       // CRLF files are matched and written with their own line ends; the model's `\n` means a line break.
-      const editor = editorAccess(ctx?.options);
-      const file = editor?.readTextFile && editor.writeTextFile ? await editorText(editor.readTextFile, loc.real) : await readEditableText(loc);
+      // The disk through adk's verified descriptors, as write_file: never an editor's by-path access.
+      const file = await readEditableText(loc);
       if (!file) return { content: `Error: '${shown}' does not exist (it was removed while adk opened it)`, isError: true };
       const text = file.text;
       const old = file.crlf ? args.old.replace(/\r\n/g, '\n') : args.old;
@@ -59,19 +58,11 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
       }
       if (args.old === args.new) return `No change: \`old\` and \`new\` are identical in ${shown}`;
       const edited = text.slice(0, at) + replacement + text.slice(at + old.length);
-      if (editor?.readTextFile && editor.writeTextFile) await editor.writeTextFile(loc.real, file.crlf ? edited.replace(/\r?\n/g, '\r\n') : edited);
-      else await writeEditableText(loc, file, edited);
+      await writeEditableText(loc, file, edited);
       const line = text.slice(0, at).split('\n').length;
       return `Edited ${shown}: replaced 1 occurrence at line ${line}`;
     },
   };
-}
-
-/** A file as the editor has it, in the shape an edit works on (its line ends noted). */
-async function editorText(read: (path: string) => Promise<string>, path: string): Promise<EditableText> {
-  const text = await read(path);
-  const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
-  return { text: crlf ? text.replace(/\r\n/g, '\n') : text, bom: false, crlf, mode: 0o644 };
 }
 
 /** Counts overlapping matches too: "aa" in "aaa" is ambiguous for the model. */

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { Tool } from '../tool.js';
-import { locate } from '../workspace.js';
+import { locate, type WorkspacePath } from '../workspace.js';
 import { readTextFile } from './file-io.js';
+import { openInside } from '../fs/verified-open.js';
 import { editorAccess } from '../editor-access.js';
 
 /** Reads stop here, at a line boundary, and tell the model how to read on. */
@@ -24,9 +25,11 @@ export function readFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
     async execute({ path, offset, limit }, ctx) {
       const loc = await locate(workspaceRoot, path);
       const { shown } = loc;
-      // Inside an editor its buffer is the file the person sees (unsaved changes included).
+      // Inside an editor its buffer is the file the person sees (unsaved changes included). The editor
+      // reads by path: the path is verified again after (a descriptor that must still be the same file
+      // inside the workspace), so a link swapped in meanwhile makes the read fail, not leak.
       const editor = editorAccess(ctx?.options)?.readTextFile;
-      const text = editor ? await editor(loc.real) : await readTextFile(loc);
+      const text = editor ? await verifiedAfter(loc, () => editor(loc.real)) : await readTextFile(loc);
       if (text === '') return `(${shown} is empty)`;
       if (offset === undefined && limit === undefined) return capLines(text, shown, 1);
 
@@ -51,4 +54,19 @@ function capLines(text: string, shown: string, firstLine: number): string {
   const head = text.slice(0, cut > 0 ? cut : READ_FILE_MAX_CHARS);
   const next = firstLine + head.split('\n').length;
   return `${head}\n[output cut at ${head.length} characters: ${shown} continues at line ${next}; use offset=${next} and limit to read on]`;
+}
+
+/** What `read` returned, the file checked before and after to be the workspace file `loc` names. */
+async function verifiedAfter(loc: WorkspacePath, read: () => Promise<string>): Promise<string> {
+  await verify(loc);
+  const text = await read();
+  // A path that now leads out of the workspace (a link swapped in meanwhile) throws here.
+  await verify(loc);
+  return text;
+}
+
+/** Opens the file through adk's verified descriptor (no link out of the workspace), and closes it. */
+async function verify(loc: WorkspacePath): Promise<void> {
+  const { fh } = await openInside(loc.root, loc.real, loc.shown, 'either');
+  await fh.close();
 }

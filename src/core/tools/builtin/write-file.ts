@@ -4,7 +4,6 @@ import type { Tool } from '../tool.js';
 import { assertWritable, locate } from '../workspace.js';
 import { readEditableText, replaceableMode } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
-import { editorAccess } from '../editor-access.js';
 
 const parameters = z.object({
   path: z.string().describe('Path of the file, relative to the workspace root; missing parent folders are created'),
@@ -28,10 +27,9 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
       assertWritable(shown, path);
       const mode = await replaceableMode(loc);
       const existed = mode !== undefined;
-      // Inside an editor the write goes through it (its buffer updates, its undo has it).
-      const editor = editorAccess(ctx?.options)?.writeTextFile;
-      if (editor) await editor(loc.real, content);
-      else await writeInside(loc.root, loc.real, shown, content, mode);
+      // Always adk's own verified write, even inside an editor: an editor writes by path, following
+      // whatever a racing command swapped into it (an editor reloads the file from disk).
+      await writeInside(loc.root, loc.real, shown, content, mode);
       const bytes = Buffer.byteLength(content, 'utf8');
       return `${existed ? 'Overwrote' : 'Created'} ${shown} (${bytes} bytes, ${countLines(content)} lines)`;
     },

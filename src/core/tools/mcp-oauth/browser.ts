@@ -18,14 +18,24 @@ export function browserCommand(url: string, env: NodeJS.ProcessEnv = process.env
 
 /** Starts the browser on `url` and returns once it has been launched (not when the page closes). */
 export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // The URL comes from the server's metadata: only a web page (https, or http on this machine) is opened.
+  const u = new URL(url);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) return Promise.reject(new Error(`refusing to open ${u.protocol} URL from the authorization server: only https (or http on this machine) is opened`));
   const [command, ...args] = browserCommand(url, env);
   return new Promise((resolve, reject) => {
-    // The child gets only the URL: no token is ever in it or in the environment adk was given.
-    const child = spawn(command!, args, { stdio: 'ignore', detached: true, env });
+    // The child gets only the URL and what a desktop needs to show it: never the keys in adk's environment.
+    const child = spawn(command!, args, { stdio: 'ignore', detached: true, env: browserEnv(env) });
     child.once('error', (e) => reject(new Error(`could not open a browser with ${command}: ${e.message}; open the URL yourself`)));
     child.once('spawn', () => {
       child.unref();
       resolve();
     });
   });
+}
+
+/** The variables a browser or xdg-open needs: the display, the session bus, the locale, the user's browser choice. */
+function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const keep = /^(PATH|HOME|USER|LOGNAME|DISPLAY|WAYLAND_DISPLAY|DBUS_SESSION_BUS_ADDRESS|LANG|LC_[A-Z]+|BROWSER|XDG_[A-Z_]+|TMPDIR)$/;
+  return Object.fromEntries(Object.entries(env).filter(([k]) => keep.test(k)));
 }

@@ -21,7 +21,7 @@ export async function mcpLogout(name: string, url: string, { env = process.env }
   let revoked = false;
   try {
     if (record.tokens && record.client) {
-      const metadata = record.discovery?.authorizationServerMetadata ?? (await discoverOAuthServerInfo(url)).authorizationServerMetadata;
+      const metadata = record.discovery?.authorizationServerMetadata ?? (await discoverOAuthServerInfo(url, { fetchFn: mcpFetch(new URL(url), parseAllowHosts(env.ADK_FETCH_ALLOW_HOSTS)) })).authorizationServerMetadata;
       const endpoint = revocationEndpoint(metadata);
       if (endpoint && metadata) {
         // The refresh token first: revoking it ends the whole grant on most servers.

@@ -1,4 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { mcpFetch } from '../mcp-http-fetch.js';
+import { parseAllowHosts } from '../net/address-policy.js';
 import {
   auth,
   type OAuthClientMetadata,
@@ -171,7 +173,7 @@ export class AdkOAuthProvider implements OAuthClientProvider {
       receiver.expect(this.lastState ?? '');
       await openBrowser(authorizationUrl.href, this.env);
       const { code, iss } = await receiver.wait({ timeoutMs: this.options.timeoutMs });
-      const result = await auth(this, { serverUrl: this.serverUrl, authorizationCode: code, ...(iss ? { iss } : {}) });
+      const result = await auth(this, { serverUrl: this.serverUrl, authorizationCode: code, ...(iss ? { iss } : {}), fetchFn: mcpFetch(new URL(this.serverUrl), parseAllowHosts(this.env.ADK_FETCH_ALLOW_HOSTS)) });
       if (result !== 'AUTHORIZED') throw new Error(`MCP server "${this.serverName}": the login did not complete`);
     } finally {
       await receiver.close();
