@@ -35,7 +35,9 @@ export interface LoginSession {
   receiver: LoopbackReceiver;
 }
 
-const EPHEMERAL_LOW = 49152;
+// A redirect port is registered once and bound again at each login: above Linux's ephemeral range
+// (32768-60999), where outgoing connections and port-0 listeners would soon take it.
+const EPHEMERAL_LOW = 61000;
 const EPHEMERAL_HIGH = 65535;
 
 /**
