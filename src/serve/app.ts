@@ -14,6 +14,7 @@ import type { SessionSummary } from '../core/store/session-store.js';
 import { ServerStoppingError, SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './protocols/deerflow/index.js';
 import { langGraphApp } from './protocols/langgraph/index.js';
+import { addDeerFlow2Routes, deerFlow2Face, SIGN_IN_PATH, type DeerFlow2Options } from './protocols/deerflow2/index.js';
 import { addAgUiRoutes } from './protocols/ag-ui/index.js';
 import { addA2aRoutes, type A2aOptions } from './protocols/a2a/index.js';
 import { openApiDocument } from './openapi.js';
@@ -53,6 +54,8 @@ export interface ServeAppOptions {
   webRoot?: string | undefined;
   /** DeerFlow 1.x's `/api/chat/stream` and `/api/config` (off without it). */
   deerflow?: DeerFlowOptions | undefined;
+  /** DeerFlow 2's gateway routes and its view of the LangGraph API at `/api` (off without it). */
+  deerflow2?: DeerFlow2Options | undefined;
   /** Host names besides localhost/127.0.0.1/[::1] that name this loopback server (the address it listens on). */
   hosts?: readonly string[] | undefined;
   /** Keep-alive comment interval on event streams (default 15 s). */
@@ -106,7 +109,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
   // site cannot start, answer or cancel a turn with a plain form or text post.
   app.use('*', async (c, next) => {
-    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type')) && !isBodylessCancel(c)) {
+    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type')) && !isBodylessCancel(c) && !(o.deerflow2 && c.req.path === SIGN_IN_PATH)) {
       throw new HttpError(415, 'unsupported_media_type', 'send requests with Content-Type: application/json');
     }
     // A browser says where a request comes from: another site is refused unless --cors named it.
@@ -236,6 +239,12 @@ export function createServeApp(o: ServeAppOptions): Hono {
   const langgraph = langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs });
   app.route('/', langgraph);
   app.route('/api/langgraph', langgraph);
+  if (o.deerflow2) {
+    // DeerFlow 2's front end proxies /api/langgraph/* to its gateway's /api/*, beside the gateway's own routes.
+    addDeerFlow2Routes(app, { ...o.deerflow2, token: o.token });
+    const defaultTeam = () => String((o.agents() as { default?: unknown })?.default ?? '');
+    app.route('/api', langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs, face: deerFlow2Face(defaultTeam) }));
+  }
   addAgUiRoutes(app, hub, { secrets });
   if (o.a2a) addA2aRoutes(app, hub, { ...o.a2a, bearer: !!o.token, secrets });
   if (o.webRoot) addWebRoutes(app, o.webRoot);
@@ -313,7 +322,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
 function isBodylessCancel(c: Context): boolean {
   const empty = !c.req.header('content-type') && !c.req.header('transfer-encoding') && (c.req.header('content-length') ?? '0') === '0';
   // adk's own cancel, and the LangGraph SDK's (runs.cancel sends no body either).
-  return empty && /^(?:\/v1\/sessions\/[^/]+|(?:\/api\/langgraph)?\/threads\/[^/]+\/runs\/[^/]+)\/cancel$/.test(c.req.path);
+  return empty && /^(?:\/v1\/sessions\/[^/]+|(?:\/api(?:\/langgraph)?)?\/threads\/[^/]+\/runs\/[^/]+)\/cancel$/.test(c.req.path);
 }
 
 /** `application/json` itself (parameters allowed), not a type that merely mentions it. */

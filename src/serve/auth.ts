@@ -22,7 +22,10 @@ export function pathWithoutToken(request: Request): string {
 
 /** What needs no token: the page's own files (they hold no data), the API description and the A2A agent cards. */
 export function isPublic(method: string, path: string): boolean {
+  // DeerFlow 2's sign-in: its page asks whether setup is needed, then posts the password (the token).
+  if (method === 'POST' && (path === '/api/v1/auth/login/local' || path === '/api/v1/auth/logout')) return true;
   if (method !== 'GET' && method !== 'HEAD') return false;
+  if (path === '/api/v1/auth/setup-status' || path === '/api/v1/auth/providers') return true;
   // A2A agent cards: a client reads there how to authenticate, before it has the token (A2A §8).
   if (/^(?:\/a2a\/[^/]+)?\/\.well-known\/agent-card\.json$/.test(path)) return true;
   return path === '/' || path === '/openapi.json' || /^\/(?:index\.html|assets\/[^/]+|[^/]+\.(?:svg|ico|png))$/.test(path);
@@ -50,10 +53,57 @@ export function requireToken(token: string): MiddlewareHandler {
     }
     if (isPublic(c.req.method, c.req.path)) return next();
     const header = c.req.header('authorization');
+    if (!header) {
+      const cookie = cookieToken(c.req.header('cookie'), c.req.method, c.req.header('sec-fetch-site'), c.req.header('x-csrf-token'));
+      if (cookie !== undefined) {
+        if (typeof cookie !== 'string' || !matches(cookie)) throw new Unauthorized(typeof cookie === 'object' ? cookie.refused : 'the sign-in cookie is not this server’s: sign in again');
+        return next();
+      }
+    }
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (!matches(bearer)) throw new Unauthorized(header ? 'the bearer token is not this server’s' : 'this server needs its token: send "Authorization: Bearer <token>" (the token is in ADK_SERVE_TOKEN or ADK_HOME/serve-token)');
     return next();
   };
+}
+
+/** The cookies DeerFlow 2's front end signs in with (its gateway's names): the token, and the double-submit CSRF value. */
+export const ACCESS_COOKIE = 'access_token';
+export const CSRF_COOKIE = 'csrf_token';
+
+/**
+ * The token from the sign-in cookie (DeerFlow 2's login, whose password is this server's token).
+ * A cookie goes with every request the browser makes to this host, whatever page asked, so it
+ * counts only for this origin's own pages (Sec-Fetch-Site same-origin, or none from a
+ * non-browser client such as a front end's server) and, for a request that changes something,
+ * only with the CSRF cookie's value repeated in `X-CSRF-Token` (which another site cannot read).
+ * Undefined: no sign-in cookie.
+ */
+function cookieToken(cookieHeader: string | undefined, method: string, site: string | undefined, csrfHeader: string | undefined): string | { refused: string } | undefined {
+  const cookies = parseCookies(cookieHeader);
+  const token = cookies.get(ACCESS_COOKIE);
+  if (token === undefined) return undefined;
+  if (site && site !== 'same-origin' && site !== 'none') return { refused: `a sign-in cookie counts only on this server's own pages (this request is ${site})` };
+  if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+    const csrf = cookies.get(CSRF_COOKIE);
+    if (!csrf || !csrfHeader || !sameText(csrf, csrfHeader)) return { refused: 'a request signed in by cookie must repeat the csrf_token cookie in X-CSRF-Token' };
+  }
+  return token;
+}
+
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    out.set(part.slice(0, eq).trim(), decodeURIComponentSafe(part.slice(eq + 1).trim()));
+  }
+  return out;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -84,6 +84,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         // DeerFlow's front end talks to the research team when the file has one.
         a2a: opts.a2a ? { version: packageVersion(), agents: [...config.agents.entries()].sort(([a], [b]) => Number(b === first.rootName) - Number(a === first.rootName)).map(([name, a]) => ({ name, description: a.description ?? '' })) } : undefined,
         deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
+        deerflow2: { models: [first.modelName] },
       },
       opts.socket ? { socket: opts.socket } : { host, port },
     );

@@ -9,6 +9,8 @@ export type LcMessage = {
   tool_calls?: LcToolCall[] | undefined;
   tool_call_id?: string | undefined;
   status?: 'success' | 'error' | undefined;
+  /** A tool message's data for the client beside its text (DeerFlow 2's `human_input` request). */
+  artifact?: unknown;
   additional_kwargs: Record<string, unknown>;
   response_metadata: Record<string, unknown>;
 };

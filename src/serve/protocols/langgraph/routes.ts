@@ -10,14 +10,17 @@ import { LgError } from './errors.js';
 import { LangGraphRecords, type RunRecord, type ThreadRecord } from './records.js';
 import { AssistantSearchBody, HistoryBody, RunBody, streamModes, ThreadBody, ThreadSearchBody } from './requests.js';
 import { LangGraphRuns, type StartedRun } from './runs.js';
-import { lgHistory, lgState, lgThread, sessionView, stateAt, type SessionView } from './state.js';
+import { EMPTY_VALUES, lgHistory, lgState, lgThread, sessionView, stateAt, type SessionView } from './state.js';
 import { RunTranslator, type LgEvent, type StreamMode } from './translator.js';
+import type { LangGraphFace } from './face.js';
 
 export interface LangGraphOptions {
   /** The team tree `GET /v1/agents` serves: its root agents are the assistants. */
   agents: () => unknown;
   secrets: readonly string[];
   heartbeatMs: number;
+  /** How this mount's clients read the API (DeerFlow 2's at `/api`); none for the plain API. */
+  face?: LangGraphFace | undefined;
 }
 
 /**
@@ -28,7 +31,8 @@ export interface LangGraphOptions {
 export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   const app = new Hono();
   const records = new LangGraphRecords(hub.stores.kv);
-  const runs = new LangGraphRuns(hub, records);
+  const face = o.face;
+  const runs = new LangGraphRuns(hub, records, face);
   const since = new Date().toISOString();
   const secrets = o.secrets;
 
@@ -46,7 +50,8 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   const json = (c: Context, body: unknown, status: 200 | 201 = 200) => c.body(redactJsonText(JSON.stringify(body), secrets), status, { 'content-type': 'application/json; charset=utf-8' });
   const assistants = () => assistantsOf(o.agents(), since);
   const assistant = (id: string) => {
-    const a = assistants().find((x) => x.assistant_id === id || x.graph_id === id);
+    const name = face?.assistant?.(id) ?? id;
+    const a = assistants().find((x) => x.assistant_id === name || x.graph_id === name);
     if (!a) throw new LgError(404, `no assistant ${id}; assistants: ${assistants().map((x) => x.assistant_id).join(', ')}`);
     return a;
   };
@@ -74,7 +79,8 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   async function view(t: ThreadRecord): Promise<SessionView | undefined> {
     if (!t.session) return undefined;
     try {
-      return await sessionView(t.thread_id, await hub.get(t.session));
+      const v = await sessionView(t.thread_id, await hub.get(t.session));
+      return face?.values ? { ...v, values: face.values(v.values, v.interrupts) } : v;
     } catch (e) {
       // Its session was deleted through adk's own API: the thread is empty again.
       if (e instanceof UnknownSessionError) return undefined;
@@ -146,6 +152,11 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   });
   app.get('/threads/:id/history', (c) => history(c, Number(c.req.query('limit') ?? 10) || 10, c.req.query('before')));
 
+  face?.routes?.(app, async (id) => {
+    const t = await records.thread(id);
+    return t ? ((await view(t))?.values ?? EMPTY_VALUES) : undefined;
+  });
+
   // Runs.
   app.post('/threads/:id/runs', (c) => create(c, c.req.param('id')));
   app.post('/runs', (c) => create(c, undefined));
@@ -199,7 +210,7 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
     // The run's start, rebuilt: the messages before it, and the person's message that began it.
     const before = v.values.messages.filter((m) => Number(m.id.slice(t.thread_id.length + 1)) < base);
     const values = { ...v.values, messages: r.human ? [...before, { type: 'human' as const, id: `${t.thread_id}:${base}`, content: r.human, additional_kwargs: {}, response_metadata: {} }] : before };
-    const translate = new RunTranslator({ thread: t.thread_id, runId: r.run_id, assistantId: r.assistant_id, modes, values, next: base + (r.human ? 1 : 0) });
+    const translate = new RunTranslator({ thread: t.thread_id, runId: r.run_id, assistantId: r.assistant_id, modes, values, next: base + (r.human ? 1 : 0), face });
     // Last-Event-ID of one of this run's events: go on after it; anything else (useStream sends "-1"): the run from its start.
     const from = r.from ?? 1;
     const asked = Number(c.req.header('last-event-id') ?? NaN);
@@ -308,7 +319,7 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
     const { run: r, events } = started;
     if (temporary) void started.finished.then(() => deleteThread(t)).catch(() => {});
     c.header('Location', `/threads/${t.thread_id}/runs/${r.run_id}/stream`);
-    const translate = new RunTranslator({ thread: t.thread_id, runId: r.run_id, assistantId: r.assistant_id, modes, values: started.values, next: started.next });
+    const translate = new RunTranslator({ thread: t.thread_id, runId: r.run_id, assistantId: r.assistant_id, modes, values: started.values, next: started.next, face });
     return streamSSE(c, async (sse) => {
       const heartbeat = setInterval(() => void sse.write(': heartbeat\n\n'), o.heartbeatMs);
       // The client going away does not stop the run (LangGraph's on_disconnect default, "continue").

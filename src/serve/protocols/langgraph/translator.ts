@@ -1,7 +1,8 @@
 import type { JsonEvent } from '../../../core/conversation/json-events.js';
-import { lgInterrupt } from './interrupts.js';
+import { lgInterrupt, type LgInterrupt } from './interrupts.js';
 import { messageId, toolCall, type LcMessage } from './messages.js';
 import type { ThreadValues } from './state.js';
+import type { LangGraphFace } from './face.js';
 
 /** The stream modes a run may ask for (`messages-tuple` streams as `messages` events). */
 export const STREAM_MODES = ['values', 'updates', 'messages', 'messages-tuple', 'events', 'custom', 'debug'] as const;
@@ -21,6 +22,8 @@ export interface RunTranslatorOptions {
   values: ThreadValues;
   /** The index of the run's first new message in the session. */
   next: number;
+  /** How the client reads state values (DeerFlow 2's), if not plainly. */
+  face?: LangGraphFace | undefined;
 }
 
 /** adk events that have no LangGraph counterpart: streamed in `custom` mode as they are. */
@@ -101,7 +104,7 @@ export class RunTranslator {
         return [
           ...out,
           ...(this.has('updates') ? [{ event: 'updates', data: { __interrupt__: interrupts } }] : []),
-          ...(this.has('values') ? [{ event: 'values', data: { ...this.state, __interrupt__: interrupts } }] : []),
+          ...(this.has('values') ? [{ event: 'values', data: { ...this.shown(interrupts), __interrupt__: interrupts } }] : []),
         ];
       }
       case 'error':
@@ -143,7 +146,12 @@ export class RunTranslator {
   }
 
   private values(): LgEvent[] {
-    return this.has('values') ? [{ event: 'values', data: this.state }] : [];
+    return this.has('values') ? [{ event: 'values', data: this.shown([]) }] : [];
+  }
+
+  /** The state as the client reads it. */
+  private shown(interrupts: readonly LgInterrupt[]): ThreadValues {
+    return this.o.face?.values?.(this.state, interrupts) ?? this.state;
   }
 
   private openFor(agent: string, streamed: boolean) {
