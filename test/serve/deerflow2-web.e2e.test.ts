@@ -46,7 +46,7 @@ describe.skipIf(!UI || !CHROMIUM)("DeerFlow 2's front end against adk serve", ()
       const last = lastUser(req);
       if (last.role === 'tool') return { content: `The shell said:\n\n\`\`\`\n${String(last.content).trim()}\n\`\`\`` };
       if (last.content === 'list the files') return { content: 'Let me look.', toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] };
-      return { content: 'Hello from **adk**, inside DeerFlow.\n\n| step | status |\n|---|---|\n| plan | ✅ |\n| report | ✅ |', chunkSize: 6, chunkDelayMs: 30 };
+      return { content: 'Hello from **adk**, inside DeerFlow.\n\n| step | status |\n|---|---|\n| plan | done |\n| report | done |', chunkSize: 6, chunkDelayMs: 30 };
     });
     const home = mkdtempSync(join(tmpdir(), 'adk-deerflow2-'));
     writeAgentsFile(home, shellApprovalAgents());

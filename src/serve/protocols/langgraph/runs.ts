@@ -130,8 +130,20 @@ export class LangGraphRuns {
       return saved ?? { ...run, status };
     });
     this.active.set(thread.thread_id, { runId: run.run_id, finished });
-    const values: ThreadValues = human ? { ...view.values, messages: [...view.values.messages, humanMessage(thread.thread_id, view.count, human)] } : view.values;
-    return { run, live, values, next: view.count + (human ? 1 : 0), events, unsubscribe, finished };
+    let values: ThreadValues | undefined;
+    return {
+      run,
+      live,
+      // Made when read (a stream's translator does; `wait` never needs it).
+      get values() {
+        values ??= human ? { ...view.values, messages: [...view.values.messages, humanMessage(thread.thread_id, view.count, human)] } : view.values;
+        return values;
+      },
+      next: view.count + (human ? 1 : 0),
+      events,
+      unsubscribe,
+      finished,
+    };
   }
 
   /**

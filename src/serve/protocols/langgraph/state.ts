@@ -29,11 +29,15 @@ export async function sessionView(thread: string, live: ServedSession): Promise<
   const from = record.messagesFrom ?? 0;
   // A turn stopped at an interrupt keeps its messages aside until it ends: they are part of the state.
   const all = [...record.messages, ...(record.pendingTurn ?? [])];
-  const messages = all.map((m, i) => lcMessage(m, thread, from + i));
   const waiting = !busy && record.status === 'interrupted' ? record.pendingInterrupts : [];
   const status: ThreadStatus = busy ? 'busy' : waiting.length ? 'interrupted' : record.status === 'error' ? 'error' : 'idle';
+  // Made when read: a run that only waits for its end never converts the thread it starts from.
+  let values: ThreadValues | undefined;
   return {
-    values: { messages, ...(record.title ? { title: record.title } : {}), ...(record.todos ? { todos: record.todos } : {}) },
+    get values() {
+      values ??= { messages: all.map((m, i) => lcMessage(m, thread, from + i)), ...(record.title ? { title: record.title } : {}), ...(record.todos ? { todos: record.todos } : {}) };
+      return values;
+    },
     status,
     interrupts: waiting.map((p) => lgInterrupt(p)),
     record,
