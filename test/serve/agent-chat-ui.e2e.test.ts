@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellApprovalAgents, useServer, writeAgentsFile } from '../cli/helpers.js';
+import { richTurn } from './rich-turn.js';
 import { serveEnv, startServeProcess } from './serve-process.js';
 
 // Issue 34: LangChain's agent-chat-ui (Next.js) against `adk serve`. Not in CI: it needs a built
@@ -87,5 +88,23 @@ describe.skipIf(!UI || !CHROMIUM)("LangChain's agent-chat-ui against adk serve",
     expect(new URL(page.url()).searchParams.get('threadId')).toBe(thread);
     await shot(page, 'resumed');
     expect(model().chatRequests.map((r) => String(lastUser(r).content).split('\n')[0])).toEqual(['hello', 'run the shell', 'approved-in-agent-chat-ui', 'after the reload']);
+  }, 120_000);
+
+  it('the rich turn of the web page screenshots (todos, a listing, a table, code, an approval with a diff), light and dark', async () => {
+    model().onRequest((req) => richTurn(req));
+    const home = mkdtempSync(join(tmpdir(), 'adk-acui-rich-'));
+    writeFileSync(join(home, 'report.md'), '# Report\n\n- notes.md: 3.9 KB\n');
+    const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--cors', origin]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, colorScheme });
+      await page.goto(`${origin}/?apiUrl=${encodeURIComponent(s.url)}&assistantId=deep`);
+      const box = page.getByPlaceholder('Type your message...');
+      await box.fill('Compare the sizes of the notes and write a report');
+      await box.press('Enter');
+      await page.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+      await page.getByText('notes.md').first().waitFor();
+      await page.screenshot({ path: join(SHOTS, `agent-chat-ui-rich-${colorScheme}.png`), fullPage: true });
+      await page.close();
+    }
   }, 120_000);
 });

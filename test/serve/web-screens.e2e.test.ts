@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
+import { richTurn } from './rich-turn.js';
 import { serveEnv, startServeProcess } from './serve-process.js';
 
 // Issue 34: a rich turn on the page (reasoning, todos, tool rows, a table, highlighted code, an
@@ -23,41 +24,12 @@ afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
 });
 
-const TODOS = [
-  { content: 'List the files', status: 'completed' },
-  { content: 'Compare their sizes', status: 'in_progress', activeForm: 'Comparing their sizes' },
-  { content: 'Write the report', status: 'pending' },
-];
-const ANSWER = [
-  'Two files stand out:',
-  '',
-  '| file | lines | size |',
-  '|:-----|------:|-----:|',
-  '| notes.md | 120 | 4.1 KB |',
-  '| todo.md | 18 | 0.6 KB |',
-  '',
-  'The report is made by this function:',
-  '',
-  '```ts',
-  'export function report(files: File[]): string {',
-  "  // Largest first, sizes in KB.",
-  '  return files.sort((a, b) => b.size - a.size).map((f) => `${f.name}: ${(f.size / 1024).toFixed(1)} KB`).join("\\n");',
-  '}',
-  '```',
-].join('\n');
-const REPORT = '# Report\n\n- notes.md: 4.1 KB\n- todo.md: 0.6 KB\n';
-
 /** The deep team's turn: reasoning and todos, a directory listing, then the answer and a report to write. */
 function scriptModel() {
   model().onRequest((req) => {
-    const msgs = req.body.messages;
-    const last = msgs.at(-1);
-    const tools = msgs.filter((m: { role: string }) => m.role === 'tool').length;
+    const last = req.body.messages.at(-1);
     if (last.role === 'user' && last.content === 'count slowly') return { content: Array.from({ length: 60 }, (_, i) => `${i}`).join(' '), chunkSize: 2, chunkDelayMs: 80 };
-    if (last.role === 'user') return { reasoning: 'The person wants sizes compared: list the folder first, then write a short report.', content: 'I will plan this first.', toolCalls: [{ id: 'c_todos', name: 'write_todos', arguments: { todos: TODOS } }] };
-    if (tools === 1) return { toolCalls: [{ id: 'c_ls', name: 'list_dir', arguments: { path: '.' } }] };
-    if (tools === 2) return { content: ANSWER, toolCalls: [{ id: 'c_write', name: 'write_file', arguments: { path: 'report.md', content: REPORT } }] };
-    return { content: 'The report is written.' };
+    return richTurn(req);
   });
 }
 
