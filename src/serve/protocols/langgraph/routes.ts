@@ -342,8 +342,9 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
     const { started, t, temporary } = await begin(c, threadId);
     let error: string | undefined;
     for await (const e of started.events) if (e.event.type === 'error') error = String(e.event.message ?? 'the run failed');
-    const ended = await started.finished;
-    const out = finalValues(await view(t), false);
+    // The run's record is written while the thread is read: both follow the turn's end.
+    const [ended, v] = await Promise.all([started.finished, view(t)]);
+    const out = finalValues(v, false);
     // A stateless run's thread goes once its values are read.
     if (temporary) await deleteThread(t);
     return json(c, ended.status === 'error' ? { ...out, __error__: { error: 'AgentError', message: error ?? 'the run failed' } } : out);
