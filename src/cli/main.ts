@@ -77,6 +77,7 @@ program
   .option('--cors <origin>', 'let this browser origin call the API')
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
+  .option('--deerflow2', 'also serve DeerFlow 2’s front end: its gateway paths under /api, signed in with the token as password (run it at --port 8001, where its build proxies)')
   .option('--a2a', 'also speak A2A: each agent’s card at /a2a/<agent>/.well-known/agent-card.json (the default agent’s at /.well-known/agent-card.json), JSON-RPC at /a2a/<agent>')
   .action(async (opts) => {
     const { serveCommand } = await import('./commands/serve.js');

@@ -13,8 +13,8 @@ import { StoreError } from '../core/store/errors.js';
 import type { SessionSummary } from '../core/store/session-store.js';
 import { ServerStoppingError, SessionBusyError, UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from './served-session.js';
 import { addDeerFlowRoutes, type DeerFlowOptions } from './protocols/deerflow/index.js';
-import { langGraphApp } from './protocols/langgraph/index.js';
-import { addDeerFlow2Routes, deerFlow2Face, SIGN_IN_PATH, type DeerFlow2Options } from './protocols/deerflow2/index.js';
+import { langGraphApp, langGraphShared } from './protocols/langgraph/index.js';
+import { addDeerFlow2Routes, deerFlow2Face, deerFlow2SignIn, SIGN_IN_PATH, type DeerFlow2Options } from './protocols/deerflow2/index.js';
 import { addAgUiRoutes } from './protocols/ag-ui/index.js';
 import { addA2aRoutes, type A2aOptions } from './protocols/a2a/index.js';
 import { openApiDocument } from './openapi.js';
@@ -99,13 +99,15 @@ export function createServeApp(o: ServeAppOptions): Hono {
   if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Cache-Control'] }));
   // Without a token the server is loopback-only (or a Unix socket); a page on another site that
   // points its own DNS name at 127.0.0.1 (rebinding) is refused by its Host header.
+  // DeerFlow 2's sign-in sessions (its pages cannot send the token): signed with the token.
+  const signIn = o.deerflow2 && o.token ? deerFlow2SignIn(o.token) : undefined;
   if (!o.token) {
     app.use('*', async (c, next) => {
       const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
       if (!loopbackHosts.has(host)) throw new HttpError(403, 'forbidden_host', `Host '${host}' is not this loopback server; serve with a token to serve other names`);
       await next();
     });
-  } else app.use('*', requireToken(o.token));
+  } else app.use('*', requireToken(o.token, signIn));
   // Every POST says it is JSON: a browser must then ask first (CORS preflight), so a page on another
   // site cannot start, answer or cancel a turn with a plain form or text post.
   app.use('*', async (c, next) => {
@@ -236,14 +238,15 @@ export function createServeApp(o: ServeAppOptions): Hono {
 
   if (o.deerflow) addDeerFlowRoutes(app, hub, { ...o.deerflow, secrets });
   // The Agent Protocol / LangGraph API, at the root (the SDK's apiUrl) and where DeerFlow 2 mounts it.
-  const langgraph = langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs });
+  const shared = langGraphShared(hub);
+  const langgraph = langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs, shared });
   app.route('/', langgraph);
   app.route('/api/langgraph', langgraph);
   if (o.deerflow2) {
     // DeerFlow 2's front end proxies /api/langgraph/* to its gateway's /api/*, beside the gateway's own routes.
-    addDeerFlow2Routes(app, { ...o.deerflow2, token: o.token });
+    addDeerFlow2Routes(app, { ...o.deerflow2, token: o.token, signIn });
     const defaultTeam = () => String((o.agents() as { default?: unknown })?.default ?? '');
-    app.route('/api', langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs, face: deerFlow2Face(defaultTeam) }));
+    app.route('/api', langGraphApp(hub, { agents: o.agents, secrets, heartbeatMs, shared, face: deerFlow2Face(defaultTeam) }));
   }
   addAgUiRoutes(app, hub, { secrets });
   if (o.a2a) addA2aRoutes(app, hub, { ...o.a2a, bearer: !!o.token, secrets });

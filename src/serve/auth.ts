@@ -37,8 +37,17 @@ export class Unauthorized extends Error {
   }
 }
 
-/** Refuses every request but the public ones unless it shows the token (header or path prefix). */
-export function requireToken(token: string): MiddlewareHandler {
+/**
+ * A sign-in cookie some front end's paths accept instead of the token (DeerFlow 2's): which paths,
+ * and whether a cookie's value is a live sign-in.
+ */
+export interface CookieSignIn {
+  applies(path: string): boolean;
+  valid(value: string): boolean;
+}
+
+/** Refuses every request but the public ones unless it shows the token (header or path prefix), or a sign-in cookie where one counts. */
+export function requireToken(token: string, signIn?: CookieSignIn): MiddlewareHandler {
   const want = Buffer.from(token);
   const matches = (given: string | undefined) => {
     if (given === undefined) return false;
@@ -53,10 +62,10 @@ export function requireToken(token: string): MiddlewareHandler {
     }
     if (isPublic(c.req.method, c.req.path)) return next();
     const header = c.req.header('authorization');
-    if (!header) {
+    if (!header && signIn?.applies(c.req.path)) {
       const cookie = cookieToken(c.req.header('cookie'), c.req.method, c.req.header('sec-fetch-site'), c.req.header('x-csrf-token'));
       if (cookie !== undefined) {
-        if (typeof cookie !== 'string' || !matches(cookie)) throw new Unauthorized(typeof cookie === 'object' ? cookie.refused : 'the sign-in cookie is not this server’s: sign in again');
+        if (typeof cookie !== 'string' || !signIn.valid(cookie)) throw new Unauthorized(typeof cookie === 'object' ? cookie.refused : 'the sign-in has expired or is not this server’s: sign in again');
         return next();
       }
     }
@@ -71,7 +80,7 @@ export const ACCESS_COOKIE = 'access_token';
 export const CSRF_COOKIE = 'csrf_token';
 
 /**
- * The token from the sign-in cookie (DeerFlow 2's login, whose password is this server's token).
+ * The sign-in cookie's value (DeerFlow 2's login, whose password is this server's token).
  * A cookie goes with every request the browser makes to this host, whatever page asked, so it
  * counts only for this origin's own pages (Sec-Fetch-Site same-origin, or none from a
  * non-browser client such as a front end's server) and, for a request that changes something,

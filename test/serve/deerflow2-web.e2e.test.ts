@@ -51,7 +51,7 @@ describe.skipIf(!UI || !CHROMIUM)("DeerFlow 2's front end against adk serve", ()
     const home = mkdtempSync(join(tmpdir(), 'adk-deerflow2-'));
     writeAgentsFile(home, shellApprovalAgents());
     writeFileSync(join(home, 'notes.md'), '# notes\n');
-    const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--agents', 'agents.yaml', '--port', GATEWAY_PORT]);
+    const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--agents', 'agents.yaml', '--deerflow2', '--port', GATEWAY_PORT]);
     const probe = await fetch(`${origin}/api/v1/auth/setup-status`);
     expect([probe.status, await probe.text()]).toEqual([200, '{"needs_setup":false}']);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

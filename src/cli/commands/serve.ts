@@ -31,6 +31,8 @@ export interface ServeCommandOptions {
   token?: boolean;
   /** `--a2a`: serve every root agent over A2A (agent cards, JSON-RPC). */
   a2a?: boolean;
+  /** `--deerflow2`: DeerFlow 2's gateway paths under /api, with its sign-in. */
+  deerflow2?: boolean;
 }
 
 /** The page built by `vite build` (dist/web), beside the CLI bundle (dist/adk). */
@@ -84,7 +86,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         // DeerFlow's front end talks to the research team when the file has one.
         a2a: opts.a2a ? { version: packageVersion(), agents: [...config.agents.entries()].sort(([a], [b]) => Number(b === first.rootName) - Number(a === first.rootName)).map(([name, a]) => ({ name, description: a.description ?? '' })) } : undefined,
         deerflow: config.agents.has(opts.deerflowAgent ?? 'research') ? { agent: opts.deerflowAgent ?? 'research', models: [first.modelName] } : undefined,
-        deerflow2: { models: [first.modelName] },
+        deerflow2: opts.deerflow2 ? { models: [first.modelName] } : undefined,
       },
       opts.socket ? { socket: opts.socket } : { host, port },
     );

@@ -22,12 +22,12 @@ export function deerFlow2Face(defaultTeam: () => string): LangGraphFace {
     assistant: (id) => (id === DEERFLOW2_ASSISTANT ? defaultTeam() : undefined),
     values: (values, interrupts) => withCards({ artifacts: [], ...values }, interrupts),
     request: (body, pending) => asResume(body, pending),
-    routes: (app, values) => {
+    routes: (app, api) => {
       // The page's history on reload: every message of the thread, oldest first, in one page.
       app.get('/threads/:id/messages/page', async (c) => {
-        const v = await values(c.req.param('id'));
+        const v = await api.values(c.req.param('id'));
         if (!v) return c.json({ detail: `no thread ${c.req.param('id')}` }, 404);
-        return c.json({ data: runMessages(c.req.param('id'), v.messages), has_more: false, next_before_seq: null });
+        return api.json(c, { data: runMessages(c.req.param('id'), v.messages), has_more: false, next_before_seq: null });
       });
     },
   };
@@ -77,19 +77,31 @@ function card(request: HumanInputRequest): LcMessage[] {
 
 /**
  * A run DeerFlow 2 sends while the thread waits: the card's reply names its interrupt
- * (`request_id`); a plain message answers the only interrupt there is. Anything else stays as
+ * (`request_id`); a plain message answers the only interrupt there is. Only the card's Approve
+ * button approves a call: any typed text (in the card or the message box) refuses it and tells the
+ * model why, so an "ok" meant as an acknowledgement never runs a command. Anything else stays as
  * sent (and is refused as usual: the thread waits on its interrupts).
  */
 function asResume(body: RunRequest, pending: readonly PendingInterrupt[]): RunRequest {
   if (body.command?.resume !== undefined) return body;
   const last = lastHuman(body.input);
   if (!last) return body;
-  const reply = last.additional_kwargs?.human_input_response as { request_id?: unknown; value?: unknown } | undefined;
+  const reply = last.additional_kwargs?.human_input_response as { request_id?: unknown; response_kind?: unknown; option_id?: unknown; value?: unknown } | undefined;
   const target = typeof reply?.request_id === 'string' ? pending.find((p) => p.id === reply.request_id) : pending.length === 1 ? pending[0] : undefined;
   if (!target) return body;
-  const answer = typeof reply?.value === 'string' ? reply.value : textOf(last.content);
+  const option = reply?.response_kind === 'option' && typeof reply.option_id === 'string' ? reply.option_id : undefined;
+  const text = option === undefined ? (typeof reply?.value === 'string' ? reply.value : textOf(last.content)) : undefined;
+  const answer = target.kind === 'approval' ? approvalAnswer(option, text) : (option ?? text);
   if (answer === undefined) return body;
   return { ...body, input: null, command: { resume: { [target.id]: answer } } };
+}
+
+/** An approval's answer: the buttons approve or reject; typed words reject and reach the model as the reason. */
+function approvalAnswer(option: string | undefined, text: string | undefined): unknown {
+  if (option === 'approve') return { approved: true };
+  if (option !== undefined) return { approved: false };
+  if (text === undefined) return undefined;
+  return text.trim() ? { approved: false, reason: text.trim() } : { approved: false };
 }
 
 type HumanMessage = { content?: unknown; additional_kwargs?: Record<string, unknown> };

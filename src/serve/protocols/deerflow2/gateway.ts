@@ -1,13 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { deerFlow2SignIn } from './sign-in.js';
 import type { Context, Hono } from 'hono';
 import { setCookie, deleteCookie } from 'hono/cookie';
-import { ACCESS_COOKIE, CSRF_COOKIE } from '../../auth.js';
+import { ACCESS_COOKIE, CSRF_COOKIE, parseCookies } from '../../auth.js';
 
 export interface DeerFlow2Options {
   /** The model names the front end's picker shows (adk's served model). */
   models: readonly string[];
   /** adk serve's token: DeerFlow's sign-in page takes it as the password (none: an open server). */
   token?: string | undefined;
+  /** The sessions sign-in hands out (with a token). */
+  signIn?: ReturnType<typeof deerFlow2SignIn> | undefined;
 }
 
 /** The sign-in's form post, which the server's JSON-only rule lets through (the password is the token, so nobody can be signed in by another site). */
@@ -21,7 +24,7 @@ const UNSUPPORTED = 'adk serve does not offer this DeerFlow feature';
 /**
  * The routes of DeerFlow 2's gateway (backend/app/gateway/routers/*) its pages read besides the
  * LangGraph API, answered in the gateway's shapes for what adk has: sign-in (the password is
- * adk serve's token; the cookies it sets are the gateway's, checked in ../../auth.ts), the served model, which optional features exist
+ * adk serve's token; the cookie holds a session for DeerFlow's paths, see sign-in.ts), the served model, which optional features exist
  * (none of DeerFlow's own: agents API, browser control, MCP tasks, suggestions), and empty
  * skills, custom agents, memory, MCP config and uploads. What adk does not do answers a clear
  * 501 instead of pretending: uploading files (adk takes images and PDFs in a message's parts
@@ -40,10 +43,12 @@ export function addDeerFlow2Routes(app: Hono, o: DeerFlow2Options): void {
     if (o.token && !sameText(password, o.token)) {
       return c.json({ detail: { code: 'invalid_credentials', message: 'Wrong password: sign in with adk serve’s token (ADK_SERVE_TOKEN, else the file ADK_HOME/serve-token)' } }, 401);
     }
-    signIn(c, o.token ?? 'open');
-    return c.json({ expires_in: COOKIE_SECONDS, needs_setup: false });
+    setSignInCookies(c, o.signIn?.issue() ?? 'open');
+    return c.json({ expires_in: SESSION_SECONDS, needs_setup: false });
   });
   app.post('/api/v1/auth/logout', (c) => {
+    const session = parseCookies(c.req.header('cookie')).get(ACCESS_COOKIE);
+    if (session) o.signIn?.revoke(session);
     deleteCookie(c, ACCESS_COOKIE, { path: '/' });
     deleteCookie(c, CSRF_COOKIE, { path: '/' });
     return c.json({ message: 'signed out' });
@@ -79,13 +84,13 @@ export function addDeerFlow2Routes(app: Hono, o: DeerFlow2Options): void {
   }
 }
 
-const COOKIE_SECONDS = 7 * 24 * 3600;
+const SESSION_SECONDS = 12 * 3600;
 
-/** DeerFlow's two cookies: the token (HttpOnly) and the CSRF value its pages repeat in X-CSRF-Token. */
-function signIn(c: Context, token: string): void {
+/** DeerFlow's two cookies, for the browser session only: the sign-in (HttpOnly) and the CSRF value its pages repeat in X-CSRF-Token. */
+function setSignInCookies(c: Context, session: string): void {
   const secure = new URL(c.req.url).protocol === 'https:';
-  setCookie(c, ACCESS_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: COOKIE_SECONDS });
-  setCookie(c, CSRF_COOKIE, randomBytes(24).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'Strict', secure, maxAge: COOKIE_SECONDS });
+  setCookie(c, ACCESS_COOKIE, session, { path: '/', httpOnly: true, sameSite: 'Strict', secure });
+  setCookie(c, CSRF_COOKIE, randomBytes(24).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'Strict', secure });
 }
 
 function sameText(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { PendingInterrupt } from '../../../core/store/session-record.js';
 import type { LgInterrupt } from './interrupts.js';
 import type { RunRequest } from './requests.js';
@@ -18,5 +18,11 @@ export interface LangGraphFace {
   /** A run's request as adk understands it: this client's own answer to a question → `command.resume`. */
   request?(body: RunRequest, pending: readonly PendingInterrupt[]): RunRequest;
   /** This client's own reads of a thread (DeerFlow 2's message pages), given its values as this face shows them. */
-  routes?(app: Hono, values: (threadId: string) => Promise<ThreadValues | undefined>): void;
+  routes?(app: Hono, api: FaceApi): void;
+}
+
+/** What a face's own routes may use: a thread's values as this face shows them, and the API's redacting JSON answer. */
+export interface FaceApi {
+  values(threadId: string): Promise<ThreadValues | undefined>;
+  json(c: Context, body: unknown): Response;
 }

@@ -1,1 +1,1 @@
-export { langGraphApp, type LangGraphOptions } from './routes.js';
+export { langGraphApp, langGraphShared, type LangGraphOptions, type LangGraphShared } from './routes.js';

@@ -21,6 +21,19 @@ export interface LangGraphOptions {
   heartbeatMs: number;
   /** How this mount's clients read the API (DeerFlow 2's at `/api`); none for the plain API. */
   face?: LangGraphFace | undefined;
+  /** Threads and runs shared with another mount of the API (one run table per server). */
+  shared?: LangGraphShared | undefined;
+}
+
+/** The store of threads and the runs in flight: one per server, whichever mounts serve them. */
+export interface LangGraphShared {
+  records: LangGraphRecords;
+  runs: LangGraphRuns;
+}
+
+export function langGraphShared(hub: ServedHub): LangGraphShared {
+  const records = new LangGraphRecords(hub.stores.kv);
+  return { records, runs: new LangGraphRuns(hub, records) };
 }
 
 /**
@@ -30,9 +43,8 @@ export interface LangGraphOptions {
  */
 export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   const app = new Hono();
-  const records = new LangGraphRecords(hub.stores.kv);
+  const { records, runs } = o.shared ?? langGraphShared(hub);
   const face = o.face;
-  const runs = new LangGraphRuns(hub, records, face);
   const since = new Date().toISOString();
   const secrets = o.secrets;
 
@@ -152,9 +164,12 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   });
   app.get('/threads/:id/history', (c) => history(c, Number(c.req.query('limit') ?? 10) || 10, c.req.query('before')));
 
-  face?.routes?.(app, async (id) => {
-    const t = await records.thread(id);
-    return t ? ((await view(t))?.values ?? EMPTY_VALUES) : undefined;
+  face?.routes?.(app, {
+    values: async (id) => {
+      const t = await records.thread(id);
+      return t ? ((await view(t))?.values ?? EMPTY_VALUES) : undefined;
+    },
+    json: (c, body) => json(c, body),
   });
 
   // Runs.
@@ -272,11 +287,16 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
 
   /** A run request: its body, assistant, stream modes and thread (made for a stateless run, or by `if_not_exists: create`). */
   async function prepare(c: Context, threadId: string | undefined) {
-    const b = await body(c, RunBody);
+    let b = await body(c, RunBody);
     const a = assistant(b.assistant_id);
     const modes = streamModes(b.stream_mode);
     if (typeof modes === 'string') throw new LgError(422, `stream_mode ${modes} is not supported; supported: values, updates, messages-tuple, messages, events, custom, debug`);
     let t = threadId ? await records.thread(threadId) : undefined;
+    // The client's own way of answering what the thread waits on (DeerFlow 2's card reply) becomes command.resume.
+    if (t && face?.request) {
+      const v = await view(t);
+      if (v?.status === 'interrupted') b = face.request(b, v.record.pendingInterrupts);
+    }
     if (!t) {
       if (threadId && b.if_not_exists !== 'create') throw new LgError(404, `no thread ${threadId} (send if_not_exists: "create" to make it)`);
       t = await records.putThread(records.newThread({ thread_id: threadId, metadata: { graph_id: a.graph_id } }));

@@ -8,7 +8,6 @@ import type { LangGraphRecords, RunRecord, RunStatus, ThreadRecord } from './rec
 import type { RunRequest } from './requests.js';
 import { resumeTargets } from './resume.js';
 import { sessionView, type ThreadValues } from './state.js';
-import type { LangGraphFace } from './face.js';
 
 /** A run started here: its session's events from its start, and its end. */
 export interface StartedRun {
@@ -55,7 +54,6 @@ export class LangGraphRuns {
   constructor(
     private readonly hub: ServedHub,
     private readonly records: LangGraphRecords,
-    private readonly face?: LangGraphFace | undefined,
   ) {}
 
   /** The thread's session, made on its first run with the assistant's team. */
@@ -87,8 +85,6 @@ export class LangGraphRuns {
     const view = await sessionView(thread.thread_id, live);
     let step: TurnStep;
     let human: string | undefined;
-    // The client's own way of answering (DeerFlow 2's clarification reply) becomes command.resume.
-    if (view.status === 'interrupted' && this.face?.request) body = this.face.request(body, view.record.pendingInterrupts);
     const resume = body.command?.resume;
     if (resume !== undefined) {
       if (view.status !== 'interrupted') throw new LgError(409, `thread ${thread.thread_id} waits on no interrupt (status ${view.status})`);
