@@ -1,5 +1,6 @@
-// W7: the Ink REPL under a 20,000-token stream in a fake 120×40 terminal, and keystroke cost in a
-// 500-message session. Each variant runs in a child process. Needs the compiled UI (dist/ui).
+// W7: the Ink REPL under a 20,000-token stream in a fake 120×40 terminal (alone and after 100 turns,
+// with the memory that takes), keystroke cost in a 500-message session, and `adk resume` of 100 turns.
+// Each variant runs in a child process. Needs the compiled UI (dist/ui).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,14 @@ export async function benchTui({ log = () => {} } = {}) {
     for (const r of JSON.parse(stdout.trim().split('\n').pop())) {
       rows.push({ ...r, workload: `${r.workload} (${v.label})`, id: v.shipped ? r.id : `${r.id}${v.suffix}`, variant: v.label });
     }
+  }
+  log('W7 adk resume of 100 turns …');
+  try {
+    const { benchResume } = await import('./tui/resume-time.mjs');
+    const times = await benchResume();
+    rows.push({ id: 'W7r', workload: 'W7 TUI: `adk resume` of 100 turns of markdown to the input box (tmux 120×40)', impl: 'adk', value: times[times.length >> 1], min: times[0], max: times[times.length - 1], unit: 'ms', runs: times.length, note: 'whole process, NODE_ENV=production; target ≤ 1000 ms' });
+  } catch (e) {
+    rows.push({ id: 'W7r', workload: 'W7 TUI: `adk resume` of 100 turns', impl: 'adk', note: `not measured: ${String(e.message).split('\n')[0]}` });
   }
   return rows;
 }

@@ -47,9 +47,9 @@ await build({ ...common, entryPoints: { boot: 'src/cli/boot/boot.ts' }, outdir: 
 const replOutside = {
   name: 'repl-outside',
   setup(b) {
-    b.onResolve({ filter: /\/chat\/(start-repl|ask-trust)\.js$/ }, (args) => ({ path: args.path, namespace: 'repl-outside' }));
+    b.onResolve({ filter: /\/chat\/(start-repl|ask-trust|pick-session-inline)\.js$/ }, (args) => ({ path: args.path, namespace: 'repl-outside' }));
     b.onLoad({ filter: /.*/, namespace: 'repl-outside' }, () => ({
-      contents: "const fail = () => { throw new Error('internal error: the REPL runs from dist/adk/main.js, not the CommonJS bundle'); }; export const startRepl = fail, askTrust = fail;",
+      contents: "const fail = () => { throw new Error('internal error: the REPL runs from dist/adk/main.js, not the CommonJS bundle'); }; export const startRepl = fail, askTrust = fail, pickSessionInline = fail;",
       loader: 'js',
     }));
   },

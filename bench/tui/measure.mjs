@@ -67,11 +67,11 @@ function mount(props) {
   return { app, stdout, stdin, runEnded };
 }
 
-async function streamRun() {
+async function streamRun(extra = {}) {
   const pieces = tokens(TOKENS);
   const runner = new Runner({ agent: new ChatModelAgent({ name: 'assistant', description: 'bench', model: new PacedModel(pieces) }), enableStreaming: true });
-  const t = mount({ runTurn: (text, signal) => runner.query(text, { signal }) });
-  await sleep(100);
+  const t = mount({ runTurn: (text, signal) => runner.query(text, { signal }), ...extra });
+  await sleep(extra.initialItems ? 4000 : 100);
   const frames0 = t.stdout.frames;
   const writes0 = t.stdout.writes;
   const bytes0 = t.stdout.bytes;
@@ -86,12 +86,33 @@ async function streamRun() {
   const durationMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   await sleep(100);
+  global.gc?.();
+  const memory = process.memoryUsage();
   t.app.unmount();
   if (outcome?.error) throw outcome.error;
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const frames = t.stdout.frames - frames0;
   const writes = t.stdout.writes - writes0;
-  return { durationMs, cpuMs, cpuShare: cpuMs / durationMs, frames, writes, fps: frames / (durationMs / 1000), bytes: t.stdout.bytes - bytes0, fullClears: t.stdout.fullClears - clears0 };
+  return { durationMs, cpuMs, cpuShare: cpuMs / durationMs, frames, writes, fps: frames / (durationMs / 1000), bytes: t.stdout.bytes - bytes0, fullClears: t.stdout.fullClears - clears0, rss: memory.rss, heapUsed: memory.heapUsed };
+}
+
+const LONG_TURNS = 100;
+
+/** One answer of about 4.6 KB of markdown: headings, paragraphs, a list, a table and a code block. */
+export function longAnswer(n) {
+  const para = (k) => `Paragraph ${k} of answer ${n} says what the module does, why it exists and how it is called from the rest of the code, with \`inline code\` and **bold** words.`;
+  const parts = [`## Answer ${n}`, para(1), para(2), ...Array.from({ length: 6 }, (_, i) => `- point ${i + 1}: ${para(i + 3).slice(0, 90)}`), para(9), '| file | role | ok |', '|---|---|---|', ...Array.from({ length: 6 }, (_, i) => `| src/m${i}.ts | module ${i} of the build | ✅ |`), '```ts', ...Array.from({ length: 12 }, (_, i) => `export const value${i} = compute(${i}, 'answer ${n}');`), '```', ...Array.from({ length: 16 }, (_, i) => para(i + 10))];
+  return parts.join('\n\n');
+}
+
+/** A 100-turn session already in the transcript (4.6 KB of markdown per answer), as `adk resume` shows it. */
+function longSession() {
+  const items = [];
+  for (let i = 0; i < LONG_TURNS; i++) {
+    items.push({ kind: 'user', text: `question ${i}: explain part ${i}` });
+    items.push({ kind: 'assistant', agent: 'assistant', text: longAnswer(i), messageId: `m${i}`, showHeader: true });
+  }
+  return items;
 }
 
 /** The same paced stream read by a bare loop: the share of CPU that is not the UI's. */
@@ -179,6 +200,11 @@ export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
   const noUiShare = await streamWithoutUi();
   log('W7 tall input …');
   const tall = await tallInput();
+  log('W7 stream in a 100-turn session …');
+  const session = longSession();
+  const answerKb = session.filter((x) => x.kind === 'assistant').reduce((n, x) => n + x.text.length, 0) / LONG_TURNS / 1024;
+  global.gc?.();
+  const long = await streamRun({ initialItems: session });
   return [
     {
       id: 'W7',
@@ -215,6 +241,26 @@ export async function runTuiBench({ log = () => {}, runs = 3 } = {}) {
       runs: 20,
       fullClears: tall.fullClears,
       note: `${tall.fullClears} full clears in ${tall.frames} frames (issue 15: the input box shows a window; Ink never redraws the screen)`,
+    },
+    {
+      id: 'W7s',
+      workload: `W7 TUI: ${TOKENS / 1000}k-token stream in a ${LONG_TURNS}-turn session at ${COLUMNS}×${ROWS}`,
+      impl: 'adk',
+      value: long.cpuShare * 100,
+      unit: '% of a core',
+      runs: 1,
+      cpuShare: long.cpuShare,
+      fullClears: long.fullClears,
+      note: `${(long.cpuShare * 100).toFixed(0)}% CPU (target ≤ 20%), ${long.frames} frames (${long.fps.toFixed(1)} fps), ${long.fullClears} full clears; ${LONG_TURNS} turns of ${answerKb.toFixed(1)} KB markdown`,
+    },
+    {
+      id: 'W7m',
+      workload: `W7 TUI: memory of a ${LONG_TURNS}-turn session after the stream`,
+      impl: 'adk',
+      value: long.rss / 2 ** 20,
+      unit: 'MB RSS',
+      runs: 1,
+      note: `RSS ${(long.rss / 2 ** 20).toFixed(0)} MB (target ≤ 200 MB), heap ${(long.heapUsed / 2 ** 20).toFixed(0)} MB; in-process app with a fake terminal (no store, no model client)`,
     },
   ];
 }

@@ -43,6 +43,13 @@ export async function runHeadless(
   if (conv.team.isDemo && !json) writeErr('adk: no OPENAI_API_KEY or OPENAI_BASE_URL set; using the offline demo model.\n');
   // Said as soon as it is known, without holding the run up for the sandbox probe.
   void conv.team.sandboxNotice?.then((n) => n && writeErr(`adk: warning: ${n}\n`));
+  // Hooks: told the session; what they say for the person (failures, systemMessage) goes to stderr.
+  const hooks = conv.team.hooks;
+  if (hooks) {
+    hooks.session.id = conv.id;
+    hooks.onNotice = (n) => writeErr(`adk: hook: ${n}\n`);
+  }
+  if (conv.team.hooksNotice) writeErr(`adk: warning: ${conv.team.hooksNotice}\n`);
   // A second Ctrl-C while saving exits at once; the first lets the run stop and save.
   const interrupt = abortOnSignals(dieBySignal);
   const output = stopOnClosedOutput();

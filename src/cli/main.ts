@@ -22,6 +22,9 @@ program
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
   .option('--agent <name>', 'agent to talk to (default: the file’s `default`)')
   .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
+  .option('-c, --continue', 'continue the most recent session of this folder')
+  .option('--permission-mode <mode>', 'start in this mode: default, accept-edits, plan, or bypass (Shift-Tab cycles them)')
+  .option('--dangerously-skip-permissions', 'allow the bypass mode (every call runs unasked); refused as root outside a sandbox')
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
   .action(async (opts) => {
     const [{ chatCommand }, { withOtel }] = await Promise.all([import('./commands/chat.js'), import('./otel.js')]);
@@ -48,7 +51,7 @@ program
 program
   .command('resume')
   .description('continue a session: answer its pending interrupts, or add a prompt')
-  .argument('<id>', 'session id (or a unique prefix)')
+  .argument('[id]', 'session id (or a unique prefix); without one, a list of the sessions to pick from (typing filters it)')
   .argument('[prompt...]', 'a new prompt for a finished session')
   .option('--json', 'print JSON Lines events on stdout')
   .option('--approve [ids...]', 'approve pending approvals (all, or the given interrupt ids)')
@@ -58,8 +61,9 @@ program
   .option('--input <text>', 'answer pending questions (ask_user)')
   .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')
   .option('--model <model>', 'model name')
+  .option('--fork', 'continue in a new session with its history (the session itself stays as it is)')
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
-  .action(async (id: string, prompt: string[], opts) => {
+  .action(async (id: string | undefined, prompt: string[], opts) => {
     const [{ resumeCommand }, { withOtel }] = await Promise.all([import('./commands/resume.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => resumeCommand(id, prompt, opts));
   });

@@ -17,8 +17,10 @@ import { recalledCode, rememberCode, TrustStore } from './trust.js';
 import type { CodeManifest } from '../core/config/index.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
+import { readPermissionSettings } from './settings/permission-rules.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
+import type { Hooks } from '../core/middlewares/hooks/middleware.js';
 
 export interface TeamOptions {
   model?: string;
@@ -44,6 +46,8 @@ export interface TeamOptions {
    * new ones): closing a team leaves them running; whoever made them stops them. Default: the team's own.
    */
   shellJobs?: ShellJobs;
+  /** A folder's untrusted hooks throw UntrustedFolderHooksError (the REPL asks); otherwise they are left out, with a notice. */
+  askFolderHooks?: boolean;
 }
 
 /** The folder's agents file would run code or move keys, and the person has not trusted it. */
@@ -84,8 +88,10 @@ export interface Team {
   workspace: string;
   /** The agent tree's tool names, for `/tools`. */
   toolNames: string[];
-  /** Calls that run without asking: agents.yaml `allow:` and this folder's `adk config set allow`. */
+  /** Calls that run without asking: agents.yaml `allow:`, this folder's `adk config set allow` and the settings files' `permissions.allow`. */
   allowRules: AllowRule[];
+  /** The settings files' `permissions.deny`: calls never run. */
+  denyRules: AllowRule[];
   /** The team as `adk agents` prints it, for `/agents`. */
   tree: string;
   /** The agents file's teams (its root agents), for `/agents` to switch to. */
@@ -106,6 +112,10 @@ export interface Team {
   /** Kills the background jobs now (adk is stopping); close() does it too, unless they were given in TeamOptions. */
   stopJobs(): void;
   close(): Promise<void>;
+  /** The hooks that run (settings files and agents.yaml), for `/hooks` and the session events. */
+  hooks?: Hooks | undefined;
+  /** Said at start: a folder's hooks left out (untrusted), or entries of a settings file that are wrong. */
+  hooksNotice?: string | undefined;
 }
 
 export const BUNDLED_AGENTS_FILE = fileURLToPath(new URL('../../agents.yaml', import.meta.url));
@@ -193,6 +203,9 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   // Remote servers log in with tokens `adk mcp login` stored; a run never opens a browser itself.
   const oauth = [...config.mcpServers.values()].some((s) => s.url) ? await import('../core/tools/mcp-oauth/index.js') : undefined;
   oauth?.setOAuthSecretSink(addConfigSecret);
+  // Hooks first: an untrusted folder's hooks are asked about before anything starts.
+  const { teamHooks } = await import('./team-hooks.js');
+  const hooks = teamHooks(config, cwd, env, opts.trust ?? new TrustStore(), opts.askFolderHooks);
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
     // `host,host:port cidr`: commas and spaces both separate entries, as the README writes it.
@@ -236,6 +249,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
         workspace: cwd,
         // The person's own skills first: a cloned repository cannot replace one by reusing its name.
         skillDirs: [join(defaultAdkHome(env), 'skills'), join(cwd, '.adk', 'skills')],
+        hooks: hooks.hooks,
+        userAgentsMd: join(defaultAdkHome(env), 'AGENTS.md'),
       },
       rootName,
     );
@@ -262,7 +277,10 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       agentsHash: hash,
       workspace: cwd,
       toolNames: [...toolNames].sort(),
-      allowRules: [...config.allow, ...configuredRules(cwd, env)],
+      allowRules: [...config.allow, ...configuredRules(cwd, env), ...settingsRules(cwd, env, 'allow')],
+      denyRules: settingsRules(cwd, env, 'deny'),
+      hooks: hooks.hooks,
+      hooksNotice: [hooks.notice, ...hooks.problems].filter(Boolean).join('\n') || undefined,
       tree: renderAgentTree(agentTree(config, rootName)),
       roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
@@ -317,6 +335,10 @@ function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[]
     .map((r) => ({ ...r, source: 'adk config' }));
 }
 
+/** The settings files' rules of one kind (a folder file's allow rules only while it is as trusted). */
+function settingsRules(workspace: string, env: NodeJS.ProcessEnv, kind: 'allow' | 'deny'): AllowRule[] {
+  return readPermissionSettings(workspace, env).rules.filter((r) => r.kind === kind).map((r) => r.rule);
+}
 
 /**
  * The bundled file changes when adk is upgraded; a session on it still resumes then. Only when the

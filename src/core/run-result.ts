@@ -1,4 +1,5 @@
 import { AsyncQueue } from './async-queue.js';
+import { addByModel, isUsageEvent, type UsageByModel } from './models/usage-meter.js';
 import { toError } from './errors.js';
 import { RunStatusTracker, type RunStatus } from './run-status.js';
 import type { InterruptContext } from './interrupt.js';
@@ -22,6 +23,8 @@ export interface RunResult<T = unknown> {
   structured?: T | undefined;
   /** Summed over every model reply that reported (or estimated) usage; `estimated` when adk counted some itself. */
   usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
+  /** The same tokens per model (every request of the run: sub-agents and summaries too). */
+  usageByModel?: UsageByModel;
   /** Every finished message of the run, in order: what the run adds to a conversation. */
   messages: Message[];
   /** The points waiting for a person (status `interrupted`): answer them by id with `Runner.resume`. */
@@ -75,6 +78,16 @@ export class RunStream<T = unknown> implements AsyncIterable<AgentEvent> {
         this.queue?.push(forCaller(e));
         if (e.output?.message) pending.push(eventMessage(e).then((message) => ({ agent: e.agentName, message }), () => ({ agent: e.agentName, message: undefined })));
         if (e.output && 'structured' in e.output) structured = { agent: e.agentName, value: e.output.structured };
+        // Requests whose replies are no message of the run (sub-agents, summaries) count through their usage event.
+        const custom = e.output?.custom;
+        if (isUsageEvent(custom)) {
+          r.usageByModel = addByModel(r.usageByModel ?? {}, custom);
+          if (custom.nested) {
+            r.usage.promptTokens += custom.promptTokens;
+            r.usage.completionTokens += custom.completionTokens;
+            if (custom.estimated) r.usage.estimated = true;
+          }
+        }
         status.see(e);
       }
     } catch (e) {

@@ -13,6 +13,7 @@ import type { UserInput } from './schema/content-part.js';
 import type { HistoryEntry } from './agents/history.js';
 import { RunStream } from './run-result.js';
 import { combineCallbacks, type RunCallbacks } from './callbacks.js';
+import { UsageMeter } from './models/usage-meter.js';
 import { otelTracing, type OtelTracingOptions } from './tracing/otel.js';
 import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
 
@@ -21,6 +22,11 @@ import type { ArtifactStore } from './middlewares/reduce-tool-results.js';
  * the type of the results' `structured`, taken from the agent (its zod output schema's).
  */
 export interface RunnerConfig<T = unknown> {
+  /**
+   * Yield a `usage` event (output.custom, see models/usage-meter.ts) for every model request of the
+   * run, sub-agents' and summaries' too, and count them in the result. Conversations turn it on.
+   */
+  usageEvents?: boolean | undefined;
   agent: Agent<T>;
   enableStreaming?: boolean | undefined;
   checkpointStore?: CheckpointStore | undefined;
@@ -90,7 +96,8 @@ export class Runner<T = unknown> {
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
-    return new RunStream(this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId)), this.savedAt(opts.checkpointId));
+    const meter = this.config.usageEvents ? metered(ctx) : undefined;
+    return new RunStream(withUsage(meter, this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId))), this.savedAt(opts.checkpointId));
   }
 
   query(input: UserInput, opts: RunOptions = {}): RunStream<T> {
@@ -125,8 +132,9 @@ export class Runner<T = unknown> {
         ctx.resume = new ResumeContext(cp.interrupts, params.targets);
         ctx.sideEffects = startedLedger(store, checkpointId, cp);
         await this.addTracing(ctx);
+        const meter = this.config.usageEvents ? metered(ctx) : undefined;
         let interrupted = false;
-        for await (const e of this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId, cp.started)) {
+        for await (const e of withUsage(meter, this.saveOnInterrupt(this.root.resume(undefined, ctx), ctx, cp.rootInput, checkpointId, cp.started))) {
           if (e.action?.interrupted) interrupted = true;
           emit(e);
         }
@@ -230,4 +238,25 @@ function startedLedger(store: CheckpointStore, checkpointId: string, cp: Checkpo
       return writing;
     },
   };
+}
+
+/** Joins a usage meter to the run's callbacks (every model request of the run reaches them). */
+function metered(ctx: RunContext): UsageMeter {
+  const meter = new UsageMeter();
+  ctx.callbacks = combineCallbacks(ctx.callbacks, meter.callbacks);
+  return meter;
+}
+
+/** The run's events with a `usage` event after each one during which model requests ended. */
+async function* withUsage(meter: UsageMeter | undefined, events: AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
+  if (!meter) return yield* events;
+  const drain = function* (): Iterable<AgentEvent> {
+    for (const u of meter.drain()) yield { agentName: u.agent, runPath: [], output: { custom: u } };
+  };
+  for await (const e of events) {
+    yield* drain();
+    yield e;
+    yield* drain();
+  }
+  yield* drain();
 }

@@ -13,6 +13,8 @@ export const UsageSchema = z.object({
   completionTokens: z.number().int().nonnegative(),
   contextTokens: z.number().int().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** The same, per model, when the turn's requests went to more than the one model (sub-agents, fallbacks, summaries). */
+  byModel: z.record(z.string(), z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() })).optional(),
 });
 
 /** What a waiting interrupt asks: approve a call (with the diff it would write), answer a question, review a plan. */

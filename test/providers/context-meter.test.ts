@@ -28,7 +28,7 @@ describe('context windows and the meter', () => {
     const home = tempHome();
     trustAgentsFile(home, file);
     const r = await expectExit(['run', '--agents', file, '--json', 'hi'], 0, { env: { OPENAI_API_KEY: 'k-1234', ADK_HOME: home }, cwd: dir });
-    expect(ofType(r.lines, 'done')[0].usage).toEqual({ promptTokens: 2400, completionTokens: 80, contextTokens: 2480, contextWindow: 4000 });
+    expect(ofType(r.lines, 'done')[0].usage).toEqual({ promptTokens: 2400, completionTokens: 80, contextTokens: 2480, contextWindow: 4000, byModel: { m: { promptTokens: 2400, completionTokens: 80 } } });
   });
 });
 

@@ -107,7 +107,8 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     await app.press(KEY.ctrlC);
     await f.server.waitForAborted(aborted + 1, 5000);
     await app.until((s) => s.includes('Cancelled.') && !app.busy());
-    expect(app.bottom()).toContain('Press Ctrl-C again to exit');
+    // Cancelling a run does not arm the exit (issue 32).
+    expect(app.bottom()).not.toContain('Press Ctrl-C again to exit');
 
     // Esc while an approved command is running: the call is cancelled.
     f.server.enqueue({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 20' } }] });

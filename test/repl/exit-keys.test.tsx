@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 afterEach(() => cleanup());
 
-it('Ctrl-C twice in the middle of a stream exits, and the cancelled turn is saved before the store closes', async () => {
+it('Ctrl-C twice in the middle of a stream cancels and stays (issue 32); twice more at the idle prompt exits, the cancelled turn saved before the store closes', async () => {
   const app = await openRepl(stores, { agentsFile: writeTeam(work), cwd: work, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' } }, home);
   const { host } = app.start;
   server.enqueue({ content: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 40 });
@@ -33,6 +33,13 @@ it('Ctrl-C twice in the middle of a stream exits, and the cancelled turn is save
   await app.until('word word');
   void app.press(KEY.ctrlC);
   void app.press(KEY.ctrlC);
+  await app.until((s) => s.includes('Cancelled.') && !app.busy());
+  let exited = false;
+  void app.exited.then(() => (exited = true));
+  await new Promise((r) => setTimeout(r, 300));
+  expect(exited).toBe(false);
+  await app.press(KEY.ctrlC);
+  await app.press(KEY.ctrlC);
   await app.exited;
   // What startRepl does after the app exits, before the store is closed.
   await host.settle();

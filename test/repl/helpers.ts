@@ -16,7 +16,22 @@ export function tempDir(prefix: string): string {
 
 /** Removes the folders `tempDir` made (call it after the stores using them are closed). */
 export function removeTempDirs(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) removeDir(d);
+}
+
+/**
+ * A REPL the tmux server's end is still stopping may be writing a last file (the snapshot of its
+ * workspace after its last turn): the removal is tried again for up to 3 s.
+ */
+function removeDir(dir: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return rmSync(dir, { recursive: true, force: true });
+    } catch (e) {
+      if (attempt >= 30 || (e as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
 }
 
 /** Polls until `check` returns something truthy; fails with `describe()` (e.g. the screen) after `timeoutMs`. */

@@ -20,10 +20,10 @@ function chat(name: string, size: [number, number], agentsYaml?: string) {
 }
 
 /** Presses ↓ until `text` is on the screen (keys sent before a prompt is armed are not answers). */
-async function scrollUntil(target: string, text: string): Promise<void> {
+async function scrollUntil(target: string, text: string, key = 'Down'): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (tmux.capture(target).includes(text)) return;
-    tmux.keys(target, 'Down');
+    tmux.keys(target, key);
     await sleep(20);
   }
   await tmux.waitForScreen(target, (s) => s.includes(text), text);
@@ -55,7 +55,7 @@ describe('the REPL never clears the terminal (tmux, raw output)', () => {
     tmux.type('tallinput', 'last');
     // Under load the terminal may hand several typed lines over in one read, which the box folds
     // like a paste: either way the input ends up whole and the screen is not cleared.
-    await tmux.waitForScreen('tallinput', (s) => s.includes('last') || /\[Pasted \d+ lines\]/.test(s), 'the last line');
+    await tmux.waitForScreen('tallinput', (s) => s.includes('last') || /\[Pasted text #\d+ \+\d+ lines\]/.test(s), 'the last line');
     await sleep(300);
     expect(clearsIn(pane.raw())).toBe(0);
   }, 60_000);
@@ -74,11 +74,12 @@ describe('tall prompts (tmux, raw output)', () => {
     tmux.type('tallapproval', 'run the steps');
     tmux.keys('tallapproval', 'Enter');
     const screen = await tmux.waitForScreen('tallapproval', (s) => /approve once/i.test(s) && s.includes('echo step-1'), 'the approval box');
-    expect(screen).toMatch(/rows 1–\d+ of 6\d · ↑\/↓ to read the rest/);
+    // ↑/↓ choose in the approval menu (issue 32); PgUp/PgDn read the arguments.
+    expect(screen).toMatch(/rows 1–\d+ of 6\d · PgUp\/PgDn to read the rest/);
     expect(screen).not.toContain('\\n');
     await sleep(500);
     // Every row of what is approved can be read: scroll to the last one.
-    await scrollUntil('tallapproval', 'echo step-60');
+    await scrollUntil('tallapproval', 'echo step-60', 'NPage');
     tmux.keys('tallapproval', 'y');
     await tmux.waitForScreen('tallapproval', (s) => s.includes('ran: '), 'the answer after approving', 30_000);
     expect(clearsIn(pane.raw())).toBe(0);

@@ -98,7 +98,8 @@ describe('adk chat in a real terminal (tmux)', () => {
     expect(scrollback.split('✓ approved shell').length - 1).toBe(1);
 
     // `adk resume <id>` in the same terminal shows the earlier transcript; Ctrl-C Ctrl-C pressed
-    // together (one chunk of input) in the middle of a reply exits, with the cancelled turn saved.
+    // together (one chunk of input) in the middle of a reply cancels it and stays (issue 32: a
+    // second Ctrl-C while cancelling never quits); Ctrl-C twice at the idle prompt exits, the cancelled turn saved.
     const resume = `node '${ADK_BIN}' resume ${id}; echo resume-exit-$?`;
     tmux.type(PANE, resume);
     tmux.keys(PANE, 'Enter');
@@ -110,6 +111,13 @@ describe('adk chat in a real terminal (tmux)', () => {
     tmux.keys(PANE, 'Enter');
     await tmux.waitForScreen(PANE, (s) => s.includes('You said: “tell me more”') && s.includes('esc to cancel'), 'the second reply streaming in');
     tmux.keys(PANE, 'C-c', 'C-c');
+    await tmux.waitForScreen(PANE, (s) => s.includes('Cancelled.') && !s.includes('esc to cancel') && s.includes(PROMPT), 'the cancelled turn, adk still running');
+    await sleep(500);
+    expect(tmux.capture(PANE)).not.toContain('resume-exit-');
+    expect(tmux.capture(PANE)).not.toContain('Press Ctrl-C again to exit');
+    tmux.keys(PANE, 'C-c');
+    await tmux.waitForScreen(PANE, (s) => s.includes('Press Ctrl-C again to exit'), 'the exit hint at the idle prompt');
+    tmux.keys(PANE, 'C-c');
     await tmux.waitForScreen(PANE, (s) => s.includes('resume-exit-0'), 'adk resume to exit with 0');
     expect(tmux.display(PANE, '#{cursor_flag}')).toBe('1');
     const stores = await openAdkStores(`sqlite://${join(home, 'adk.sqlite')}`);

@@ -5,7 +5,7 @@ import { runCli } from '../support/cli.js';
 import { sleep } from './helpers.js';
 import { chatWorkspace, startChat, useTmux } from './tmux.js';
 
-// Issue 15: `/resume` with no id opens a list of the saved sessions to pick with ↑/↓.
+// Issue 15: `/resume` with no id opens a list of the saved sessions to pick with ↑/↓ (issue 32: typing filters it).
 const server = useServer();
 const tmux = useTmux();
 const PROMPT = '› Message, or / for commands';
@@ -26,6 +26,15 @@ describe('/resume picker (tmux)', () => {
     await sleep(300);
     tmux.keys('picker', 'Down');
     await tmux.waitForScreen('picker', (s) => s.includes('❯ about apples'), 'the selection moved');
+    // Issue 32: typing filters the list (by title, first message or id); Backspace widens it again.
+    tmux.type('picker', 'banx');
+    await tmux.waitForScreen('picker', (s) => s.includes('Filter: banx') && s.includes('no match') && !s.includes('about apples'), 'nothing matches');
+    tmux.keys('picker', 'BSpace');
+    await tmux.waitForScreen('picker', (s) => s.includes('Filter: ban') && s.includes('❯ about bananas') && !s.includes('about apples'), 'the list filtered');
+    tmux.keys('picker', 'BSpace', 'BSpace', 'BSpace');
+    await tmux.waitForScreen('picker', (s) => s.includes('about apples') && s.includes('about bananas'), 'the whole list again');
+    tmux.type('picker', 'APP');
+    await tmux.waitForScreen('picker', (s) => s.includes('❯ about apples') && !s.includes('about bananas'), 'filtered, any case');
     tmux.keys('picker', 'Enter');
     await tmux.waitForScreen('picker', (s) => s.includes('answer to: about apples') && s.includes(PROMPT), 'the picked session shown');
     tmux.type('picker', 'and more');

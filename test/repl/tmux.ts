@@ -86,8 +86,9 @@ export function useTmux(): Tmux {
  * Starts `adk chat` in pane `name` (100×30 unless `size`, xterm-256color) in `cwd`, with only `env`
  * set for adk (ADK_STORE unset), from a script in `dir`. With `raw`, the pane's output bytes are
  * appended to that file from the start (before adk writes anything). `before` and `after` run in the pane's shell before adk starts and once it exits.
+ * `command` runs another adk command than `chat` (`resume`), with `args` after it.
  */
-export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string>; size?: [number, number]; raw?: string; args?: string[]; before?: string; after?: string }): void {
+export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: string; env: Record<string, string>; size?: [number, number]; raw?: string; args?: string[]; before?: string; after?: string; command?: string }): void {
   const script = join(o.dir, `${name}.sh`);
   const exports = Object.entries(o.env).map(([k, v]) => `export ${k}='${v}'`).join('\n');
   // Every pane's raw output is kept (checked for clears after the file); adk waits for the pipe to be
@@ -95,7 +96,7 @@ export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: strin
   const raw = o.raw ?? join(o.dir, `${name}.raw`);
   tmux.rawFiles.set(name, raw);
   const wait = `while [ ! -e '${raw}.ready' ]; do sleep 0.05; done\n`;
-  writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\n${wait}${o.before ? `${o.before}\n` : ''}node '${ADK_BIN}' chat${(o.args ?? []).map((a) => ` '${a}'`).join('')}\n${o.after ? `${o.after}\n` : ''}exec sh\n`);
+  writeFileSync(script, `unset ADK_STORE\n${exports}\ncd '${o.cwd}'\n${wait}${o.before ? `${o.before}\n` : ''}node '${ADK_BIN}' ${o.command ?? 'chat'}${(o.args ?? []).map((a) => ` '${a}'`).join('')}\n${o.after ? `${o.after}\n` : ''}exec sh\n`);
   const [columns, rows] = o.size ?? [100, 30];
   tmux.start(name, `sh '${script}'`, columns, rows, { TERM: 'xterm-256color' });
   tmux.pipe(name, raw);

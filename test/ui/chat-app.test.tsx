@@ -228,7 +228,7 @@ describe('ChatApp', () => {
     expect(frame().split('\n').filter((l) => l.startsWith('› ')).at(-1)).toBe('› older');
   });
 
-  it('Ctrl-O shows the last collapsed result in full', async () => {
+  it('Ctrl-O opens the transcript view (issue 32): Enter expands the last collapsed result in full, Esc returns', async () => {
     const long = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\n');
     const { r } = app({
       runTurn: () => eventsOf(callsShell('c1'), toolEvent('coder', ['coder'], { role: 'tool', content: long, toolCallId: 'c1', toolName: 'shell' })),
@@ -241,7 +241,14 @@ describe('ChatApp', () => {
     expect(all()).not.toContain('row 12');
     r.stdin.write('\u000f');
     await tick(60);
+    expect(plain(r.lastFrame())).toContain('Transcript (');
+    expect(all()).not.toContain('row 12');
+    r.stdin.write('\r');
+    await tick(60);
     expect(all()).toContain('row 12');
+    r.stdin.write('\u001b');
+    await tick(80);
+    expect(plain(r.lastFrame())).not.toContain('Transcript (');
   });
 
   it('shows the transfer path while agents hand over', async () => {

@@ -73,9 +73,9 @@ describe('InputBox', () => {
     const { r, onSubmit, frame } = await box();
     const pasted = Array.from({ length: 12 }, (_, i) => `row ${i}`).join('\n');
     await type(r.stdin, 'see: ', KEY.pasteStart, pasted, KEY.pasteEnd);
-    expect(frame()).toBe('› see: [Pasted 12 lines]');
+    expect(frame()).toBe('› see: [Pasted text #1 +12 lines]');
     await type(r.stdin, KEY.enter);
-    expect(onSubmit).toHaveBeenCalledExactlyOnceWith(`see: ${pasted}`);
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith(`see: ${pasted}`, 'see: [Pasted text #1 +12 lines]');
   });
 
   it('keeps a paste whose parts arrive in several chunks, with its line breaks', async () => {
@@ -102,7 +102,8 @@ describe('InputBox', () => {
     const { r, onSubmit, frame } = await box();
     await type(r.stdin, '/');
     expect(frame()).toContain('/help');
-    expect(frame()).toContain('… 6 more');
+    // The count grows with every command added (issue 32 added several): only that the rest is counted.
+    expect(frame()).toMatch(/… \d+ more/);
     await type(r.stdin, 'mo');
     expect(frame().split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(['/model']);
     await type(r.stdin, KEY.tab);

@@ -58,8 +58,10 @@ describe('PasteStore', () => {
     const store = new PasteStore();
     const a = store.add('1\n2\n3');
     const b = store.add('x\ny\nz');
-    expect(a).toBe('[Pasted 3 lines]');
-    expect(b).toBe('[Pasted 3 lines #2]');
+    expect(a).toBe('[Pasted text #1 +3 lines]');
+    expect(b).toBe('[Pasted text #2 +3 lines]');
+    // A final line break ends the last line (issue 32: 300 copied lines were labelled 301).
+    expect(store.add('1\n2\n3\n')).toBe('[Pasted text #3 +3 lines]');
     expect(store.expand(`${a} and ${b}`)).toBe('1\n2\n3 and x\ny\nz');
     expect(store.tokenAtEnd(`see ${b}`)).toBe(b);
     expect(store.tokenAtEnd('see')).toBeUndefined();

@@ -50,7 +50,9 @@ export function commandOf(argv: string[]): string {
  * headless, and then the ES module bundle simply runs it).
  */
 export function needsRepl(command: string, argv: string[] = [], tty = !!(process.stdin.isTTY && process.stdout.isTTY)): boolean {
-  if (command === 'chat') return true;
+  // Help, or stdin that is not a terminal (`echo hi | adk chat`), needs no raw mode and no Ink (issue 32).
+  if (argv.includes('--help') || argv.includes('-h')) return false;
+  if (command === 'chat') return !!process.stdin.isTTY;
   if (command !== 'resume' || !tty) return false;
   return !argv.some((a) => HEADLESS_RESUME_FLAGS.has(a.split('=')[0]!));
 }

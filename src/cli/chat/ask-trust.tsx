@@ -12,6 +12,7 @@ export async function askTrust(e: UntrustedAgentsFileError): Promise<boolean> {
         file={e.file}
         powers={e.powers.map((p) => p.text)}
         width={width}
+        {...('files' in e ? { title: "Do you trust this folder's hooks?", declineHint: 'continue without them' } : {})}
         onDecision={(trust) => {
           if (decided) return;
           decided = true;

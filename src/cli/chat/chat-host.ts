@@ -1,7 +1,9 @@
 import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
 import { runShellCommand, shellContext } from './shell-command.js';
-import { completePaths, withMentions } from './mentions.js';
+import { withMentions } from './mentions.js';
+import { MentionIndex } from './mention-index.js';
 import { expandMcpPrompt, withResourceMentions } from './mcp-mentions.js';
+import { expandLocalCommand } from './local-commands.js';
 import { attachedParts } from './part-mentions.js';
 import type { UserInput } from '../../core/schema/content-part.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
@@ -12,6 +14,10 @@ import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-acces
 import { loadTeam, type Team, type TeamOptions } from '../team.js';
 import { sessionItems } from './history-items.js';
 import { compactionText } from '../../core/middlewares/summarize.js';
+import { PermissionModes } from './permission-modes-state.js';
+import type { PlanModeDecision } from '../../ui/index.js';
+import { FileCheckpoints, withAfterRun } from '../rewind/file-checkpoints.js';
+import type { SessionLease } from '../../core/store/index.js';
 
 /** How long leaving waits for a team switch under way (an MCP server may take up to 30 s to start). */
 const SWITCH_GRACE_MS = 3000;
@@ -45,18 +51,68 @@ export class ChatHost {
     return this.conv.team;
   }
 
+  /** Opens text in $EDITOR with the terminal handed over (set by the REPL): `/memory`. */
+  editInEditor?: (text: string) => string | undefined;
+
+  /** Snapshots of the workspace's files around each turn: what `/rewind` restores. */
+  readonly files = new FileCheckpoints();
+
+  /** The permission mode (Shift-Tab) and a plan mode turn's plan waiting for review. */
+  modes = new PermissionModes();
+
+  /** Shift-Tab: the next mode; it applies from the next run on (a run under way keeps its own). */
+  cycleMode = (): void => {
+    this.modes.cycle();
+    this.onChange?.();
+  };
+
+  /** The plan review's answer: what to send next, if anything. */
+  decidePlan = async (decision: PlanModeDecision, ui: ChatUi): Promise<string | undefined> => {
+    const next = await this.modes.decide(decision, (u) => this.clearContext(u), ui);
+    this.onChange?.();
+    return next;
+  };
+
   /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
   runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
     const s = this.orStopping(signal);
-    return this.track(async () => this.conv.startTurn(await this.expand(text), s, this.mentioning(inbox)), s);
+    let turn: Conversation<Team> | undefined;
+    const run = this.track(async () => {
+      const conv = (turn = this.conv);
+      if (this.team.hooks) this.team.hooks.session.id = conv.id; // hooks get the session that runs
+      const before = await this.files.snapshot(conv);
+      const events = await conv.startTurn(await this.expand(text), s, this.mentioning(inbox));
+      this.files.anchor(conv, messageTotal(conv.record) - 1, before);
+      return events;
+    }, s);
+    return withAfterRun(run, () => this.snapshotAfter(turn));
   };
+
+  /**
+   * Once a run has ended and been saved: where the files stand (`/rewind` compares). In the
+   * background (the prompt is free at once; the next snapshot waits for it); the session's next save
+   * keeps it, or leaving it does (saveFileCheckpoints).
+   */
+  private snapshotAfter(conv: Conversation<Team> | undefined): Promise<void> {
+    if (conv) void this.files.after(conv).then((changed) => changed && this.afterUnsaved.add(conv));
+    return Promise.resolve();
+  }
+
+  /** Sessions whose last file snapshot is not saved yet. */
+  private readonly afterUnsaved = new WeakSet<Conversation<Team>>();
+
+  /** Saves the last file snapshot of a session being left, once the snapshot is taken. */
+  private async saveFileCheckpoints(conv: Conversation<Team>): Promise<void> {
+    await this.files.idle();
+    if (this.afterUnsaved.delete(conv)) await conv.save().catch(() => {});
+  }
 
   /**
    * What the model gets for what was typed: an MCP prompt's text, mentioned files and resources
    * attached, and the images and PDFs it names (`@shot.png`, a pasted path) as parts.
    */
   private async expand(text: string): Promise<UserInput> {
-    const prompt = await expandMcpPrompt(text, this.team.mcp);
+    const prompt = (await expandLocalCommand(text, this.team.workspace, this.team)) ?? (await expandMcpPrompt(text, this.team.mcp));
     const full = await withResourceMentions(await withMentions(prompt ?? text, this.team.workspace), this.team.mcp);
     const parts = await attachedParts(text, this.team.workspace);
     return parts.length ? { text: full, parts } : full;
@@ -96,8 +152,14 @@ export class ChatHost {
 
   private readonly typed = new Map<string, string>();
 
-  /** Tab after `@`: workspace paths that complete what was typed. */
-  completePath = (prefix: string): string[] => completePaths(this.team.workspace, prefix);
+  /** The live `@` picker: workspace paths and MCP resources matching what follows `@`, best first (fuzzy, like fzf). */
+  completePath = (query: string): string[] => {
+    // One index per team (a `/model` or `/agents` switch brings another team, maybe other MCP servers).
+    if (this.mentionIndex?.team !== this.team) this.mentionIndex = { team: this.team, index: new MentionIndex(this.team.workspace, this.team.mcp) };
+    return this.mentionIndex.index.search(query);
+  };
+
+  private mentionIndex: { team: Team; index: MentionIndex } | undefined;
 
   /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));
@@ -124,13 +186,18 @@ export class ChatHost {
 
   answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
     const s = this.orStopping(signal);
-    return this.track(() => this.conv.resumeTurn(answers, s, this.mentioning(inbox)), s);
+    let turn: Conversation<Team> | undefined;
+    const run = this.track(async () => (turn = this.conv).resumeTurn(answers, s, this.mentioning(inbox)), s);
+    return withAfterRun(run, () => this.snapshotAfter(turn));
   };
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
   private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
     if (!(await this.afterSwitch(signal))) return;
     const conv = this.conv;
+    // The mode as it is when the run starts (and when it resumes after a question).
+    conv.mode = this.modes.policy;
+    const mode = this.modes.mode;
     this.setSaved(false);
     const done = this.beginSaving();
     try {
@@ -142,7 +209,9 @@ export class ChatHost {
           yield this.asTyped(e);
         }
       } finally {
-        await conv.finishTurn(await summary);
+        const s = await summary;
+        await conv.finishTurn(s);
+        this.modes.turnEnded(mode, s.status, s.output);
         this.setSaved(true);
       }
     } finally {
@@ -255,8 +324,9 @@ export class ChatHost {
     } catch (e) {
       return ui.error((e as Error).message);
     }
-    ui.clear(ui.usage());
+    ui.clear(ui.usage(), { screen: true });
     ui.info("Cleared: the model starts afresh; this session's earlier messages stay saved.", 'muted');
+    await this.team.hooks?.sessionStart('clear', this.conv.id);
     this.onChange?.();
   }
 
@@ -264,6 +334,7 @@ export class ChatHost {
   async compactContext(instructions: string, ui: ChatUi): Promise<void> {
     ui.info('Compacting: the model is summarising the conversation…', 'muted');
     try {
+      await this.team.hooks?.preCompact('manual', instructions);
       const c = await this.conv.compact({ force: true, instructions: instructions || undefined, signal: AbortSignal.timeout(300_000) });
       if (!c) ui.info('Nothing to compact yet.', 'muted');
       else ui.info(compactionText(c), 'success');
@@ -334,8 +405,19 @@ export class ChatHost {
     }
   }
 
+  /** `/fork`: the forked session (leased by `lease`, on this team and workspace) takes the current one's place. */
+  async openForked(record: SessionRecord, lease: SessionLease): Promise<void> {
+    await this.switchingTo(async () => {
+      const previous = this.conv;
+      this.conv = Conversation.open(this.stores, this.team, record, lease);
+      await this.leave(previous);
+    });
+    this.onChange?.();
+  }
+
   /** Gives a conversation up; one nothing was ever said in is not kept (no empty "untitled" sessions). */
   private async leave(conv: Conversation<Team>): Promise<void> {
+    await this.saveFileCheckpoints(conv);
     const r = conv.record;
     if (messageTotal(r) === 0 && !r.pendingTurn?.length && !r.checkpointId) await this.stores.sessions.delete(r.id).catch(() => false);
     await conv.close();

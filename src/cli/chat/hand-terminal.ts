@@ -1,5 +1,11 @@
 import { bracketedPasteMode } from '../../ui/input/paste.js';
 
+/** The REPL's live area around a hand-over (see LiveFrame): erased before, painted again after. */
+export interface FrameHandOver {
+  hide(): void;
+  show(): void;
+}
+
 /**
  * Gives the terminal to another program (the shell after Ctrl-Z, $EDITOR after Ctrl-G): cooked
  * mode, cursor shown, no bracketed paste. The returned function takes it back for the REPL.

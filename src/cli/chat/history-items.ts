@@ -2,6 +2,9 @@ import { TRANSFER_TOOL_NAME } from '../../core/index.js';
 import type { NewTranscriptItem } from '../../ui/index.js';
 import type { HistoryMessage } from '../../core/conversation/conversation.js';
 import { compactionText } from '../../core/middlewares/summarize.js';
+import { ranWith, resultText } from '../../ui/state/tool-reducer.js';
+import { toolResultStatus } from '../../ui/state/tool-status.js';
+import { typedText } from './typed-text.js';
 
 /** Where the model's context was compacted, to mark it among the rows: `⋯ 143 earlier messages summarised`. */
 export interface CompactionMark {
@@ -26,7 +29,7 @@ export function historyItems(messages: HistoryMessage[], mark?: CompactionMark):
   let n = 0;
   for (const [i, m] of messages.entries()) {
     if (mark && i === mark.at) items.push({ kind: 'info', tone: 'muted', text: compactionText({ summarized: mark.summarized }) });
-    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
+    if (m.role === 'user') items.push({ kind: 'user', text: typedText(m.content) });
     if (m.role !== 'assistant') continue;
     const agent = m.agentName ?? 'assistant';
     if (m.content.trim()) items.push({ kind: 'assistant', agent, text: m.content, messageId: `history-${n++}`, showHeader: true });
@@ -41,11 +44,12 @@ export function historyItems(messages: HistoryMessage[], mark?: CompactionMark):
         items.push({ kind: 'transfer', from: agent, to });
         continue;
       }
+      // As the live row showed it: the arguments a person edited, ⊘ for a rejection.
       const r = results.get(c.id);
       items.push({
         kind: 'tool',
         agent,
-        call: { callId: c.id, name: c.function.name, args: c.function.arguments, status: r ? (r.isError ? 'error' : 'done') : 'pending', result: r?.content },
+        call: { callId: c.id, name: c.function.name, args: c.function.arguments, status: r ? toolResultStatus(r) : 'pending', result: r && resultText(r), ...(r && ranWith(r)) },
       });
     }
   }

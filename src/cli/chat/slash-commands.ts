@@ -21,6 +21,11 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
       ui.markdown(`${tools}\n\n**Runs without asking:**\n${allowed.join('\n') || '- nothing: every call that needs approval asks'}`, 'tools');
       return true;
     }
+    case '/permissions': {
+      const { permissionsCommand } = await import('./permissions-command.js');
+      await permissionsCommand(host.team, ui);
+      return true;
+    }
     case '/model': {
       if (args.trim()) {
         await host.switchModel(args.trim(), ui);
@@ -40,6 +45,17 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/mcp':
       await mcpCommand(host, args.trim(), ui);
       return true;
+    case '#':
+    case '/memory': {
+      const { memoryCommand } = await import('./memory-command.js');
+      await memoryCommand(host, name === '#' ? args : undefined, ui);
+      return true;
+    }
+    case '/hooks': {
+      const { hooksText } = await import('./hooks-command.js');
+      ui.markdown(hooksText(host.team), 'hooks');
+      return true;
+    }
     case '/clear':
       await host.clearContext(ui);
       return true;
@@ -62,6 +78,16 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
       if (id) await host.openSession(id, ui);
       return true;
     }
+    case '/rewind': {
+      const { rewindCommand } = await import('../rewind/rewind-command.js');
+      await rewindCommand(host, ui);
+      return true;
+    }
+    case '/fork': {
+      const { forkCommand } = await import('../rewind/rewind-command.js');
+      await forkCommand(host, ui);
+      return true;
+    }
     default:
       return false;
   }
@@ -80,10 +106,12 @@ async function pickSession(stores: AdkStores, current: string, ui: ChatUi): Prom
     ui.error('Usage: /resume <session id>. /sessions lists them.');
     return undefined;
   }
-  return ui.pick(
-    'Resume which session?',
-    list.map((s) => ({ value: s.id, label: s.title || '(untitled)', detail: `${age(s.updatedAt)} · ${s.status} · ${s.id.slice(0, 8)}` })),
-  );
+  return ui.pick('Resume which session?', sessionPickerItems(list), { filter: true });
+}
+
+/** Sessions as a picker's rows: the title (its first message), then age, status and id (typing filters on all of them). */
+export function sessionPickerItems(list: readonly SessionSummary[]): Array<{ value: string; label: string; detail: string }> {
+  return list.map((s) => ({ value: s.id, label: s.title || '(untitled)', detail: `${age(s.updatedAt)} · ${s.status} · ${s.id.slice(0, 8)}` }));
 }
 
 function age(iso: string): string {

@@ -3,11 +3,12 @@ import { render } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { InterruptContext } from '../../core/index.js';
 import type { AdkStores, SessionLease, SessionRecord } from '../../core/store/index.js';
-import { REPL_RENDER_OPTIONS, ChatApp, type NewTranscriptItem } from '../../ui/index.js';
+import { REPL_RENDER_OPTIONS, ChatApp, inkStdout, type NewTranscriptItem } from '../../ui/index.js';
 import { Conversation } from '../../core/conversation/conversation.js';
 import { agentParents } from '../../core/agents/live-path.js';
 import { suspendToShell } from './suspend.js';
 import { editInEditor } from './external-editor.js';
+import { LiveFrame } from './live-frame.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import type { Team, TeamOptions } from '../team.js';
 import { ChatHost } from './chat-host.js';
@@ -16,8 +17,12 @@ import { InputHistory } from './input-history.js';
 import { signalExitCode, stopOnSignals } from '../signals.js';
 import type { StartupKeys } from './startup-keys.js';
 import { handleCommand } from './slash-commands.js';
+import { permissionNotices, rememberRule } from './permissions-command.js';
+import { ruleAllows } from '../../core/agents/allow-rules.js';
+import type { StartingMode } from './permission-mode.js';
+import { PermissionModes } from './permission-modes-state.js';
 import { mcpPromptCommands } from './mcp-mentions.js';
-import { DEFAULT_SLASH_COMMANDS } from '../../ui/input/slash-commands.js';
+import { skillCommandInfos, startCommandInfos } from './local-commands.js';
 
 export interface ReplOptions {
   stores: AdkStores;
@@ -31,6 +36,8 @@ export interface ReplOptions {
   promptArmMs?: number;
   /** The keys read while adk started (Ctrl-C watched): handed to the REPL as it opens. */
   startupKeys?: StartupKeys;
+  /** The permission mode to start in, and whether bypass may be cycled to (--dangerously-skip-permissions). */
+  modes?: StartingMode;
 }
 
 /** What the REPL opens with: the host of its conversation, the first transcript rows, the waiting questions. */
@@ -47,10 +54,17 @@ export interface ReplStart {
 export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   const conv = o.record ? Conversation.open(o.stores, o.team, o.record, o.lease) : await Conversation.create(o.stores, o.team, o.lease);
   const host = new ChatHost(o.stores, conv, o.teamOptions);
+  if (o.modes) host.modes = new PermissionModes(o.modes);
   const items: NewTranscriptItem[] = [];
   if (o.demoNote) items.push({ kind: 'info', text: o.demoNote, tone: 'warning' });
   const unsandboxed = await o.team.sandboxNotice;
   if (unsandboxed) items.push({ kind: 'info', text: unsandboxed, tone: 'warning' });
+  for (const text of permissionNotices(o.team.workspace)) items.push({ kind: 'info', text, tone: 'warning' });
+  if (o.team.hooksNotice) items.push({ kind: 'info', text: o.team.hooksNotice, tone: 'warning' });
+  // SessionStart hooks: their context reaches the model with the first message.
+  await o.team.hooks?.sessionStart(o.record ? 'resume' : 'startup', conv.id);
+  const noCheckpoints = host.files.offReason(o.team.workspace);
+  if (noCheckpoints) items.push({ kind: 'info', tone: 'warning', text: `Files are not checkpointed here (${noCheckpoints}): /rewind can restore the conversation only.` });
   if (o.record) {
     items.push({ kind: 'info', text: `Resumed session ${o.record.id}: ${o.record.title || '(untitled)'}`, tone: 'success' });
     if (o.team.workspace !== realPathOrSelf(process.cwd())) items.push({ kind: 'info', tone: 'muted', text: `Its tools work in ${o.team.workspace}, where it started.` });
@@ -92,11 +106,15 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
   }, [host]);
   const [savedHistory] = useState(() => history.load());
   const parents = useMemo(() => agentParents(host.team.agent), [host.team]);
-  // The MCP servers' prompts join the commands (`/server:prompt`) once the servers answer.
-  const [commands, setCommands] = useState(DEFAULT_SLASH_COMMANDS);
+  // Built-ins and custom commands from the start; the skills and the MCP servers' prompts (`/server:prompt`) join once found.
+  const [commands, setCommands] = useState(() => startCommandInfos(host.team.workspace, host.team));
   useEffect(() => {
     let live = true;
-    void mcpPromptCommands(host.team.mcp).then((prompts) => live && prompts.length && setCommands([...DEFAULT_SLASH_COMMANDS, ...prompts]));
+    const start = startCommandInfos(host.team.workspace, host.team);
+    setCommands(start);
+    const skills = skillCommandInfos(host.team.workspace, start).catch(() => []);
+    void skills.then((k) => live && k.length && setCommands([...start, ...k]));
+    void Promise.all([skills, mcpPromptCommands(host.team.mcp)]).then(([k, prompts]) => live && prompts.length && setCommands([...start, ...k, ...prompts]));
     return () => void (live = false);
   }, [host.team]);
   return (
@@ -122,6 +140,12 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       alwaysApproved={host.conv.grants}
       promptArmMs={promptArmMs}
       onAlwaysApprove={host.grant}
+      onRemember={(tool, args) => rememberRule(host.team, tool, args)}
+      ruleAllows={(tool, args) => !host.team.alwaysAsk.includes(tool) && host.team.allowRules.some((r) => ruleAllows(r, tool, args, host.team.workspace))}
+      permissionMode={host.modes.label}
+      onCycleMode={host.cycleMode}
+      planReview={host.modes.planToReview}
+      onPlanDecision={host.decidePlan}
       onExit={onExit}
       onSuspend={onSuspend}
       editInEditor={editInEditor}
@@ -155,13 +179,17 @@ export async function startRepl(o: ReplOptions): Promise<number> {
     void host.settle(STOP_SETTLE_MS).then(() => setTimeout(exit, FINAL_FRAME_MS));
   });
   try {
-    const suspend = () => suspendToShell(() => repaint());
-    const edit = (text: string) => editInEditor(text, () => repaint());
+    const frame = new LiveFrame();
+    const handOver = { hide: () => frame.hide(), show: () => repaint() };
+    const suspend = () => suspendToShell(handOver);
+    const edit = (text: string) => editInEditor(text, handOver);
+    host.editInEditor = edit;
     o.startupKeys?.handOver();
-    const instance = render(<ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} />, REPL_RENDER_OPTIONS);
-    // After `fg` the shell's lines sit under the last frame: forget it and paint the REPL afresh below them.
+    const instance = render(<frame.Root><ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} /></frame.Root>, { ...REPL_RENDER_OPTIONS, stdout: inkStdout(process.stdout) });
+    frame.attach(instance);
+    // Back from the shell or the editor: the live area is painted again under what they wrote.
     repaint = () => {
-      instance.clear();
+      frame.show();
       host.onChange?.();
     };
     exit = () => instance.unmount();

@@ -1,32 +1,41 @@
 import type { AdkStores, SessionLease } from '../../core/store/index.js';
 import { ShellJobs } from '../../core/tools/builtin/shell-jobs.js';
 import { CliError, ExitCode, exitCodeFor } from '../exit-codes.js';
-import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
+import { lockedNewId, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, UntrustedAgentsFileError, wantsDemo, type Team, type TeamOptions } from '../team.js';
 import { TrustStore } from '../trust.js';
 import { watchStartupKeys, type StartupKeys } from '../chat/startup-keys.js';
+import { openChosenSession, type SessionChoice } from '../chat/choose-session.js';
 
-export interface ChatCommandOptions {
+export interface ChatCommandOptions extends SessionChoice {
   resume?: string;
   model?: string;
   agents?: string;
   agent?: string;
   /** --fallback: models asked when the model is unavailable after its retries. */
   fallback?: string[];
+  /** --permission-mode and --dangerously-skip-permissions (see chat/permission-mode.ts). */
+  permissionMode?: string;
+  dangerouslySkipPermissions?: boolean;
 }
 
 /** `adk chat` and interactive `adk resume <id>`: the Ink REPL. */
 export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
+  // Piped stdin is a one-shot prompt (issue 32, item 3); `adk resume` never gets here without a terminal.
+  if (!process.stdin.isTTY && !opts.resume) return (await import('./chat-piped.js')).pipedChat(opts);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError('adk chat needs an interactive terminal; for scripts use `adk run` (or `adk resume <id> --json`).');
   }
+  const modes = await replStartingMode(opts);
   const keys = watchStartupKeys();
   let stores: AdkStores | undefined;
   let lease: SessionLease | undefined;
   try {
     stores = await openStores();
-    const held = opts.resume ? await lockedSession(stores, opts.resume) : undefined;
+    // `--continue`, `--fork` and the list of `adk resume` with no id choose the session; else a new one.
+    const held = await openChosenSession(stores, opts, keys);
+    if (held === null) return 0;
     lease = held?.lease ?? (await lockedNewId(stores)).lease;
     const record = held?.record;
     const trust = new TrustStore();
@@ -44,7 +53,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
       : undefined;
     const owned = lease;
     lease = undefined; // the REPL's host releases it from here on
-    return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS), startupKeys: keys });
+    return await startRepl({ stores, team, record, lease: owned, teamOptions, demoNote, promptArmMs: armMs(process.env.ADK_PROMPT_ARM_MS), startupKeys: keys, modes });
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError((e as Error).message, exitCodeFor(e)); // a session in use is exit 2
@@ -55,20 +64,43 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
   }
 }
 
-/** Builds the team; a folder's untrusted agents file is shown and trusted (or not) inline, once. */
+/** The permission mode the REPL starts in; a refused bypass or an unknown mode is a usage error. */
+async function replStartingMode(opts: ChatCommandOptions) {
+  const [{ startingMode }, { readPermissionSettings }, { realPathOrSelf }] = await Promise.all([
+    import('../chat/permission-mode.js'),
+    import('../settings/permission-rules.js'),
+    import('../paths.js'),
+  ]);
+  const m = startingMode({ ...opts, defaultMode: readPermissionSettings(realPathOrSelf(process.cwd())).defaultMode });
+  if ('error' in m) throw new CliError(m.error, ExitCode.usage);
+  return m;
+}
+
+/**
+ * Builds the team; a folder's untrusted agents file, then its untrusted settings hooks, are shown
+ * and trusted (or not) inline, once each. Declined hooks are left out; a declined agents file ends adk.
+ */
 async function loadTrustedTeam(options: TeamOptions, trust: TrustStore, keys: StartupKeys): Promise<Team> {
-  try {
-    return await loadTeam(options);
-  } catch (e) {
-    if (!(e instanceof UntrustedAgentsFileError)) throw e;
-    const { askTrust } = await importInkInteractive(() => import('../chat/ask-trust.js'));
-    // The question reads the keys itself (Ctrl-C included) while it shows.
-    keys.handOver();
-    const trusted = await askTrust(e);
-    keys.resume();
-    if (!trusted) throw new CliError(`not trusted: ${e.file} was not used. Trust it later with: adk trust ${e.file}`, ExitCode.usage);
-    trust.trust(e.file, e.hash);
-    return loadTeam(options);
+  let opts: TeamOptions = { ...options, askFolderHooks: true };
+  for (let asked = 0; ; asked++) {
+    try {
+      return await loadTeam(opts);
+    } catch (e) {
+      if (!(e instanceof UntrustedAgentsFileError) || asked >= 2) throw e;
+      const { askTrust } = await importInkInteractive(() => import('../chat/ask-trust.js'));
+      const { UntrustedFolderHooksError } = await import('../team-hooks.js');
+      // The question reads the keys itself (Ctrl-C included) while it shows.
+      keys.handOver();
+      const trusted = await askTrust(e);
+      keys.resume();
+      if (e instanceof UntrustedFolderHooksError) {
+        if (trusted) for (const f of e.files) trust.trust(f.path, f.sha256);
+        opts = { ...opts, askFolderHooks: false };
+        continue;
+      }
+      if (!trusted) throw new CliError(`not trusted: ${e.file} was not used. Trust it later with: adk trust ${e.file}`, ExitCode.usage);
+      trust.trust(e.file, e.hash);
+    }
   }
 }
 

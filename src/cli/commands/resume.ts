@@ -6,25 +6,31 @@ import { lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, type Team } from '../team.js';
 import { ANSWER_OPTIONS } from '../resume-flags.js';
+import { forkedSession } from '../chat/choose-session.js';
 
 export interface ResumeCommandOptions extends AnswerFlags {
   json?: boolean;
   model?: string;
+  /** A new session with the history of `id`; `id` itself stays as it is. */
+  fork?: boolean;
 }
 
 const answering = (o: AnswerFlags) => ANSWER_OPTIONS.some((k) => o[k] !== undefined && o[k] !== false);
 
-export async function resumeCommand(id: string, words: string[], opts: ResumeCommandOptions): Promise<number> {
+export async function resumeCommand(id: string | undefined, words: string[], opts: ResumeCommandOptions): Promise<number> {
   const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && words.length === 0;
   if (interactive) {
     const { chatCommand } = await import('./chat.js');
-    return chatCommand({ resume: id, model: opts.model });
+    // No id: a list of the sessions to pick from.
+    return chatCommand({ resume: id, pick: !id, fork: opts.fork, model: opts.model });
   }
+  if (!id) throw new CliError('give a session id: adk resume <id> (adk sessions lists them); in a terminal, adk resume alone shows a list');
   // boot set the terminal raw in case the REPL opens; headless, Ctrl-C must be a signal again.
   if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
   const stores = await openStores();
   try {
-    const { record, lease } = await lockedSession(stores, id);
+    const { record, lease } = opts.fork ? await forkedSession(stores, id) : await lockedSession(stores, id);
+    if (opts.fork) process.stderr.write(`Forked session ${id} into ${record.id}.\n`);
     try {
       const team = await loadTeam(sessionTeamOptions(record, { model: opts.model }));
       try {

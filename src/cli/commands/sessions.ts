@@ -4,6 +4,7 @@ import { CliError } from '../exit-codes.js';
 import { leaseOptions } from '../session-access.js';
 import { exitQuietlyOnEpipe } from '../signals.js';
 import { openStores } from '../stores.js';
+import { FileCheckpoints } from '../rewind/file-checkpoints.js';
 
 export interface SessionsOptions {
   json?: boolean;
@@ -47,6 +48,8 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         try {
           await stores.sessions.delete(full);
           await stores.checkpoints.delete(full);
+          // Its file snapshots (`/rewind`) under ADK_HOME/checkpoints go with it.
+          await new FileCheckpoints().remove(full);
         } finally {
           await lease.release();
         }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { confirmTrust } from './confirm-trust.js';
 import { BUNDLED_AGENTS_FILE } from '../team.js';
 import { describeCode, rememberCode, TrustStore } from '../trust.js';
 
@@ -27,6 +27,9 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
     out(n ? `revoked trust in ${resolve(opts.revoke)} (${n} file${n > 1 ? 's' : ''})\n` : `nothing was trusted in ${resolve(opts.revoke)}\n`);
     return ExitCode.ok;
   }
+  // A folder's settings file (hooks, permission rules) is trusted by its bytes.
+  const { isFolderSettingsFile, trustSettingsFile } = await import('./trust-settings.js');
+  if (target && isFolderSettingsFile(resolve(target))) return trustSettingsFile(resolve(target), store, opts.yes);
   const file = realpathSync(agentsFileAt(resolve(target ?? '.')));
   const text = readFileSync(file, 'utf8');
   const { validateConfig, formatProblems, configPowers, teamFingerprint } = await import('../../core/config/index.js');
@@ -38,16 +41,7 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
   out(powers.length ? `It would:\n${powers.map((p) => `  - ${p.text}\n`).join('')}` : 'It runs nothing beyond the built-in tools; trust is not needed, but is recorded.\n');
   const code = describeCode(fingerprint.code);
   if (code.length) out(`Trust covers the code it runs; a change to any of it must be trusted again:\n${code.map((l) => `  - ${l}\n`).join('')}`);
-  if (!opts.yes) {
-    if (!process.stdin.isTTY) throw new CliError('adk trust asks before it records trust; pass --yes when no one can answer (scripts, CI)', ExitCode.usage);
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const answer = (await rl.question('Trust this file? [y/N] ')).trim().toLowerCase();
-    rl.close();
-    if (answer !== 'y' && answer !== 'yes') {
-      out('not trusted\n');
-      return ExitCode.usage;
-    }
-  }
+  if (!(await confirmTrust(opts.yes, out))) return ExitCode.usage;
   const entry = store.trust(file, fingerprint.hash);
   rememberCode(fingerprint.hash, fingerprint.code);
   out(`trusted ${entry.file} (sha256:${entry.sha256.slice(0, 12)}); a changed file must be trusted again\n`);
@@ -61,3 +55,4 @@ function agentsFileAt(p: string): string {
   if (realpathSync(file) === realpathSync(BUNDLED_AGENTS_FILE)) throw new CliError('the bundled agents.yaml is always trusted', ExitCode.usage);
   return file;
 }
+

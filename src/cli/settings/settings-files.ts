@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -20,6 +21,8 @@ export interface SettingsFile {
   data: Record<string, unknown> | undefined;
   /** `path:line:col: what is wrong`, when the file exists but cannot be used. */
   error?: string | undefined;
+  /** SHA-256 of the bytes read (trust of a project's shared file is bound to them); unset when missing. */
+  sha256?: string | undefined;
 }
 
 export function settingsPath(scope: SettingsScope, workspace: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -35,15 +38,16 @@ export function readSettingsFile(scope: SettingsScope, path: string): SettingsFi
   } catch {
     return { scope, path, data: undefined };
   }
-  if (!text.trim()) return { scope, path, data: {} };
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  if (!text.trim()) return { scope, path, data: {}, sha256 };
   try {
     const data: unknown = JSON.parse(text);
     if (!data || typeof data !== 'object' || Array.isArray(data)) {
-      return { scope, path, data: undefined, error: `${path}:1:1: settings must be a JSON object` };
+      return { scope, path, data: undefined, error: `${path}:1:1: settings must be a JSON object`, sha256 };
     }
-    return { scope, path, data: data as Record<string, unknown> };
+    return { scope, path, data: data as Record<string, unknown>, sha256 };
   } catch (e) {
-    return { scope, path, data: undefined, error: `${path}:${jsonErrorPosition(text)}: ${(e as Error).message}` };
+    return { scope, path, data: undefined, error: `${path}:${jsonErrorPosition(text)}: ${(e as Error).message}`, sha256 };
   }
 }
 
@@ -72,6 +76,21 @@ export function updateSettingsFile(
   writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, path);
   return path;
+}
+
+/** `line:col` of the value at `keyPath` in a settings file (for a problem with one entry), else 1:1. */
+export function settingsValuePosition(path: string, keyPath: ReadonlyArray<string | number>): string {
+  try {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter, prettyErrors: false });
+    const node = doc.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
+    const offset = node?.range?.[0];
+    if (offset === undefined) return '1:1';
+    const p = lineCounter.linePos(offset);
+    return `${Math.max(1, p.line)}:${Math.max(1, p.col)}`;
+  } catch {
+    return '1:1';
+  }
 }
 
 /** line:col of a JSON syntax error, found by the yaml parser (JSON is YAML) which keeps positions. */

@@ -1,4 +1,5 @@
 import { buildCheckpoint, type Checkpoint } from '../checkpoint.js';
+import { nestedCallbacks } from '../models/usage-meter.js';
 import { ResumeContext, type AddressSegment, type InterruptSignal } from '../interrupt.js';
 import { userMessage, type Message } from '../schema/message.js';
 import { ToolInterrupt, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
@@ -71,7 +72,8 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: options.name ?? agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
-  const base = { address, signal: ctx.signal, callbacks: undefined, approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets, callOptions: caller?.callOptions };
+  // The caller's callbacks see the inner model requests (their usage counts), marked as nested.
+  const base = { address, signal: ctx.signal, callbacks: nestedCallbacks(caller?.callbacks), approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets, callOptions: caller?.callOptions };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;

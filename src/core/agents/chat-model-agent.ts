@@ -235,11 +235,14 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     }
     // Approval outermost (nothing unapproved reaches any other layer), then the cap, which sees every
     // result last; the agent's own middlewares sit inside, next to the tool (reduction saves whole results).
+    const own = c.middlewares ?? [];
     const middlewares = [
+      // Those that must decide before anyone is asked (PreToolUse hooks) sit outside approval.
+      ...own.filter((m) => m.beforeApproval),
       // Always there: with nothing to gate it still applies the run's refusals (a read-only mode).
       approvalMiddleware(c.approval ?? []),
       outputCapMiddleware(c.maxToolOutputChars),
-      ...(c.middlewares ?? []),
+      ...own.filter((m) => !m.beforeApproval),
     ];
     const output = c.outputSchema ? new StructuredOutput(c.outputSchema, c.outputSchemaName) : undefined;
     // A model that cannot be constrained is asked for JSON in its instruction.

@@ -17,6 +17,11 @@ export type { ModelHandler, ToolCallHandler, ToolCallRequest, ToolCallResult } f
 export interface AgentMiddleware {
   /** Shown in errors and custom events. */
   readonly name: string;
+  /**
+   * Wraps tool calls outside approval (ChatModelAgent otherwise puts approval outermost): for
+   * checks that must decide before a person is asked, such as PreToolUse hooks.
+   */
+  readonly beforeApproval?: boolean | undefined;
   /** Once per run (and per resume): may change the instruction and add tools. */
   beforeAgent?(ctx: MiddlewareContext, setup: AgentSetup): AgentSetup | void | Promise<AgentSetup | void>;
   /** When the run ends, however it ends (`error` set on failure, `interrupted` when it waits for a person). */

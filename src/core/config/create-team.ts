@@ -21,6 +21,8 @@ import { pathToFileURL } from 'node:url';
 import { summarizeMiddleware } from '../middlewares/summarize.js';
 import { reduceToolResultsMiddleware } from '../middlewares/reduce-tool-results.js';
 import { importModule } from '../dynamic-import.js';
+import { Hooks } from '../middlewares/hooks/middleware.js';
+import { hasHooks } from '../middlewares/hooks/config.js';
 
 /** What building a team needs from outside; tests inject scripted models and fake tools. */
 export interface TeamDeps {
@@ -32,12 +34,19 @@ export interface TeamDeps {
   retry?: Partial<RetryPolicy> | undefined;
   /** The workspace: its AGENTS.md reaches every chat and deep agent (unless `agents_md: false`). */
   workspace?: string | undefined;
+  /** The person's own AGENTS.md (ADK_HOME/AGENTS.md), read with the workspace's by every chat and deep agent. */
+  userAgentsMd?: string | undefined;
   /** Folders of skills (`<skill>/SKILL.md`), first wins a name: ADK_HOME's `skills`, then the workspace's `.adk/skills`. */
   skillDirs?: string[] | undefined;
   /** Keeps an agent's MCP tools as their servers list them now (tools/list_changed); undefined: as built. */
   liveMcpTools?(servers: string[]): AgentMiddleware | undefined;
   /** Loads a `{ module: … }` middleware (only ever called for a trusted file). Default: import it. */
   middleware?(ref: Extract<MiddlewareRef, { kind: 'module' }>): Promise<AgentMiddleware>;
+  /**
+   * The team's hooks (the host's settings joined with the file's `hooks:`). Default: the file's
+   * own `hooks:`, run in `workspace`.
+   */
+  hooks?: Hooks | undefined;
   /** Private hosts remote A2A agents may be reached at (ADK_FETCH_ALLOW_HOSTS); otherwise public addresses, or one the URL names. */
   a2aAllowHosts?: readonly string[] | undefined;
 }
@@ -59,6 +68,12 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
     return m;
   };
   const building = new Set<string>();
+  const hooks = deps.hooks ?? (hasHooks(config.hooks) ? new Hooks({ hooks: config.hooks!, cwd: deps.workspace ?? config.dir }) : undefined);
+  // The agent that takes the person's prompt: the root, or the supervisor a supervisor team starts with.
+  const rootConfig = config.agents.get(rootName);
+  const promptAgent = rootConfig?.type === 'supervisor' ? rootConfig.supervisor : rootName;
+  /** The hooks middleware of one agent: the prompt agent fires the prompt and stop events, the rest SubagentStop. */
+  const hooksFor = (name: string | undefined): AgentMiddleware[] => (hooks?.active ? [hooks.middleware(name === promptAgent ? 'root' : 'subagent')] : []);
 
   async function build(name: string): Promise<Agent> {
     const a = config.agents.get(name);
@@ -108,7 +123,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           maxIterations: a.maxIterations,
           exit: a.exit,
           retry: deps.retry,
-          middlewares: [...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
+          middlewares: [...hooksFor(a.name), ...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
         });
         return a.subAgents.length || a.remoteSubAgents?.length ? setSubAgents(agent, await children(a.subAgents, a.remoteSubAgents)) : agent;
       }
@@ -126,8 +141,8 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           maxIterations: a.maxIterations,
           outputKey: a.outputKey,
           retry: deps.retry,
-          middlewares: [...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
-          subAgentMiddlewares: contextMiddlewares(a.agentsMd),
+          middlewares: [...hooksFor(a.name), ...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],
+          subAgentMiddlewares: [...hooksFor(undefined), ...contextMiddlewares(a.agentsMd)],
         });
       case 'sequential':
         return new SequentialAgent({ name: a.name, description: a.description, subAgents: await children(a.subAgents, a.remoteSubAgents) });
@@ -172,7 +187,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
   /** What an agent knows of its folder: AGENTS.md and the skills. */
   function contextMiddlewares(agentsMd: boolean): AgentMiddleware[] {
     const out: AgentMiddleware[] = [];
-    if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace));
+    if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace, { userFile: deps.userAgentsMd }));
     if (deps.skillDirs?.length) out.push(skillsMiddleware(deps.skillDirs, deps.workspace));
     return out;
   }

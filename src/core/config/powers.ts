@@ -3,10 +3,16 @@ import { PROFILES } from '../models/providers.js';
 import { formatRule } from '../agents/allow-rules.js';
 import type { BuiltinToolConfig } from '../tools/builtin/index.js';
 import type { TeamConfig, ToolRef } from './types.js';
+import { listHooks } from '../middlewares/hooks/config.js';
+
+/** `runs \`./check.sh\` on PreToolUse (shell|write_file)`: a hook as the trust prompt shows it. */
+export function hookPowerText(h: { event: string; matcher: string; command: string }): string {
+  return `runs \`${h.command}\` on ${h.event}${h.matcher === '*' ? '' : ` (${h.matcher})`}`;
+}
 
 /** Something an agents file can do that a repository must not do to a person who only cloned it. */
 export interface ConfigPower {
-  kind: 'module' | 'mcp' | 'a2a' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow' | 'tool_options';
+  kind: 'module' | 'mcp' | 'a2a' | 'base_url' | 'api_key_env' | 'secret_interpolation' | 'no_approval' | 'allow' | 'tool_options' | 'hooks';
   /** One line for a person: what would run, or where keys would go. */
   text: string;
 }
@@ -55,6 +61,7 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     add({ kind: 'secret_interpolation', text: SECRET_NAME.test(name) ? `reads the secret ${name} into the configuration` : `reads the environment variable ${name} into the configuration` });
   }
   for (const rule of config.allow) add({ kind: 'allow', text: `allows ${formatRule(rule)} without asking` });
+  for (const h of listHooks(config.hooks ?? {})) add({ kind: 'hooks', text: hookPowerText(h) });
   for (const a of config.agents.values()) {
     const tools = a.type === 'chat' || a.type === 'deep' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;
     if (!tools) continue;

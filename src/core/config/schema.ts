@@ -18,6 +18,8 @@ export const topLevelSchema = z.strictObject({
   agents: z.record(z.string(), z.unknown()),
   /** Calls allowed without asking: `shell(git status*)`, `read_file`. */
   allow: z.array(z.string()).nullable().optional(),
+  /** Claude Code's hooks block (event → [{ matcher, hooks: [{ type: command, command, timeout }] }]); checked by parseHooks. */
+  hooks: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 const stringMap = z.record(z.string(), z.string());

@@ -19,6 +19,7 @@ import {
 } from './schema.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
 import { parseAllowRule, type AllowRule } from '../agents/allow-rules.js';
+import { parseHooks, type HooksConfig } from '../middlewares/hooks/config.js';
 
 /** The file's data after shape checks; values that failed them are left out (already reported). */
 export interface RawTeam {
@@ -28,6 +29,8 @@ export interface RawTeam {
   /** `type` is resolved (chat by default); undefined when the written type is invalid. */
   agents: Map<string, RawAgent & { type?: AgentType }>;
   allow: AllowRule[];
+  /** `hooks:`, its valid entries (the others are reported). */
+  hooks?: HooksConfig | undefined;
 }
 
 /** `at` is where the key sits below the checked object ([] for its own keys). */
@@ -77,6 +80,11 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
     const rule = parseAllowRule(text);
     if (typeof rule === 'string') c.report(['allow', i], rule, { hint: 'e.g. allow: ["shell(git status*)", "shell(npm test)", read_file]' });
     else team.allow.push({ ...rule, source: 'agents.yaml' });
+  }
+  if (top.hooks) {
+    const { hooks, problems } = parseHooks(top.hooks, 'agents.yaml');
+    for (const p of problems) c.report(['hooks', ...p.path], p.message, { ...(p.atKey ? { at: 'key' as const } : {}), hint: 'e.g. hooks: { PreToolUse: [{ matcher: shell, hooks: [{ type: command, command: ./check.sh }] }] }' });
+    team.hooks = hooks;
   }
 
   for (const [name, raw] of entries(top.models)) {

@@ -1,3 +1,4 @@
+import type { HooksConfig } from '../middlewares/hooks/config.js';
 import type { AllowRule } from '../agents/allow-rules.js';
 import type { SamplingOptions } from '../models/openai-params.js';
 import type { ProviderName } from '../models/providers.js';
@@ -245,6 +246,8 @@ export interface TeamConfig {
   allow: AllowRule[];
   /** Environment variables the file reads through `${…}`. */
   envRead: string[];
+  /** `hooks:`: commands run on the team's events (Claude Code's format); a power, so only in a trusted file. */
+  hooks?: HooksConfig | undefined;
 }
 
 /** What loadConfigFile returns: the configuration and the file it was read from. */

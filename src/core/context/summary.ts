@@ -37,6 +37,8 @@ export interface SummaryOptions {
   /** What the person asked the summary to keep (`/compact keep the API design`). */
   instructions?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Each summary reply, so its usage is counted with the run's (see usage-meter.ts). */
+  onReply?: ((reply: Message) => void) | undefined;
 }
 
 /** Each message as a line of a plain transcript (tool results and arguments cut to a few thousand characters). */
@@ -72,6 +74,7 @@ export async function writeSummary(messages: readonly Message[], opts: SummaryOp
       used += cost;
     }
     const reply = await opts.model.generate(request(lines), { signal: opts.signal });
+    opts.onReply?.(reply);
     summary = reply.content.trim();
     if (!summary) throw new Error('the model wrote an empty summary');
     rest = rest.slice(lines.length);

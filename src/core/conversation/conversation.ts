@@ -1,4 +1,5 @@
 import { StoreError } from '../store/errors.js';
+import type { UsageEvent } from '../models/usage-meter.js';
 import { withRetry } from '../store/retry.js';
 import type { AdkStores } from '../store/adk-stores.js';
 import { lockSession, type LockOptions } from '../store/session-lock.js';
@@ -7,7 +8,7 @@ import type { SessionLease } from '../store/session-lock.js';
 import { RunStream } from '../run-result.js';
 import type { PendingInterrupt, SessionRecord } from '../store/session-record.js';
 import type { ApprovalPolicy, CallOptions, RunInbox } from '../agents/run-context.js';
-import { ruleAllows } from '../agents/allow-rules.js';
+import { formatRule, ruleAllows } from '../agents/allow-rules.js';
 import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -184,14 +185,22 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    */
   mode?: ApprovalPolicy | undefined;
 
-  /** What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml, adk config). */
+  /**
+   * What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml,
+   * adk config, settings files). A deny rule refuses a call before any of them is asked.
+   */
   private get approvalPolicy(): ApprovalPolicy {
     const mode = this.mode;
+    const denied = (call: { tool: string; arguments: unknown }) => (this.team.denyRules ?? []).find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
     return {
       allows: (call) =>
         !this.team.alwaysAsk?.includes(call.tool) &&
         (!!mode?.allows(call) || this.grants.includes(call.tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace))),
-      ...(mode?.refuses ? { refuses: (call) => mode.refuses!(call) } : {}),
+      refuses: (call) => {
+        const rule = denied(call);
+        if (rule) return `A deny rule (${formatRule(rule)}) forbids this ${call.tool} call; it was not run. Do without it or ask the user.`;
+        return mode?.refuses?.(call);
+      },
     };
   }
 
@@ -205,7 +214,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   private runner(): Runner {
-    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints, tracing: this.team.tracing ?? true, secrets: this.stores.secrets });
+    return new Runner({ agent: this.team.agent, enableStreaming: true, checkpointStore: this.stores.checkpoints, tracing: this.team.tracing ?? true, secrets: this.stores.secrets, usageEvents: true });
   }
 
   /**
@@ -227,7 +236,13 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       const request = [systemMessage(c.overhead.instruction), ...history, userMessage(opts.next ?? '')];
       if (!(await counter.exceeds(request, c.overhead.tools, (c.options.threshold ?? DEFAULT_COMPACT_THRESHOLD) * c.window!))) return undefined;
     }
+    const usage: UsageEvent[] = [];
+    const agent = this.team.rootName ?? this.team.agent.name;
+    const onReply = (reply: Message) => {
+      if (reply.usage) usage.push({ type: 'usage', model: c.model.modelName, agent, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, nested: true, ...(reply.usage.estimated ? { estimated: true } : {}) });
+    };
     const result = await compactMessages(history, {
+      onReply,
       model: c.model,
       counter,
       // An unknown window only sizes the summary requests of a `/compact`.
@@ -248,10 +263,14 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     r.contextStart = (r.contextStart ?? 0) + result.cut - hadSummary;
     r.contextSummary = { text: result.summary, summarized: result.summarized, at: new Date().toISOString() };
     await this.save();
+    // What the summary requests used is counted with the turn that follows (see usage-meter.ts).
+    this.compactionUsage.push(...usage);
     return { summarized: result.summarized };
   }
 
   private counter?: TokenCounter | undefined;
+  /** Usage of summary requests made outside a turn (compaction, `/compact`), reported with the next turn. */
+  private readonly compactionUsage: UsageEvent[] = [];
 
   /** Where the turn `turnId` stands: a worker that picks up a job asks before running it. */
   turnState(turnId: string): TurnState {
@@ -293,7 +312,10 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       journal: opts.journal,
       ...callOptionsOf(opts),
     });
-    return compacted ? withFirst(compactionEvent(this.team.rootName ?? this.team.agent.name, compacted), events) : events;
+    const root = this.team.rootName ?? this.team.agent.name;
+    let out = compacted ? withFirst(compactionEvent(root, compacted), events) : events;
+    for (const u of this.compactionUsage.splice(0)) out = withFirst({ agentName: root, runPath: [], output: { custom: u } }, out);
+    return out;
   }
 
   /**

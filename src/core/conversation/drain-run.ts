@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agents/types.js';
+import { addByModel, isUsageEvent, type UsageByModel } from '../models/usage-meter.js';
 import type { InterruptContext } from '../interrupt.js';
 import type { Message, Usage } from '../schema/message.js';
 import { AsyncQueue } from '../async-queue.js';
@@ -32,6 +33,8 @@ export interface RunSummary {
   output: string;
   /** `estimated`: some reply's usage was counted by adk because its server reported none. */
   usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
+  /** The same tokens per model (every request of the run: sub-agents and summaries too). */
+  usageByModel?: UsageByModel;
   error?: Error;
   /** Tokens in the model's context after the last reply (its prompt plus the reply), when the provider reported usage. */
   contextTokens?: number;
@@ -68,6 +71,15 @@ export async function drainRun(events: AsyncIterable<AgentEvent>, sink: EventSin
     }
     if (e.retry) sink.retry(e);
     const custom = e.output?.custom;
+    // Requests whose replies are no message here (sub-agents, summaries) count through their usage event.
+    if (isUsageEvent(custom)) {
+      summary.usageByModel = addByModel(summary.usageByModel ?? {}, custom);
+      if (custom.nested) {
+        summary.usage.promptTokens += custom.promptTokens;
+        summary.usage.completionTokens += custom.completionTokens;
+        if (custom.estimated) summary.usage.estimated = true;
+      }
+    }
     if (isCompactionEvent(custom)) sink.compaction(e, custom);
     if (isModelNotice(custom)) sink.notice?.(e, custom);
     if (isTodosEvent(custom)) {

@@ -73,6 +73,7 @@ export class JsonEvents implements EventSink {
       ...summary.usage,
       ...(summary.contextTokens !== undefined ? { contextTokens: summary.contextTokens } : {}),
       ...(contextWindow ? { contextWindow } : {}),
+      ...(summary.usageByModel ? { byModel: summary.usageByModel } : {}),
     };
     this.emit({ type: 'done', status: summary.status, ...(summary.incompleteReason ? { reason: summary.incompleteReason } : {}), sessionId, output: summary.output, usage });
   }

@@ -20,6 +20,8 @@ export interface ConversationTeam {
   workspace?: string | undefined;
   /** Calls that run without asking (besides the session's own "always allow" grants). */
   allowRules?: AllowRule[] | undefined;
+  /** Calls never run (the model is told so), whatever else allows them: a person's `deny` rules. */
+  denyRules?: AllowRule[] | undefined;
   /**
    * Tools that ask every time, whatever the session's grants and allow rules say: shell when its
    * sandbox was wanted but cannot be made here (those were given believing commands are contained).

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { AgentMiddleware } from '../agents/middleware.js';
 import { readTextFile } from '../tools/builtin/file-io.js';
 import { locate, WorkspaceError } from '../tools/workspace.js';
@@ -59,13 +60,18 @@ async function importOne(target: string, base: string, depth: number, expand: (f
  * AGENTS.md (Eino's agentsmd middleware, Codex's and Claude Code's project instructions): the
  * workspace's file, read afresh at each run, is added to the agent's instruction.
  */
-export function agentsMdMiddleware(workspace: string): AgentMiddleware {
+export function agentsMdMiddleware(workspace: string, options: { userFile?: string | undefined } = {}): AgentMiddleware {
   return {
     name: 'agents_md',
     async beforeAgent(_ctx, setup) {
+      const sections: string[] = [];
+      // The person's own memory (ADK_HOME/AGENTS.md, what `#` adds as "user"): for every folder.
+      const own = options.userFile ? await readFile(options.userFile, 'utf8').catch(() => undefined) : undefined;
+      if (own?.trim()) sections.push(`# Your instructions (${options.userFile})\nThe person keeps these instructions for every folder; follow them.\n\n${own.trim().slice(0, AGENTS_MD_MAX_CHARS)}`);
       const text = await readAgentsMd(workspace);
-      if (!text?.trim()) return;
-      const section = `# Project instructions (${AGENTS_MD})\nThe person keeps these instructions for this folder in ${AGENTS_MD}; follow them.\n\n${text.trim()}`;
+      if (text?.trim()) sections.push(`# Project instructions (${AGENTS_MD})\nThe person keeps these instructions for this folder in ${AGENTS_MD}; follow them.\n\n${text.trim()}`);
+      if (!sections.length) return;
+      const section = sections.join('\n\n');
       return { ...setup, instruction: setup.instruction ? `${setup.instruction}\n\n${section}` : section };
     },
   };

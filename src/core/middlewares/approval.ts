@@ -4,6 +4,7 @@ import type { ToolCallResult } from '../tools/execute.js';
 import { describeCall } from './describe-call.js';
 import type { AgentMiddleware, MiddlewareContext, ToolCallHandler, ToolCallRequest } from '../agents/middleware.js';
 import { containsSecret } from '../store/redact.js';
+import { invalidCallResult } from './invalid-call.js';
 
 /**
  * The resume data that answers an approval interrupt: approve (optionally with edited arguments,
@@ -23,9 +24,12 @@ export function approvalMiddleware(tools: Iterable<string>): AgentMiddleware {
   return {
     name: 'approval',
     wrapToolCall: (next, ctx) => (req) => {
-      const refused = refusal(ctx, req);
+      const isGated = gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name);
+      // A person's rejection of this very call stands, with its reason, even if the mode now refuses it.
+      const rejected = isGated && req.resume.isResumeTarget && req.resume.hasData && asDecision(req.resume.data)?.approved === false;
+      const refused = rejected ? undefined : refusal(ctx, req);
       if (refused) return Promise.resolve(refused);
-      return gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name) ? gate(next, ctx, req) : next(req);
+      return isGated ? gate(next, ctx, req) : next(req);
     },
   };
 }
@@ -46,6 +50,11 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   // stands; asking again would let it run twice.
   const finished = await ctx.run.journal?.finished(address, ctx.run.session.values);
   if (finished) return finished;
+  // A fresh call that cannot run is answered with its validation error, never shown for approval.
+  if (!resume.wasInterrupted) {
+    const invalid = invalidCallResult(ctx.tools.get(name), call);
+    if (invalid) return invalid;
+  }
   // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
   const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;
   if (before) return runApproved(next, ctx, req, { ...resume, state: before.state }, before.approved.arguments);

@@ -13,3 +13,4 @@ export {
 export { reduceToolResultsMiddleware, READ_TOOL_RESULT, type ReduceToolResultsOptions, type ArtifactStore } from './reduce-tool-results.js';
 export { agentsMdMiddleware, readAgentsMd, AGENTS_MD } from './agents-md.js';
 export { skillsMiddleware, findSkills, parseSkillFile, SKILL_TOOL, type Skill } from './skills.js';
+export { Hooks, hooksMiddleware, HookBlockedError, parseHooks, mergeHooks, listHooks, runHooks, type HooksConfig, type HookEvent, type HooksOptions } from './hooks/index.js';

@@ -1,4 +1,5 @@
 import type { AgentMiddleware, MiddlewareContext, ModelRequest } from '../agents/middleware.js';
+import { reportModelCall } from '../models/usage-meter.js';
 import { isContextOverflow } from '../models/context-overflow.js';
 import { defaultWindowNotice } from '../models/model-notice.js';
 import { compactMessages } from '../context/compact.js';
@@ -90,7 +91,9 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     const counter = counterFor(ctx.model.modelName);
     const system = leadingSystem(request.messages);
     const body = request.messages.slice(system.length);
-    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal });
+    // The summary's request is counted with the run's usage, like any other model request.
+    const onReply = (reply: Message) => reportModelCall(ctx.run.callbacks, { agentName: ctx.agentName, runPath: ctx.runPath, model: ctx.model.modelName, messages: [] }, reply);
+    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply });
     if (!c) return undefined;
     const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
     const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };

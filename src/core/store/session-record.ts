@@ -25,6 +25,19 @@ export interface PendingInterrupt {
   message: string;
 }
 
+/**
+ * A turn's file checkpoint: snapshots (tree ids in a shadow repository outside the workspace, kept
+ * by the face that made them) of the workspace's files before the turn and after its last run.
+ */
+export interface FileCheckpoint {
+  /** Index in the session's log of the user message that started the turn. */
+  message: number;
+  before: string;
+  after?: string | undefined;
+  /** Files left out of `before` for their size: a restore never deletes them. */
+  big?: string[] | undefined;
+}
+
 /** What replaced the messages before `contextStart` in the model's context. */
 export interface ContextSummary {
   /** The summary the model wrote (it folds in any earlier summary). */
@@ -69,6 +82,10 @@ export interface SessionRecord {
   contextSummary?: ContextSummary | undefined;
   /** The last todo list a deep agent wrote. */
   todos?: Array<{ content: string; status: string; activeForm?: string }> | undefined;
+  /** Where the workspace's files stood at each turn the REPL checkpointed (`/rewind` restores them). */
+  fileCheckpoints?: FileCheckpoint[] | undefined;
+  /** The session this one was forked from (`/fork`, `adk resume --fork`). */
+  forkedFrom?: string | undefined;
   status: SessionStatus;
   checkpointId?: string | undefined;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
@@ -140,6 +157,8 @@ const metadataFields = {
   contextStart: count.optional(),
   contextSummary: z.looseObject({ text: z.string(), summarized: count, at: z.string() }).optional(),
   todos: z.array(z.looseObject({ content: z.string(), status: z.string(), activeForm: z.string().optional() })).optional(),
+  fileCheckpoints: z.array(z.looseObject({ message: count, before: z.string(), after: z.string().optional(), big: z.array(z.string()).optional() })).optional(),
+  forkedFrom: z.string().optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

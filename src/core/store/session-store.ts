@@ -235,6 +235,24 @@ export class SessionStore {
     return [...ok, ...bad.sort((a, b) => a.id.localeCompare(b.id))];
   }
 
+  /**
+   * Cuts the session back to its first `count` messages (a rewind): the metadata that counts them is
+   * written first (what makes the later ones gone, as after a torn save), then their records are
+   * deleted. The caller has cleared what points past the cut (context start, a stopped turn).
+   */
+  async truncate(session: SessionRecord, count: number): Promise<SessionRecord> {
+    const from = session.messagesFrom ?? 0;
+    const total = from + session.messages.length;
+    if (!Number.isInteger(count) || count < 0 || count > total) {
+      throw new SessionStoreError('session_invalid', session.id, `cannot rewind session ${session.id} to message ${count}: it has ${total}`);
+    }
+    const kept = count >= from ? { messages: session.messages.slice(0, count - from), messagesFrom: from } : { messages: [], messagesFrom: count };
+    const saved = await this.write({ ...session, ...kept, messageCount: count, updatedAt: this.now().toISOString() });
+    const dropped = Math.max(total, session.messageCount) - count;
+    await this.kv.deleteMany(Array.from({ length: dropped }, (_, i) => logKey(session.id, count + i)));
+    return saved;
+  }
+
   /** True when the session existed. Its log and artifacts go with it; its checkpoint, if any, is the caller's to delete. */
   async delete(id: string): Promise<boolean> {
     const existed = await this.kv.delete(SESSION_PREFIX + id);

@@ -11,10 +11,19 @@ import { TodoPanel, todoPanelRows } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
 import { QueuedMessages, queuedRows } from '../components/QueuedMessages.js';
 import { Picker } from '../components/Picker.js';
+import { ScreenFit } from '../components/ScreenFit.js';
+import { PlanReviewPrompt } from '../components/PlanReviewPrompt.js';
+import { approvalMenuRows } from '../components/approval-menu.js';
+import { GuardKeys } from '../hooks/key-guard.js';
+import { useModeKey } from './use-mode-key.js';
+import type { PlanModeDecision } from './plan-mode.js';
+import type { ChatUi } from './commands.js';
 import { argLinesFor, estimatePromptRows } from './bottom-size.js';
 import { InterruptPrompt } from './InterruptPrompt.js';
 import { useChatController, type ChatControllerOptions } from './use-chat-controller.js';
 import { useExitKeys } from './use-exit-keys.js';
+import { useScrollAway } from '../hooks/use-scroll-away.js';
+import { TranscriptView } from '../components/TranscriptView/TranscriptView.js';
 import { costUsd } from '../../core/models/pricing.js';
 import { livePath } from '../../core/agents/live-path.js';
 import { canMoveToBackground } from '../state/tool-reducer.js';
@@ -49,6 +58,14 @@ export interface ChatAppProps extends ChatControllerOptions {
   onBackground?: () => string[];
   /** Each agent's parent in the team (core's `agentParents`): the breadcrumb drops finished siblings. */
   agentParents?: ReadonlyMap<string, string>;
+  /** The permission mode's words for the status line (none: the default mode). */
+  permissionMode?: string | undefined;
+  /** Shift-Tab: the host moves to the next permission mode. */
+  onCycleMode?: () => void;
+  /** The plan a plan-mode turn ended with: reviewed in place of the input box. */
+  planReview?: string | undefined;
+  /** The review's answer; the host returns what to send next (if anything). */
+  onPlanDecision?: (decision: PlanModeDecision, ui: ChatUi) => Promise<string | undefined>;
   /** Fixed size (tests); by default the terminal's, following resizes. */
   columns?: number;
   rows?: number;
@@ -86,16 +103,32 @@ export function ChatApp(props: ChatAppProps) {
     }),
     [setQueued],
   );
-  const c = useChatController({ ...props, inbox });
+  // The box's text is the app's; a command (a rewind) puts a message back in it through the controller.
+  const setInputRef = useRef<(text: string) => void>(() => {});
+  const scrollAway = useScrollAway();
+  const c = useChatController({ ...props, inbox, setInput: (text) => setInputRef.current(text), onClearScreen: scrollAway });
   useBracketedPaste(props.bracketedPaste ?? true);
+  useModeKey(props.onCycleMode);
+  // Plan mode: the finished turn's plan waits for a decision before anything else is typed.
+  const reviewing = props.planReview !== undefined && !c.busy && !c.prompt && !c.picker;
+  const decidePlan = (d: PlanModeDecision) =>
+    void props.onPlanDecision?.(d, c.ui).then((next) => {
+      if (next) void c.submit(next);
+    });
   const [inputKey, setInputKey] = useState(0);
   const inputText = useRef('');
   const [history, setHistory] = useState<readonly string[]>(props.history ?? []);
+  setInputRef.current = (text) => {
+    inputText.current = text;
+    setInputKey((k) => k + 1);
+  };
 
+  // Ctrl-O: the transcript view (issue 32) in place of the input area; Ctrl-O or Esc again leaves it.
+  const [viewing, setViewing] = useState(false);
   const hint = useExitKeys({
-    expand: () => c.ui.expandLast(),
-    busy: c.busy,
-    hasPrompt: !!c.prompt,
+    expand: () => setViewing((v) => !v),
+    busy: c.busy && !viewing,
+    hasPrompt: !!c.prompt || reviewing,
     inputEmpty: () => inputText.current === '',
     cancel: () => {
       // The first Esc takes the queued messages back into the box; the next one stops the run.
@@ -112,6 +145,7 @@ export function ChatApp(props: ChatAppProps) {
       setInputKey((k) => k + 1);
     },
     onExit: props.onExit,
+    onRewind: !c.picker && !c.commanding && (props.commands ?? DEFAULT_SLASH_COMMANDS).some((k) => k.name === '/rewind') ? () => void c.submit('/rewind') : undefined,
     onSuspend: props.onSuspend,
     onEditor: props.editInEditor
       ? () => {
@@ -134,10 +168,10 @@ export function ChatApp(props: ChatAppProps) {
     props.onHistoryAdd?.(text);
   };
   const onSubmit = useCallback(
-    (text: string) => {
+    (text: string, shown?: string) => {
       inputText.current = '';
       addHistory.current(text);
-      void c.submit(text);
+      void c.submit(text, shown);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [c.submit, props.onHistoryAdd],
@@ -173,8 +207,11 @@ export function ChatApp(props: ChatAppProps) {
 
   return (
     <Box flexDirection="column">
-      <Transcript state={c.state} width={width} maxLiveRows={maxLiveRows} />
-      <Box ref={bottom} flexDirection="column" marginTop={gapAbove} width={width}>
+      <Transcript state={c.state} width={width} maxLiveRows={viewing ? 0 : maxLiveRows} />
+      {/* On a tiny window even the prompt and the status line may not fit: their top is cut. */}
+      {viewing ? <TranscriptView items={c.state.committed} rows={rows - 1} width={width} onClose={() => setViewing(false)} /> : (
+      <ScreenFit maxRows={rows - 1} width={width}>
+        <Box ref={bottom} flexDirection="column" marginTop={gapAbove} width={width}>
         {c.prompt ? (
           <InterruptPrompt
             key={c.prompt.interrupt.id}
@@ -182,6 +219,7 @@ export function ChatApp(props: ChatAppProps) {
             counter={c.prompt.counter}
             width={width}
             maxArgLines={argLinesFor(rows)}
+            compact={approvalMenuRows(rows) === 0}
             onAnswer={(a) => c.answer(c.prompt!.interrupt, a)}
             armMs={props.promptArmMs}
             onTypeAhead={(text) => (inputText.current += text)}
@@ -190,8 +228,22 @@ export function ChatApp(props: ChatAppProps) {
         {c.busy && c.state.todos?.length ? <TodoPanel todos={c.state.todos} width={width} /> : null}
         {c.busy ? <ActivityLine canBackground={!!props.onBackground && canMoveToBackground(c.state)} path={livePath(c.state.path, props.agentParents ?? NO_PARENTS)} elapsedMs={elapsed} width={width} retry={c.state.retry} /> : null}
         {queued.length ? <QueuedMessages messages={queued} width={width} /> : null}
-        {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
-        {!c.prompt && !c.picker ? (
+        {!c.prompt && c.picker ? <Picker title={c.picker.title} items={c.picker.items} filter={c.picker.filter} width={width} maxRows={Math.max(3, rows - 10)} onPick={c.picker.done} /> : null}
+        {reviewing ? (
+          <GuardKeys armMs={props.promptArmMs} onTypeAhead={(text) => (inputText.current += text)}>
+            <PlanReviewPrompt
+              message="Plan mode: the plan is ready."
+              plan={props.planReview!.split('\n')}
+              text
+              width={width}
+              maxRows={argLinesFor(rows)}
+              onDecision={(d) => decidePlan(d.accept ? { kind: 'accept' } : { kind: 'feedback', feedback: d.feedback })}
+              onAcceptClear={() => decidePlan({ kind: 'accept-clear' })}
+              onKeepPlanning={() => decidePlan({ kind: 'keep' })}
+            />
+          </GuardKeys>
+        ) : null}
+        {!c.prompt && !c.picker && !reviewing ? (
           <InputBox
             key={inputKey}
             initialText={inputText.current}
@@ -218,9 +270,12 @@ export function ChatApp(props: ChatAppProps) {
           elapsedMs={c.busy ? elapsed : undefined}
           saved={props.saved}
           hint={hint}
+          mode={props.permissionMode}
           width={width}
         />
-      </Box>
+        </Box>
+      </ScreenFit>
+      )}
     </Box>
   );
 }

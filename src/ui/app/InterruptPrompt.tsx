@@ -10,6 +10,8 @@ export interface InterruptPromptProps {
   counter?: string;
   width: number;
   maxArgLines?: number;
+  /** A short terminal: approvals show their menu as key hints only. */
+  compact?: boolean;
   onAnswer: (answer: PromptAnswer) => void;
   /** Keys are not answers until the prompt has been visible this long (default 400 ms). */
   armMs?: number;
@@ -26,7 +28,7 @@ export function InterruptPrompt({ armMs, onTypeAhead, ...props }: InterruptPromp
   );
 }
 
-function PromptFor({ interrupt: p, counter, width, maxArgLines, onAnswer }: InterruptPromptProps) {
+function PromptFor({ interrupt: p, counter, width, maxArgLines, compact, onAnswer }: InterruptPromptProps) {
   const { info } = p;
   switch (info.kind) {
     case 'approval':
@@ -41,6 +43,7 @@ function PromptFor({ interrupt: p, counter, width, maxArgLines, onAnswer }: Inte
           counter={counter}
           maxArgLines={maxArgLines}
           diff={info.diff}
+          compact={compact}
           onDecision={(choice) => onAnswer({ kind: 'approval', choice })}
         />
       );

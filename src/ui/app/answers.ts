@@ -34,6 +34,7 @@ export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
       const c = answer.choice;
       if (!c.approved) return `⊘ rejected ${tool}${c.reason ? `: ${c.reason}` : ''}`;
       if ('always' in c) return `✓ approved ${tool} for the rest of the session`;
+      if ('remember' in c) return `✓ approved ${tool}; not asked again for calls like it in this folder (/permissions)`;
       if ('arguments' in c) return `✓ approved ${tool} with edited arguments`;
       return `✓ approved ${tool}`;
     }

@@ -1,11 +1,13 @@
 import { argRows, diffRows } from '../components/ApprovalPrompt.js';
 import { planRows } from '../components/PlanReviewPrompt.js';
+import { approvalMenuRows } from '../components/approval-menu.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 import { wrappedRows } from '../text/width.js';
 
 /** Argument lines an approval shows on a terminal of `rows` rows (it must fit with room to spare). */
 export function argLinesFor(rows: number): number {
-  return Math.max(1, Math.min(12, rows - 16));
+  // 16 rows for the frame, the status line and the message; the approval menu's list takes its rows more.
+  return Math.max(1, Math.min(12, rows - 16 - approvalMenuRows(rows)));
 }
 
 /**
@@ -18,7 +20,7 @@ export function estimatePromptRows(p: PendingInterrupt, width: number, rows: num
   const frame = 2 + 1; // border and title
   switch (p.info.kind) {
     case 'approval':
-      return frame + text(p.info.message) + 2 + Math.min((p.info.diff ? diffRows(p.info.diff, width) : argRows(p.info.arguments, width)).length + 1, argLinesFor(rows) + 1) + 2;
+      return frame + text(p.info.message) + 2 + Math.min((p.info.diff ? diffRows(p.info.diff, width) : argRows(p.info.arguments, width)).length + 1, argLinesFor(rows) + 1) + 2 + approvalMenuRows(rows);
     case 'plan_review':
       return frame + text(p.info.message) + 2 + Math.min(planRows(p.info.plan ?? [], width).length, argLinesFor(rows) + 1) + 2;
     default:

@@ -42,6 +42,10 @@ export interface ChatControllerOptions {
   /** Tools approved for the whole session already (the host keeps them with the session). */
   alwaysApproved?: readonly string[];
   onAlwaysApprove?: (tool: string) => void;
+  /** Choice 2 of an approval: the host saves a rule so calls like this one run unasked in this folder. */
+  onRemember?: (tool: string, args: unknown) => { text: string; tone: 'muted' | 'error' } | void;
+  /** Whether a saved rule now allows this call (one of several asked at once, after choice 2 saved a rule). */
+  ruleAllows?: (tool: string, args: unknown) => boolean;
   /** The session shown; grants made here never outlive it (`/new`, `/resume` start over). */
   sessionId?: string;
   onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
@@ -49,6 +53,10 @@ export interface ChatControllerOptions {
   price?: ModelPrice | undefined;
   /** Render at most once per this many ms while streaming (default FRAME_MS, 25 fps). */
   frameMs?: number;
+  /** Replaces the message box's text (the app owns the box). */
+  setInput?: (text: string) => void;
+  /** `/clear`: empties the visible screen, keeping the scrollback (the app owns the terminal). */
+  onClearScreen?: () => void;
 }
 
 function init(o: ChatControllerOptions): ViewState {
@@ -69,7 +77,7 @@ export function useChatController(o: ChatControllerOptions) {
   const [answers, setAnswers] = useState<Record<string, PromptAnswer>>({});
   /** Argument choices offered after a command (`/model <id>`), set by command handlers. */
   const [choices, setChoices] = useState<SlashCommandInfo[]>([]);
-  const [picker, setPicker] = useState<{ title: string; items: readonly PickerItem[]; done: (value: string | undefined) => void }>();
+  const [picker, setPicker] = useState<{ title: string; items: readonly PickerItem[]; filter?: boolean; done: (value: string | undefined) => void }>();
   // Grants made in this view, for the session they were made in only.
   const granted = useRef({ sessionId: o.sessionId, tools: new Set<string>() });
   if (granted.current.sessionId !== o.sessionId) granted.current = { sessionId: o.sessionId, tools: new Set() };
@@ -113,9 +121,13 @@ export function useChatController(o: ChatControllerOptions) {
       error: (text) => dispatch({ type: 'error', text }),
       markdown: (text, title = 'adk') => dispatch({ type: 'append', item: { kind: 'assistant', agent: title, text, messageId: '', showHeader: true } }),
       append: (item) => dispatch({ type: 'append', item }),
-      clear: (usage) => dispatch({ type: 'clear', usage }),
+      clear: (usage, o) => {
+        if (o?.screen) opts.current.onClearScreen?.();
+        dispatch({ type: 'clear', usage });
+      },
       run: (events) => run(() => events),
       usage: () => latest.current.usage,
+      usageByModel: () => latest.current.usageByModel,
       lastTurnUsage: () => {
         const start = turnStart.current;
         const now = latest.current.usage;
@@ -126,12 +138,14 @@ export function useChatController(o: ChatControllerOptions) {
       choices: (command, values) =>
         setChoices((prev) => [...prev.filter((c) => !c.name.startsWith(`${command} `)), ...values.map((v) => ({ name: `${command} ${v.value}`, description: v.description }))]),
       exit: () => opts.current.onExit('command'),
-      pick: (title, items) =>
+      setInput: (text) => opts.current.setInput?.(text),
+      pick: (title, items, options) =>
         items.length
           ? new Promise<string | undefined>((resolve) =>
               setPicker({
                 title,
                 items,
+                filter: options?.filter,
                 done: (value) => {
                   setPicker(undefined);
                   resolve(value);
@@ -144,10 +158,11 @@ export function useChatController(o: ChatControllerOptions) {
   );
 
   const submit = useCallback(
-    async (text: string) => {
+    /** `shown`: the message as the box showed it (big pastes as their labels), for the transcript. */
+    async (text: string, shown?: string) => {
       const commands = opts.current.commands ?? DEFAULT_SLASH_COMMANDS;
       const command = parseCommand(text, commands);
-      dispatch({ type: 'user', text });
+      dispatch({ type: 'user', text: shown ?? text });
       dispatch.flush();
       if (command) {
         setCommanding(true);
@@ -177,6 +192,8 @@ export function useChatController(o: ChatControllerOptions) {
         granted.current.tools.add(p.info.tool);
         opts.current.onAlwaysApprove?.(p.info.tool);
       }
+      const saved = a.kind === 'approval' && a.choice.approved && 'remember' in a.choice && p.info.tool ? opts.current.onRemember?.(p.info.tool, p.info.arguments) : undefined;
+      if (saved) dispatch(saved.tone === 'error' ? { type: 'error', text: saved.text } : { type: 'info', tone: 'muted', text: saved.text });
       dispatch({ type: 'info', tone: 'muted', text: answerNote(p, a) });
       setAnswers((prev) => ({ ...prev, [p.id]: a }));
     },
@@ -188,12 +205,19 @@ export function useChatController(o: ChatControllerOptions) {
     if (busy || !state.interrupts.length) return;
     const auto: Record<string, PromptAnswer> = {};
     const always = alwaysApproved();
+    const byRule = new Set<string>();
     for (const p of state.interrupts) {
-      const a = answers[p.id] ? undefined : autoAnswer(p, always);
+      let a = answers[p.id] ? undefined : autoAnswer(p, always);
+      if (!a && !answers[p.id] && p.info.kind === 'approval' && !p.info.mayHaveRun && p.info.tool && opts.current.ruleAllows?.(p.info.tool, p.info.arguments)) {
+        a = { kind: 'approval', choice: { approved: true } };
+        byRule.add(p.id);
+      }
       if (a) auto[p.id] = a;
     }
     if (Object.keys(auto).length) {
-      for (const p of state.interrupts) if (auto[p.id]) dispatch({ type: 'info', tone: 'muted', text: `${answerNote(p, auto[p.id])} (allowed this session)` });
+      for (const p of state.interrupts) {
+        if (auto[p.id]) dispatch({ type: 'info', tone: 'muted', text: `${answerNote(p, auto[p.id])} (${byRule.has(p.id) ? 'a permission rule allows it' : 'allowed this session'})` });
+      }
       setAnswers((prev) => ({ ...prev, ...auto }));
       return;
     }

@@ -10,12 +10,15 @@ import { useScrollWindow } from '../hooks/use-scroll-window.js';
 import { EditorView } from './EditorView.js';
 import { editorRows } from '../input/editor-rows.js';
 import { readableArgs } from '../text/readable-args.js';
+import { approvalMenu, type MenuChoice } from './approval-menu.js';
 
 export type ApprovalChoice =
   | { approved: true }
   /** Approve, and approve this tool without asking for the rest of the session. */
   | { approved: true; always: true }
   | { approved: true; arguments: unknown }
+  /** Approve, and save a rule so calls like it run unasked in this folder (the host derives and saves it). */
+  | { approved: true; remember: true }
   | { approved: false; reason?: string };
 
 export interface ApprovalPromptProps {
@@ -31,6 +34,8 @@ export interface ApprovalPromptProps {
   maxArgLines?: number;
   /** What the call would change (a unified diff): shown coloured instead of the arguments. */
   diff?: string;
+  /** A short terminal: the menu's choices as key hints only, without the numbered list. */
+  compact?: boolean;
   onDecision: (choice: ApprovalChoice) => void;
 }
 
@@ -67,12 +72,17 @@ function prettyJson(args: unknown): string {
 }
 
 /**
- * A tool call waiting for approval: `y` once, `a` then `y` for the rest of the session, `n` reject
- * (then an optional reason), `e` edit the arguments as JSON.
+ * A tool call waiting for approval: the numbered menu (↑/↓ and Enter, or 1–4: yes, yes and save a
+ * rule for calls like it in this folder, no and tell the model what to do instead, edit), and the
+ * letters people already know: `y` once, `a` then `y` for the rest of the session, `n` reject (then
+ * an optional reason), `e` edit the arguments as JSON.
  */
-export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, diff, onDecision }: ApprovalPromptProps) {
+export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, diff, compact, onDecision }: ApprovalPromptProps) {
   const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit' | 'always'>('menu');
   const guard = useKeyGuard();
+  // The numbered menu (1 yes, 2 yes and remember, 3 no and say why, 4 edit), chosen by digit or ↑/↓ and Enter.
+  const options = approvalMenu(tool, args, mayHaveRun === true);
+  const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
   // What the call will do, wrapped to the box and scrolled with ↑/↓: every row can be read before `y`.
@@ -108,7 +118,23 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
     // Esc at the menu says no (as in Claude Code); in the other modes it goes back to the menu. (Ink marks Esc as meta.)
     if (key.escape) return currentMode() === 'menu' ? onDecision({ approved: false }) : setMode('menu');
     if (key.ctrl || key.meta) return;
-    if (scrollKey(key)) return;
+    if (currentMode() === 'menu') {
+      const choose = (c: MenuChoice | undefined) => {
+        if (!c?.enabled) return;
+        if (c.id === 'yes') onDecision({ approved: true });
+        else if (c.id === 'remember') onDecision({ approved: true, remember: true });
+        else if (c.id === 'no') setMode('reason');
+        else setMode('edit');
+      };
+      const enabled = options.filter((o) => o.enabled);
+      const at = enabled.indexOf(options[selected]!);
+      if (!compact && (key.upArrow || key.downArrow)) return setSelected(options.indexOf(enabled[(at + (key.upArrow ? enabled.length - 1 : 1)) % enabled.length]!));
+      if (key.return) return choose(options[selected]);
+      const digit = /^[1-4]$/.test(input) ? options.find((o) => o.key === input) : undefined;
+      if (digit) return choose(digit);
+    }
+    // ↑/↓ choose in the full menu; PgUp/PgDn (and ↑/↓ in the compact one) read the arguments.
+    if ((compact || (!key.upArrow && !key.downArrow)) && scrollKey(key)) return;
     const k = input.toLowerCase();
     // "Always" is a second, deliberate step: one stray `a` must not open a tool for the whole session.
     if (currentMode() === 'always') {
@@ -136,13 +162,35 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
               {row.text || ' '}
             </Text>
           ))}
-          {rows.length > shown.length ? <Text color="yellow">{`rows ${top + 1}–${top + shown.length} of ${rows.length} · ↑/↓ to read the rest`}</Text> : null}
+          {rows.length > shown.length ? <Text color="yellow">{`rows ${top + 1}–${top + shown.length} of ${rows.length} · PgUp/PgDn to read the rest`}</Text> : null}
         </Box>
       ) : null}
-      {mode === 'menu' ? (
+      {mode === 'menu' && compact ? (
         <KeyHints
-          hints={mayHaveRun ? [['y', 'run it again'], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']] : [['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]}
+          hints={[
+            ['y', mayHaveRun ? 'run it again' : 'approve once'],
+            ...(options[1]!.enabled ? ([['2', 'allow like this here']] as Array<[string, string]>) : []),
+            ['n', 'reject'],
+            ['e', 'edit args'],
+            ...(mayHaveRun ? [] : ([['a', `always allow ${tool}…`]] as Array<[string, string]>)),
+          ]}
         />
+      ) : null}
+      {mode === 'menu' && !compact ? (
+        <Box flexDirection="column">
+          {options.map((o, i) => (
+            <Text key={o.key} color={i === selected ? 'cyan' : undefined} dimColor={!o.enabled} wrap="truncate-end">
+              {`${i === selected ? '❯' : ' '} ${o.key}. ${o.label}`}
+            </Text>
+          ))}
+          <KeyHints
+            hints={
+              mayHaveRun
+                ? [['↑/↓ Enter', 'choose'], ['y', 'run it again'], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]
+                : [['↑/↓ Enter', 'choose'], ['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]
+            }
+          />
+        </Box>
       ) : null}
       {mode === 'always' ? (
         <Box flexDirection="column">
@@ -152,7 +200,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       ) : null}
       {mode === 'reason' ? (
         <Box flexDirection="column">
-          <Text dimColor>Why not? (optional; Enter rejects, Esc goes back)</Text>
+          <Text dimColor>Why not? What should the model do instead? (optional; Enter rejects and tells it, Esc goes back)</Text>
           <EditorView state={reason.state} prompt="reason › " promptColor="yellow" width={width - 4} maxRows={3} />
         </Box>
       ) : null}

@@ -1,7 +1,7 @@
 import { Box, Text, type Key } from 'ink';
 import { sanitizeText } from '../text/sanitize.js';
 import { useKeys } from '../hooks/use-keys.js';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { applyEditKey, normalizeNewlines } from '../input/apply-key.js';
 import * as ed from '../input/editor.js';
 import { atDraft, stepHistory, type HistoryCursor } from '../input/history.js';
@@ -14,7 +14,7 @@ export interface InputBoxProps {
   /** Earlier inputs, oldest first (the caller keeps and saves them). */
   history?: readonly string[];
   /** The text with pastes expanded. The caller adds it to the history. */
-  onSubmit: (text: string) => void;
+  onSubmit: (text: string, shown?: string) => void;
   /** Every change of the visible text (the app needs to know when it is empty, for Ctrl-D). */
   onChange?: (text: string) => void;
   commands?: readonly SlashCommandInfo[];
@@ -24,7 +24,7 @@ export interface InputBoxProps {
   /** A message typed and entered while a run works: it is sent when the turn ends. */
   onQueue?: (text: string) => void;
   placeholder?: string;
-  /** Pastes with at least this many lines show as `[Pasted N lines]`. */
+  /** Pastes with at least this many lines show as `[Pasted text #1 +N lines]`. */
   pasteLineThreshold?: number;
   /** Text already typed (kept while a prompt had the keyboard). */
   initialText?: string;
@@ -50,7 +50,13 @@ interface TabCycle {
 export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows, completePath }: InputBoxProps) {
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
-  const [pathChoices, setPathChoices] = useState<string[]>([]);
+  // The live `@` picker's highlighted row (issue 32: suggestions follow every key, never stale).
+  const [mentionSel, setMentionSelState] = useState(0);
+  const mentionSelRef = useRef(0);
+  const setMentionSel = (n: number) => {
+    mentionSelRef.current = n;
+    setMentionSelState(n);
+  };
   // Ctrl-R: search the history, newest first (`from` is where the match was found).
   const [search, setSearchState] = useState<{ query: string; from: number; saved: ed.EditorState }>();
   const searching = useRef(search);
@@ -103,6 +109,7 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
     if (!keepCycle) setCycle(undefined);
     if (changed) {
       setHideSuggestions(false);
+      if (mentionSelRef.current) setMentionSel(0);
       onChange?.(next.text);
     }
   };
@@ -113,31 +120,35 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   };
 
   const submit = () => {
-    const text = pastes.current.expand(current.current.text);
+    // `shown` keeps the paste labels: the transcript shows what the box showed, not 300 lines again.
+    const shown = current.current.text;
+    const text = pastes.current.expand(shown);
     if (!text.trim() || (busy && !onQueue)) return;
     pastes.current.clear();
     historyAt.current = atDraft;
     set(ed.emptyEditor);
     if (busy) onQueue!(text);
-    else onSubmit(text);
+    else if (shown === text) onSubmit(text);
+    else onSubmit(text, shown);
   };
 
   const suggestionBase = cycle?.base ?? state.text;
-  const pathItems = /(?:^|\s)@[^\s@]*$/.test(state.text.slice(0, state.cursor)) ? pathChoices.map((p) => ({ name: `@${p}` })) : [];
-  const suggestions = hideSuggestions ? [] : pathItems.length ? pathItems : slashSuggestions(suggestionBase, commands);
+  // Computed from the text at every render, so the list always belongs to what is typed now.
+  const mentionQuery = mentionQueryOf(state);
+  const mentionItems = useMemo(() => (mentionQuery !== undefined && completePath ? completePath(mentionQuery) : []), [mentionQuery, completePath]);
+  const pathItems = mentionItems.map((p) => ({ name: `@${p}` }));
+  const picking = !hideSuggestions && pathItems.length > 0;
+  const suggestions = hideSuggestions ? [] : mentionQuery !== undefined && completePath ? pathItems : slashSuggestions(suggestionBase, commands);
 
-  /** Tab on an `@path` word: the one match, or the matches' common prefix (and the list under the box). */
+  /** Tab on an `@` word: the highlighted match replaces what was typed after `@` (a folder stays open for more). */
   const completeMention = (): boolean => {
     const s = current.current;
-    const m = /(?:^|\s)@([^\s@]*)$/.exec(s.text.slice(0, s.cursor));
-    if (!m || !completePath) return false;
-    const prefix = m[1]!;
-    const matches = completePath(prefix);
+    const query = mentionQueryOf(s);
+    if (query === undefined || !completePath) return false;
+    const matches = completePath(query);
     if (!matches.length) return true;
-    const pick = matches.length === 1 ? matches[0]! : commonPrefix(matches);
-    setPathChoices(matches.length > 1 ? matches : []);
-    const done = matches.length === 1 && !pick.endsWith('/') ? ' ' : '';
-    if (pick.length > prefix.length || done) set(ed.insert(s, pick.slice(prefix.length) + done));
+    const pick = matches[Math.min(mentionSelRef.current, matches.length - 1)]!;
+    set(ed.insert(ed.deleteBefore(s, query.length), pick + (pick.endsWith('/') ? '' : ' ')));
     return true;
   };
 
@@ -190,8 +201,12 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
     if (input === '\n') return set(ed.insert(s, '\n'));
     // A terminal without bracketed paste sends a paste as one chunk with its line breaks.
     if (input.length > 1 && /[\r\n]/.test(input)) return insertPaste(input);
+    // Shift-Tab is the permission mode's key (use-mode-key), not completion.
+    if (key.tab && key.shift) return;
     if (key.tab) return complete();
     if (key.escape) return setHideSuggestions(true);
+    // While the `@` picker shows, ↑/↓ move its highlight.
+    if (picking && (key.upArrow || key.downArrow)) return setMentionSel(Math.max(0, Math.min(mentionItems.length - 1, mentionSelRef.current + (key.upArrow ? -1 : 1))));
     if (key.upArrow) return ed.isOnFirstLine(s) ? browseHistory('older') : set(ed.verticalMove(s, -1));
     if (key.downArrow) return ed.isOnLastLine(s) ? browseHistory('newer') : set(ed.verticalMove(s, 1));
     if (key.backspace || key.delete) {
@@ -225,7 +240,12 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   return (
     <Box flexDirection="column">
       <EditorView state={state} prompt="› " promptColor={busy ? 'gray' : 'cyan'} placeholder={placeholder} focus={isActive} width={width} maxRows={editorRows} />
-      {suggestionRows > 0 ? <Suggestions items={suggestions} selected={cycle?.index} max={suggestionRows} /> : null}
+      {suggestionRows > 0 ? <Suggestions items={suggestions} selected={picking ? mentionSel : cycle?.index} max={suggestionRows} /> : null}
     </Box>
   );
+}
+
+/** What follows the `@` just before the cursor (`@src/he` → `src/he`), if the cursor ends such a word. */
+function mentionQueryOf(s: ed.EditorState): string | undefined {
+  return /(?:^|\s)@([^\s@]*)$/.exec(s.text.slice(0, s.cursor))?.[1];
 }

@@ -16,6 +16,8 @@ export interface StatusLineProps {
   saved?: boolean;
   /** A short key hint on the right, e.g. `Ctrl-C again to exit`. */
   hint?: string;
+  /** The permission mode when it is not the default (`⏸ plan mode`), first on the line. */
+  mode?: string | undefined;
   width: number;
 }
 
@@ -40,7 +42,7 @@ export function formatContext(tokens: number | undefined, window: number | undef
   return `ctx ${Math.min(999, Math.round((tokens / window) * 100))}%`;
 }
 
-export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, contextTokens, contextWindow, costUsd, elapsedMs, saved, hint, width }: StatusLineProps) {
+export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, contextTokens, contextWindow, costUsd, elapsedMs, saved, hint, mode, width }: StatusLineProps) {
   const parts: string[] = [];
   if (model) parts.push(model);
   if (sessionId) parts.push(`session ${sessionId.slice(0, 8)}`);
@@ -50,8 +52,9 @@ export function StatusLine({ model, sessionId, tokensIn = 0, tokensOut = 0, cont
   if (elapsedMs !== undefined && elapsedMs > 0) parts.push(formatElapsed(elapsedMs));
   return (
     <Box width={width} justifyContent="space-between">
-      <Text dimColor wrap="truncate-end">
-        {parts.join(' · ')}
+      <Text dimColor={!mode} wrap="truncate-end">
+        {mode ? <Text color="magenta">{`${mode} · `}</Text> : null}
+        <Text dimColor>{parts.join(' · ')}</Text>
         {saved ? <Text color="green">{' · ✓ saved'}</Text> : null}
       </Text>
       {hint ? (

@@ -1,5 +1,5 @@
 import { Box, Static } from 'ink';
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { TranscriptItem, ViewState } from '../state/transcript.js';
 import { LiveTail } from './LiveTail.js';
 import { TranscriptItemView } from './TranscriptItemView.js';
@@ -26,10 +26,23 @@ export function Transcript({ state, width, maxLiveRows }: TranscriptProps) {
   );
 }
 
+/** Items <Static> gets per frame while a long transcript (a resumed session) is first written. */
+const BATCH = 10;
+
 /**
  * Memoized because Ink writes a frame at once, outside its frame limit, whenever <Static>
- * re-renders: it must only when items were added.
+ * re-renders: it must only when items were added. A long transcript is handed to <Static> a batch
+ * per frame: Ink lays out everything <Static> gets in one frame as one grid of cells, so 100 turns of
+ * markdown at once took hundreds of MB and seconds before the input box showed.
  */
 const Committed = memo(function Committed({ items, width }: { items: TranscriptItem[]; width: number }) {
-  return <Static items={items}>{(item, i) => <TranscriptItemView key={item.id} item={item} prev={items[i - 1]} width={width} />}</Static>;
+  const [cap, setCap] = useState(() => (items.length > BATCH ? BATCH : Infinity));
+  const behind = cap < items.length;
+  useEffect(() => {
+    if (!behind) return;
+    const t = setTimeout(() => setCap((c) => (c + BATCH >= items.length ? Infinity : c + BATCH)), 0);
+    return () => clearTimeout(t);
+  }, [behind, cap, items.length]);
+  const shown = behind ? items.slice(0, cap) : items;
+  return <Static items={shown}>{(item, i) => <TranscriptItemView key={item.id} item={item} prev={shown[i - 1]} width={width} />}</Static>;
 });

@@ -37,7 +37,7 @@ function body(item: TranscriptItem, width: number) {
     case 'assistant':
       return <AssistantText agent={item.agent} text={item.text} width={width} showHeader={item.showHeader} />;
     case 'thought':
-      return <Thought agent={item.agent} text={item.text} mode={item.expanded ? 'expanded' : 'collapsed'} />;
+      return <Thought agent={item.agent} text={item.text} ms={item.ms} mode={item.expanded ? 'expanded' : 'collapsed'} />;
     case 'tool':
       return <ToolRow call={item.call} width={width} expanded={item.expanded} />;
     case 'transfer':

@@ -10,10 +10,13 @@ export interface TrustPromptProps {
   powers: string[];
   width: number;
   onDecision: (trust: boolean) => void;
+  /** What is asked about (default: the folder's agents file), and what `n` does (default: quit). */
+  title?: string | undefined;
+  declineHint?: string | undefined;
 }
 
 /** Asked once per agents file (and again when it changes) before adk runs what a folder configures. */
-export function TrustPrompt({ file, powers, width, onDecision }: TrustPromptProps) {
+export function TrustPrompt({ file, powers, width, onDecision, title, declineHint }: TrustPromptProps) {
   const arming = useArmed();
   useKeys((input, key) => {
     if (key.escape || (key.ctrl && input === 'c')) return onDecision(false);
@@ -24,7 +27,7 @@ export function TrustPrompt({ file, powers, width, onDecision }: TrustPromptProp
     else if (k === 'n' || k === 'q') onDecision(false);
   });
   return (
-    <PromptFrame title="Do you trust this folder's agents file?" color="yellow" width={width}>
+    <PromptFrame title={title ?? "Do you trust this folder's agents file?"} color="yellow" width={width}>
       <Text>{sanitizeText(file)}</Text>
       <Box flexDirection="column" marginY={1}>
         <Text>It would:</Text>
@@ -33,7 +36,7 @@ export function TrustPrompt({ file, powers, width, onDecision }: TrustPromptProp
         ))}
       </Box>
       <Text dimColor>Trust it only if you wrote it or read it. A changed file asks again. `adk trust --revoke` undoes this.</Text>
-      <KeyHints hints={[['y', 'trust and continue'], ['n', 'quit']]} />
+      <KeyHints hints={[['y', 'trust and continue'], ['n', declineHint ?? 'quit']]} />
     </PromptFrame>
   );
 }

@@ -7,20 +7,22 @@ export function bracketedPasteMode(on: boolean): string {
   return on ? '\u001B[?2004h' : '\u001B[?2004l';
 }
 
-export const lineCount = (text: string) => text.split('\n').length;
+/** Lines of a text as a person counts them: a final line break ends the last line, it starts none (300 copied lines are 300). */
+export const lineCount = (text: string) => text.replace(/\n$/, '').split('\n').length;
 
 /**
- * Large pastes are shown as a `[Pasted N lines]` placeholder; the full text is kept here and
- * put back when the input is submitted.
+ * Large pastes are shown as a `[Pasted text #1 +300 lines]` placeholder (as Claude Code labels
+ * them); the full text is kept here and put back when the input is submitted, while the
+ * transcript keeps showing the label (`shown`).
  */
 export class PasteStore {
   private readonly pastes = new Map<string, string>();
+  /** Numbers pastes across messages, so each label stays unique in the transcript too. */
+  private count = 0;
 
   /** The placeholder for `text` (unique within this store). */
   add(text: string): string {
-    const base = `[Pasted ${lineCount(text)} lines`;
-    let token = `${base}]`;
-    for (let n = 2; this.pastes.has(token); n++) token = `${base} #${n}]`;
+    const token = `[Pasted text #${++this.count} +${lineCount(text)} lines]`;
     this.pastes.set(token, text);
     return token;
   }

@@ -2,6 +2,8 @@ export interface SlashCommandInfo {
   /** With the slash: `/help`. */
   name: string;
   description?: string;
+  /** Sent as a message the host expands (custom commands, skills), not run by the app. */
+  message?: boolean;
 }
 
 export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
@@ -10,12 +12,17 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/sessions', description: 'list saved sessions' },
   { name: '/resume', description: 'continue a saved session' },
   { name: '/new', description: 'start a new session' },
+  { name: '/rewind', description: 'go back to before an earlier message: the conversation, the files or both (Esc Esc)' },
+  { name: '/fork', description: 'a new session with this conversation so far (this one stays as it is)' },
   { name: '/model', description: 'show or change the model' },
   { name: '/tools', description: 'list the tools' },
+  { name: '/permissions', description: 'permission rules of this folder and yours, by file; remove one' },
   { name: '/init', description: 'write a starter AGENTS.md for this folder (never overwrites one)' },
   { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
   { name: '/compact', description: "summarise the conversation so far into the model's context ([instructions]: what to keep)" },
   { name: '/cost', description: 'tokens and what they cost, for the session and the last turn' },
+  { name: '/memory', description: 'open AGENTS.md (this folder\'s or yours) in $EDITOR; `# text` adds a line to it' },
+  { name: '/hooks', description: 'the hooks that run on this session\'s events (settings files and agents.yaml)' },
   { name: '/mcp', description: 'MCP servers: status and tools; /mcp login NAME logs in to a remote one' },
   { name: '/expand', description: 'show the last collapsed output in full' },
   { name: '/exit', description: 'quit' },

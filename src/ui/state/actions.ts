@@ -43,6 +43,8 @@ export type ViewAction =
   | { type: 'append'; item: NewTranscriptItem }
   /** Re-shows the last collapsed tool result in full (Static rows cannot change, so it is a copy). */
   | { type: 'expandLast' }
+  /** One model request's usage; `nested` ones (sub-agents, summaries) came as no message, so they add to the totals here. */
+  | { type: 'usage'; model: string; promptTokens: number; completionTokens: number; nested?: boolean }
   /** Starts over on screen; another session brings its own token counts. */
   | { type: 'clear'; usage?: { promptTokens: number; completionTokens: number } }
   | { type: 'batch'; actions: ViewAction[] };

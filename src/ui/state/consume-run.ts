@@ -7,6 +7,7 @@ import type { MessageStream } from '../../core/schema/message-stream.js';
 import type { StreamOutcome, ViewAction } from './actions.js';
 import { compactionText, isCompactionEvent } from '../../core/middlewares/summarize.js';
 import { isTodosEvent } from '../../core/prebuilt/deep/todos.js';
+import { isUsageEvent } from '../../core/models/usage-meter.js';
 import { isModelNotice } from '../../core/models/model-notice.js';
 
 export type Dispatch = (action: ViewAction) => void;
@@ -105,6 +106,7 @@ async function handleEvent(e: AgentEvent, dispatch: Dispatch, outcome: RunOutcom
   const custom = e.output?.custom;
   if (isCompactionEvent(custom)) dispatch({ type: 'info', tone: custom.error ? 'warning' : 'muted', text: compactionText(custom) });
   if (isTodosEvent(custom)) dispatch({ type: 'todos', todos: custom.todos });
+  if (isUsageEvent(custom)) dispatch({ type: 'usage', model: custom.model, promptTokens: custom.promptTokens, completionTokens: custom.completionTokens, ...(custom.nested ? { nested: true } : {}) });
   if (isModelNotice(custom)) dispatch({ type: 'info', tone: 'warning', text: custom.text });
   // A parallel branch waits for a person while its siblings run: its prompt can show already.
   if (isToolOutputEvent(custom)) dispatch({ type: 'toolOutput', agent: e.agentName, callId: custom.callId, tail: custom.tail, ...(custom.background ? { background: true } : {}) });

@@ -71,7 +71,9 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
     case 'expandLast':
       return expandLast(state);
     case 'clear':
-      return { ...initialViewState(), epoch: state.epoch + 1, nextId: state.nextId, usage: action.usage ?? state.usage };
+      return { ...initialViewState(), epoch: state.epoch + 1, nextId: state.nextId, usage: action.usage ?? state.usage, ...(action.usage || !state.usageByModel ? {} : { usageByModel: state.usageByModel }) };
+    case 'usage':
+      return addRequestUsage(state, action);
   }
 }
 
@@ -93,7 +95,8 @@ function collapsedText(x: TranscriptItem): string | undefined {
 
 /** The last tool result or thought that was shown collapsed, appended again in full. */
 function expandLast(state: ViewState): ViewState {
-  const last = [...state.committed].reverse().find((x): x is Collapsible => (collapsedText(x)?.split('\n').length ?? 0) > COLLAPSED_RESULT_LINES);
+  // A thought is collapsed to one line whatever its length; a result only past its first lines.
+  const last = [...state.committed].reverse().find((x): x is Collapsible => (x.kind === 'thought' && !x.expanded) || (collapsedText(x)?.split('\n').length ?? 0) > COLLAPSED_RESULT_LINES);
   if (!last) return commit(state, { kind: 'info', tone: 'muted', text: 'Nothing to expand.' });
   const { id: _id, ...rest } = last;
   return commit(state, { ...rest, expanded: true });
@@ -101,4 +104,12 @@ function expandLast(state: ViewState): ViewState {
 
 function samePath(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A request's usage: always per model; into the totals only when no message brought it (see usage-meter.ts). */
+function addRequestUsage(state: ViewState, a: { model: string; promptTokens: number; completionTokens: number; nested?: boolean }): ViewState {
+  const was = state.usageByModel?.[a.model] ?? { promptTokens: 0, completionTokens: 0 };
+  const usageByModel = { ...state.usageByModel, [a.model]: { promptTokens: was.promptTokens + a.promptTokens, completionTokens: was.completionTokens + a.completionTokens } };
+  const usage = a.nested ? { promptTokens: state.usage.promptTokens + a.promptTokens, completionTokens: state.usage.completionTokens + a.completionTokens } : state.usage;
+  return { ...state, usage, usageByModel };
 }

@@ -42,11 +42,14 @@ export function streamDelta(state: ViewState, a: Of<'streamDelta'>): ViewState {
   if (!item) return state;
   let s = state;
   let m: LiveMessage = { ...item };
-  if (a.reasoning) m.thought += a.reasoning;
+  if (a.reasoning) {
+    m.thoughtStartedAt ??= a.at ?? Date.now();
+    m.thought += a.reasoning;
+  }
   if (a.toolNames?.length) m.toolNames = [...new Set([...m.toolNames, ...a.toolNames])];
   if (a.content) {
     // Reasoning is over once the answer starts.
-    [s, m] = commitThought(s, m);
+    [s, m] = commitThought(s, m, a.at);
     m.text += a.content;
     if (a.content.includes('\n')) m.pendingCut = true;
   }
@@ -96,9 +99,10 @@ export function wholeAssistantMessage(state: ViewState, agent: string, message: 
   return addToolRows(s, agent, message.toolCalls ?? []);
 }
 
-function commitThought(s: ViewState, m: LiveMessage): [ViewState, LiveMessage] {
+function commitThought(s: ViewState, m: LiveMessage, at?: number): [ViewState, LiveMessage] {
   if (m.thoughtCommitted || !m.thought.trim()) return [s, m];
-  return [commit(s, { kind: 'thought', agent: m.agent, text: m.thought.trim() }), { ...m, thoughtCommitted: true }];
+  const ms = m.thoughtStartedAt === undefined ? undefined : Math.max(0, (at ?? Date.now()) - m.thoughtStartedAt);
+  return [commit(s, { kind: 'thought', agent: m.agent, text: m.thought.trim(), ...(ms === undefined ? {} : { ms }) }), { ...m, thoughtCommitted: true }];
 }
 
 /** Moves the complete paragraphs of the tail into the transcript; the unfinished rest stays live. */

@@ -71,12 +71,12 @@ export function toolResult(state: ViewState, agent: string, message: Message): V
  * transcript reads in call order.
  */
 /** The arguments a call ran with, when a person edited them (the row shows those). */
-function ranWith(message: Message): { args?: string; edited?: boolean } {
+export function ranWith(message: Message): { args?: string; edited?: boolean } {
   return message.editedArguments ? { args: message.editedArguments, edited: true } : {};
 }
 
 /** The result as shown: the note for the model about edited arguments is the row's `edited` mark instead. */
-function resultText(message: Message): string {
+export function resultText(message: Message): string {
   return message.editedArguments ? message.content.replace(/^\[The user edited this call[^\n]*\]\n/, '') : message.content;
 }
 

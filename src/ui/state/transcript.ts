@@ -29,7 +29,8 @@ export type TranscriptItem =
   | (Base & { kind: 'user'; text: string })
   /** A committed piece of an assistant message: whole paragraphs of markdown. */
   | (Base & { kind: 'assistant'; agent: string; text: string; messageId: string; showHeader: boolean })
-  | (Base & { kind: 'thought'; agent: string; text: string; expanded?: boolean })
+  /** `ms`: how long the model thought (from its first reasoning to the answer), for "✻ Thought for 4 s". */
+  | (Base & { kind: 'thought'; agent: string; text: string; expanded?: boolean; ms?: number })
   | (Base & { kind: 'tool'; agent: string; call: ToolCallView; expanded?: boolean })
   | (Base & { kind: 'transfer'; from: string; to: string })
   | (Base & { kind: 'retry'; agent: string; attempt: number; delayMs: number; error: string })
@@ -48,6 +49,8 @@ export interface LiveMessage extends Base {
   /** The part of the content not yet committed. */
   text: string;
   thought: string;
+  /** When its first reasoning arrived (ms since the epoch). */
+  thoughtStartedAt?: number;
   thoughtCommitted: boolean;
   /** How many committed pieces this message already has. */
   committedChunks: number;
@@ -84,6 +87,8 @@ export interface ViewState {
   path: string[];
   interrupts: PendingInterrupt[];
   usage: { promptTokens: number; completionTokens: number };
+  /** The same tokens per model, from the run's usage events (every request: sub-agents and summaries too); for `/cost`. */
+  usageByModel?: Record<string, { promptTokens: number; completionTokens: number }>;
   /** Tokens in the model's context after the latest reply (its prompt plus the reply), as the provider reported. */
   contextTokens?: number;
   running: boolean;

@@ -442,6 +442,12 @@ export interface components {
             completionTokens: number;
             contextTokens?: number;
             contextWindow?: number;
+            byModel?: {
+                [key: string]: {
+                    promptTokens: number;
+                    completionTokens: number;
+                };
+            };
         };
         Todo: {
             content: string;

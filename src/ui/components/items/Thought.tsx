@@ -5,29 +5,47 @@ import { AgentName } from '../AgentName.js';
 export interface ThoughtProps {
   agent: string;
   text: string;
-  /** Collapsed thoughts show their first lines; live ones show their last lines instead. */
+  /** How long the model thought, when known. */
+  ms?: number | undefined;
+  /** Collapsed thoughts are one line (issue 32: "✻ Thought for 4 s"; Ctrl-O shows them); live ones show their last lines. */
   mode?: 'collapsed' | 'expanded' | 'tail';
 }
 
-/** The model's reasoning, dimmed. */
-export function Thought({ agent, text, mode = 'collapsed' }: ThoughtProps) {
+/** "4 s", "1 min 5 s": at least 1 s (a thought did take time). */
+export function thoughtDuration(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The model's reasoning, dimmed: one line once it is over, in full when expanded. */
+export function Thought({ agent, text, ms, mode = 'collapsed' }: ThoughtProps) {
+  if (mode === 'collapsed') {
+    return (
+      <Text dimColor>
+        {'✻ '}
+        {ms === undefined ? 'Thought' : `Thought for ${thoughtDuration(ms)}`}
+        {' · '}
+        <AgentName name={agent} bold={false} dim />
+        {' · ctrl-o to view'}
+      </Text>
+    );
+  }
   const lines = text.split('\n');
-  const shown = mode === 'expanded' ? lines : mode === 'tail' ? lines.slice(-COLLAPSED_RESULT_LINES) : lines.slice(0, COLLAPSED_RESULT_LINES);
+  const shown = mode === 'expanded' ? lines : lines.slice(-COLLAPSED_RESULT_LINES);
   const hidden = lines.length - shown.length;
   return (
     <Box flexDirection="column">
       <Text dimColor>
         {'✻ '}
         <AgentName name={agent} bold={false} dim />
-        {' thinking'}
+        {mode === 'tail' ? ' thinking' : ms === undefined ? ' thought' : ` thought for ${thoughtDuration(ms)}`}
       </Text>
-      {mode === 'tail' && hidden > 0 ? <Text dimColor>{`  … ${hidden} lines above`}</Text> : null}
+      {hidden > 0 ? <Text dimColor>{`  … ${hidden} lines above`}</Text> : null}
       <Box paddingLeft={2}>
         <Text dimColor italic>
           {shown.join('\n')}
         </Text>
       </Box>
-      {mode === 'collapsed' && hidden > 0 ? <Text dimColor>{`  … +${hidden} lines (/expand)`}</Text> : null}
     </Box>
   );
 }

@@ -1,0 +1,60 @@
+// W7r: `adk resume` of a 100-turn session (about 4.5 KB of markdown per answer) in tmux at 120×40:
+// time from the command to the input box on screen, whole process. Needs tmux and the built CLI
+// (dist/adk); the model endpoint is never called.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const dist = new URL('../../dist/core/', import.meta.url);
+const { openKeyValueStore, SessionStore } = await import(new URL('store/index.js', dist).href);
+const { longAnswer } = await import('./measure.mjs');
+
+export async function benchResume({ turns = 100, runs = 3 } = {}) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'adk-w7r-'));
+  const file = join(dir, 'adk.sqlite');
+  const kv = await openKeyValueStore(`sqlite://${file}`);
+  const sessions = new SessionStore(kv, { env: {} });
+  const messages = [];
+  for (let i = 0; i < turns; i++) messages.push({ role: 'user', content: `question ${i}: explain part ${i}` }, { role: 'assistant', content: longAnswer(i) });
+  // One copy per run: a killed REPL's lease on its session outlives it for a while.
+  for (let r = 0; r < runs; r++) {
+    const rec = await sessions.create({ id: `longsess${r}`, rootAgent: 'assistant', title: 'a long session' });
+    await sessions.save({ ...rec, messages, status: 'completed' });
+  }
+  await kv.close();
+  const bin = fileURLToPath(new URL('../../bin/adk.js', import.meta.url));
+  const sock = `adk-w7r-${process.pid}`;
+  const tmux = (...a) => execFileSync('tmux', ['-L', sock, '-f', '/dev/null', ...a], { encoding: 'utf8' });
+  const times = [];
+  try {
+    for (let r = 0; r < runs; r++) {
+      const script = join(dir, 'run.sh');
+      writeFileSync(script, `export ADK_HOME='${dir}' ADK_STORE='sqlite://${file}' NODE_ENV=production\nexport OPENAI_API_KEY=sk-bench-unused OPENAI_BASE_URL=http://127.0.0.1:9/v1\ncd '${dir}'\nnode '${bin}' resume longsess${r}; sleep 30\n`);
+      const t0 = performance.now();
+      tmux('new-session', '-d', '-s', `r${r}`, '-x', '120', '-y', '40', `sh '${script}'`);
+      for (;;) {
+        const screen = tmux('capture-pane', '-p', '-t', `r${r}`);
+        if (screen.includes('› Message, or / for commands')) break;
+        if (performance.now() - t0 > 30_000) throw new Error(`no input box after 30 s: ${screen.trimEnd().split('\n').slice(-8).join('\n')}`);
+        await sleep(10);
+      }
+      times.push(performance.now() - t0);
+      tmux('kill-session', '-t', `r${r}`);
+    }
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {
+      // never started
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  times.sort((a, b) => a - b);
+  return times;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await benchResume());

@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { parseDocument } from 'yaml';
+import { defaultAdkHome } from '../../core/store/store-url.js';
+import { findSkills } from '../../core/middlewares/skills.js';
+import { isInside } from '../../core/tools/workspace.js';
+
+/**
+ * Custom slash commands as Claude Code has them: a Markdown file per command, the person's in
+ * `ADK_HOME/commands/` and the project's in `.adk/commands/` (a subfolder makes `/folder:name`).
+ * Typing `/name args` sends the file's body as the message, with `$ARGUMENTS` and `$1`, `$2`, …
+ * filled in. Front matter: `description`, `argument-hint`, `allowed-tools`, `model`.
+ */
+export interface CustomCommand {
+  /** With the slash: `/fix-issue`, `/frontend:component`. */
+  name: string;
+  description: string;
+  argumentHint?: string | undefined;
+  /** As written; not applied yet (nothing runs without asking because a command file says so). */
+  allowedTools?: string[] | undefined;
+  model?: string | undefined;
+  scope: 'user' | 'project';
+  file: string;
+  body: string;
+}
+
+/** Bigger command files are skipped (a command is a prompt, not a dataset). */
+const MAX_COMMAND_BYTES = 64 * 1024;
+
+/** The commands of both folders; the person's own win a name (a cloned repository cannot replace one). */
+export function findCustomCommands(workspace: string, env: NodeJS.ProcessEnv = process.env): CustomCommand[] {
+  const found = new Map<string, CustomCommand>();
+  for (const [scope, dir] of [['user', join(defaultAdkHome(env), 'commands')], ['project', join(workspace, '.adk', 'commands')]] as const) {
+    // A project's folder counts only while its real path stays in the workspace (`.adk/commands -> /`).
+    if (scope === 'project' && !insideReal(workspace, dir)) continue;
+    for (const file of markdownFiles(dir)) {
+      const c = readCommand(file, dir, scope);
+      if (c && !found.has(c.name)) found.set(c.name, c);
+    }
+  }
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function readCommand(file: string, dir: string, scope: 'user' | 'project'): CustomCommand | undefined {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_COMMAND_BYTES) return undefined;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const rel = relative(dir, file).slice(0, -'.md'.length);
+  const name = `/${rel.split(sep).join(':')}`;
+  if (!/^\/[\w.:-]+$/.test(name)) return undefined;
+  const { data, body } = frontMatter(text);
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const tools = data['allowed-tools'];
+  const allowedTools = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+  const firstLine = body.trim().split('\n')[0]?.slice(0, 80) ?? '';
+  return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body };
+}
+
+function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  if (!m) return { data: {}, body: text };
+  const doc = parseDocument(m[1]!);
+  const js: unknown = doc.errors.length ? {} : doc.toJS();
+  return { data: js && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : {}, body: text.slice(m[0].length) };
+}
+
+function markdownFiles(dir: string, depth = 0): string[] {
+  if (depth > 3) return [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => (e.isDirectory() ? markdownFiles(join(dir, e.name), depth + 1) : e.isFile() && e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+}
+
+function insideReal(workspace: string, dir: string): boolean {
+  try {
+    return isInside(realpathSync(workspace), realpathSync(dir));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The message a command sends: its body with `$ARGUMENTS` (all of them) and `$1`…`$9` (split on
+ * spaces) filled in. `!`cmd`` lines are not run here: the model is asked to run them with the
+ * shell tool first, so they go through approval and the sandbox like any command. `@file`
+ * references are attached as the REPL's `@path` mentions are (by the host, after this).
+ */
+export function expandCustomCommand(c: CustomCommand, args: string): string {
+  const positional = args.trim() ? args.trim().split(/\s+/) : [];
+  let text = c.body
+    .replace(/\$ARGUMENTS/g, args.trim())
+    .replace(/\$([1-9])/g, (_, n: string) => positional[Number(n) - 1] ?? '');
+  const bang = [...text.matchAll(/^\s*!`([^`]+)`\s*$/gm)].map((m) => m[1]!.trim());
+  if (bang.length) {
+    text = text.replace(/^\s*!`([^`]+)`\s*$/gm, (_, cmd: string) => `(output of \`${cmd.trim()}\`: run it with the shell tool)`);
+    text = `Before anything else, run ${bang.length === 1 ? 'this command' : 'these commands'} with the shell tool and use ${bang.length === 1 ? 'its' : 'their'} output:\n${bang.map((b) => `- \`${b}\``).join('\n')}\n\n${text}`;
+  }
+  return text.trim();
+}
+
+/** `/name rest` → the command it names (custom or skill) and its arguments; undefined when it is neither. */
+export function matchCustomCommand<C extends { name: string }>(text: string, commands: readonly C[]): { command: C; args: string } | undefined {
+  const m = /^(\/[\w.:-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const command = m ? commands.find((c) => c.name === m[1]) : undefined;
+  return command ? { command, args: m![2] ?? '' } : undefined;
+}
+
+/** A skill as a command: `/name args` asks the model to use it. */
+export interface SkillCommand {
+  name: string;
+  description: string;
+  skill: string;
+}
+
+/** The skills of ADK_HOME/skills and .adk/skills as `/skill-name` commands. */
+export async function skillCommands(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<SkillCommand[]> {
+  const skills = await findSkills([join(defaultAdkHome(env), 'skills'), join(workspace, '.adk', 'skills')], workspace).catch(() => []);
+  return skills.filter((s) => /^[\w.-]+$/.test(s.name)).map((s) => ({ name: `/${s.name}`, description: `${s.description} (skill)`, skill: s.name }));
+}
+
+export function expandSkillCommand(c: SkillCommand, args: string): string {
+  return `Use the "${c.skill}" skill (load it with the skill tool)${args.trim() ? ` for: ${args.trim()}` : '.'}`;
+}
+
+/** A command's row in `/help` and the completion list: the description, its argument hint, where it is from. */
+export function commandInfo(c: CustomCommand): { name: string; description: string; message: true } {
+  const hint = c.argumentHint ? ` ${c.argumentHint}` : '';
+  return { name: c.name, description: `${c.description}${hint ? ` ·${hint}` : ''} (${c.scope})`, message: true };
+}

@@ -1,0 +1,135 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { ApprovalPolicy } from '../../core/agents/run-context.js';
+import { modePolicy } from '../acp/modes.js';
+
+/**
+ * The REPL's permission modes, cycled with Shift-Tab: default (ask as the team says), accept-edits
+ * (file edits run unasked, shell still asks), plan (read-only tools only; the turn ends with a plan
+ * to review), bypass (everything runs unasked: only when adk was started with
+ * `--dangerously-skip-permissions`). The same policies as `adk acp`'s modes.
+ */
+export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'bypass';
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'plan', 'bypass'];
+
+/** Also Claude Code's spellings, so its `defaultMode` values work in adk's settings. */
+const ALIASES: Record<string, PermissionMode> = {
+  default: 'default',
+  ask: 'default',
+  'accept-edits': 'accept-edits',
+  acceptedits: 'accept-edits',
+  'auto-edit': 'accept-edits',
+  plan: 'plan',
+  bypass: 'bypass',
+  bypasspermissions: 'bypass',
+};
+
+export function parsePermissionMode(text: string): PermissionMode | undefined {
+  return ALIASES[text.trim().toLowerCase()];
+}
+
+/** The next mode for Shift-Tab; bypass is in the cycle only when it was allowed at start. */
+export function nextPermissionMode(mode: PermissionMode, bypassAllowed: boolean): PermissionMode {
+  const cycle = PERMISSION_MODES.filter((m) => m !== 'bypass' || bypassAllowed);
+  return cycle[(cycle.indexOf(mode) + 1) % cycle.length]!;
+}
+
+/** The status line's words for a mode (nothing for the default). */
+export function permissionModeLabel(mode: PermissionMode): string | undefined {
+  switch (mode) {
+    case 'accept-edits':
+      return '⏵⏵ accept edits (shift+tab)';
+    case 'plan':
+      return '⏸ plan mode (shift+tab)';
+    case 'bypass':
+      return '⚠ bypass permissions (shift+tab)';
+    default:
+      return undefined;
+  }
+}
+
+const NEVER: ReadonlySet<string> = new Set();
+
+/** What the mode adds to the session's policy (the Conversation's `mode`). */
+export function permissionModePolicy(mode: PermissionMode): ApprovalPolicy | undefined {
+  switch (mode) {
+    case 'accept-edits':
+      return modePolicy('auto-edit', NEVER);
+    case 'plan':
+      return modePolicy('plan', NEVER);
+    case 'bypass':
+      return { allows: () => true };
+    default:
+      return undefined;
+  }
+}
+
+export interface SandboxProbe {
+  uid: number | undefined;
+  env: NodeJS.ProcessEnv;
+  exists: (path: string) => boolean;
+  read: (path: string) => string | undefined;
+}
+
+const hostProbe = (): SandboxProbe => ({
+  uid: process.getuid?.(),
+  env: process.env,
+  exists: existsSync,
+  read: (p) => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+});
+
+/**
+ * Why `--dangerously-skip-permissions` is refused here, if it is: as root outside any sandbox
+ * (no container, no bwrap), a model could change the whole machine unasked. Claude Code refuses
+ * the same; `IS_SANDBOX=1` says the machine is a throwaway one.
+ */
+export function bypassRefusal(probe: SandboxProbe = hostProbe()): string | undefined {
+  if (probe.uid !== 0) return undefined;
+  if (probe.env.IS_SANDBOX === '1' || probe.env.container) return undefined;
+  if (probe.exists('/.dockerenv') || probe.exists('/run/.containerenv')) return undefined;
+  // bwrap (and flatpak) mark their sandboxes; container runtimes show in PID 1's cgroups.
+  if (probe.exists('/.flatpak-info')) return undefined;
+  if (/docker|kubepods|containerd|lxc|podman/.test(probe.read('/proc/1/cgroup') ?? '')) return undefined;
+  return '--dangerously-skip-permissions cannot be used as root outside a sandbox: every command would run as root unasked. Run adk as another user, or in a container (or set IS_SANDBOX=1 if this machine is a throwaway one).';
+}
+
+/** How `adk chat` starts: `--permission-mode`, else the settings' `permissions.defaultMode`, else default. */
+export interface StartingMode {
+  mode: PermissionMode;
+  /** `--dangerously-skip-permissions` was given: bypass is in the Shift-Tab cycle. */
+  bypassAllowed: boolean;
+}
+
+/**
+ * The mode `adk chat` starts in. Bypass needs `--dangerously-skip-permissions` (a settings file or a
+ * flag alone cannot turn it on), and is refused as root outside a sandbox. Errors are for the person.
+ */
+export function startingMode(o: { permissionMode?: string; dangerouslySkipPermissions?: boolean; defaultMode?: string }, probe?: SandboxProbe): StartingMode | { error: string } {
+  const bypassAllowed = o.dangerouslySkipPermissions === true;
+  if (bypassAllowed) {
+    const refused = bypassRefusal(probe);
+    if (refused) return { error: refused };
+  }
+  let mode: PermissionMode = 'default';
+  if (o.permissionMode !== undefined) {
+    const m = parsePermissionMode(o.permissionMode);
+    if (!m) return { error: `--permission-mode ${o.permissionMode}: expected one of ${PERMISSION_MODES.join(', ')}` };
+    mode = m;
+  } else if (o.defaultMode !== undefined) {
+    // A settings file naming an unknown mode (or bypass without the flag) starts in the default mode.
+    mode = parsePermissionMode(o.defaultMode) ?? 'default';
+  } else if (bypassAllowed) {
+    mode = 'bypass';
+  }
+  if (mode === 'bypass' && !bypassAllowed) {
+    if (o.permissionMode !== undefined) return { error: '--permission-mode bypass needs --dangerously-skip-permissions' };
+    mode = 'default';
+  }
+  return { mode, bypassAllowed };
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { AllowRule } from './allow-rules.js';
+
+const PATH_TOOLS = new Set(['read_file', 'write_file', 'edit_file', 'list_dir', 'grep']);
+/** What a shell rule can never match (see ruleAllows): such a command gets no prefix rule. */
+const SHELL_OPERATORS = /[;&|<>`$(){}\\\n\r!*?[\]~]/;
+/** A word that reads as a sub-command (`test`, `status`, `run:dev`), not an option or a path. */
+const SUBCOMMAND = /^[A-Za-z][\w:-]*$/;
+
+/**
+ * The rule "Yes, and don't ask again" offers for a call: a shell command's prefix (`npm test*` for
+ * `npm test -- --watch`, `git status*`, `ls *` for `ls -la src`), a file tool's path (relative to the
+ * workspace when given), any other tool as a whole. Undefined when no rule could match the call again
+ * (a command with operators, a path outside the workspace).
+ */
+export function suggestedRule(tool: string, args: unknown, workspace?: string): AllowRule | undefined {
+  const a = args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+  if (tool === 'shell') {
+    const command = typeof a.command === 'string' ? a.command.trim() : '';
+    if (!command || SHELL_OPERATORS.test(command)) return undefined;
+    const words = command.split(/\s+/);
+    const [first, second] = words;
+    // A program named by its path (./build.sh) is allowed as exactly this command.
+    if (first.includes('/') || words.length === 1) return { tool, pattern: command };
+    if (SUBCOMMAND.test(second)) return { tool, pattern: `${first} ${second}*` };
+    return { tool, pattern: `${first} *` };
+  }
+  if (PATH_TOOLS.has(tool)) {
+    const p = typeof a.path === 'string' ? a.path : undefined;
+    if (!p) return { tool };
+    const rel = relativePath(p, workspace);
+    return rel === undefined ? undefined : { tool, pattern: rel };
+  }
+  return { tool };
+}
+
+function relativePath(p: string, workspace: string | undefined): string | undefined {
+  let rel = p;
+  if (path.isAbsolute(p)) {
+    if (!workspace) return p.includes('*') ? undefined : p;
+    rel = path.relative(workspace, p);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  }
+  rel = path.posix.normalize(rel.split(path.sep).join('/')).replace(/^\.\//, '');
+  if (!rel || rel === '.' || rel.startsWith('..') || rel.includes('*')) return undefined;
+  return rel;
+}
