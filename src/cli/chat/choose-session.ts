@@ -5,6 +5,7 @@ import { realPathOrSelf } from '../paths.js';
 import { lockedNewId, lockedSession } from '../session-access.js';
 import { FileCheckpoints } from '../rewind/file-checkpoints.js';
 import type { StartupKeys } from './startup-keys.js';
+import { importInkInteractive } from './ink-interactive.js';
 
 /** How `adk chat` / `adk resume` choose the session they open. */
 export interface SessionChoice {
@@ -35,7 +36,8 @@ export async function openChosenSession(stores: AdkStores, o: SessionChoice, key
   if (o.pick && !id) {
     const list = (await stores.sessions.list()).filter((s): s is SessionSummary => !s.corrupt);
     if (!list.length) throw new CliError('no saved sessions yet; start one with: adk chat', ExitCode.usage);
-    const { pickSessionInline } = await import('../chat/pick-session-inline.js') /* the path the CommonJS bundle keeps the REPL out by */;
+    // Ink may be loaded here first: as interactive, whatever CI says (see ink-interactive.ts).
+    const { pickSessionInline } = await importInkInteractive(() => import('../chat/pick-session-inline.js') /* the path the CommonJS bundle keeps the REPL out by */);
     keys?.handOver();
     const picked = await pickSessionInline(list);
     keys?.resume();

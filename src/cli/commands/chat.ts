@@ -7,6 +7,7 @@ import { loadTeam, UntrustedAgentsFileError, wantsDemo, type Team, type TeamOpti
 import { TrustStore } from '../trust.js';
 import { watchStartupKeys, type StartupKeys } from '../chat/startup-keys.js';
 import { openChosenSession, type SessionChoice } from '../chat/choose-session.js';
+import { importInkInteractive } from '../chat/ink-interactive.js';
 
 export interface ChatCommandOptions extends SessionChoice {
   resume?: string;
@@ -107,20 +108,4 @@ async function loadTrustedTeam(options: TeamOptions, trust: TrustStore, keys: St
 /** ADK_PROMPT_ARM_MS: a whole number of milliseconds (0 turns the guard off); anything else keeps the default. */
 function armMs(raw: string | undefined): number | undefined {
   return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
-}
-
-/**
- * Ink renders only a final frame when CI or CONTINUOUS_INTEGRATION is set (it decides when first
- * imported). We already know both ends are a terminal, so load it as interactive and put the
- * variables back for the commands the agents run.
- */
-async function importInkInteractive<T>(load: () => Promise<T>): Promise<T> {
-  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  try {
-    return await load();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
-  }
 }
