@@ -59,6 +59,8 @@ describe('a resumed transcript equals the live one (tmux)', () => {
     tmux.keys(PANE, 'C-c');
     const exit = await tmux.waitForScreen(PANE, (s) => /Continue it with: adk resume (\S+)/.test(s), 'the saved-session line');
     const id = /Continue it with: adk resume (\S+)/.exec(exit)![1];
+    // Typed only once the shell asks: keys typed while adk hands the terminal back can be discarded.
+    await tmux.waitForScreen(PANE, (s) => /Continue it with[^\n]*\n+[#$]\s*$/.test(s.trimEnd() + ' '), 'the shell prompt');
     tmux.type(PANE, `node '${ADK_BIN}' resume ${id}`);
     tmux.keys(PANE, 'Enter');
     const all = await tmux.waitForScreen(PANE, (s) => s.includes(`Resumed session ${id}`) && s.lastIndexOf('Read the notes.') > s.indexOf(`Resumed session ${id}`) && s.includes(PROMPT), 'the resumed transcript', 30_000, true);
