@@ -8,6 +8,7 @@ import type { ConfigPower } from '../core/config/powers.js';
 import type { ShellJobs } from '../core/tools/builtin/shell-jobs.js';
 import type { McpServerPool } from '../core/tools/mcp.js';
 import type { Agent } from '../core/index.js';
+import type { Tool } from '../core/tools/tool.js';
 import { compactionOf, type TeamCompaction } from '../core/conversation/team.js';
 import type { ModelPrice } from '../core/models/pricing.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -105,6 +106,12 @@ export interface Team {
   sandboxNotice: Promise<string | undefined>;
   /** Tools that ask every time whatever grants and allow rules say (shell without its sandbox). */
   alwaysAsk: readonly string[];
+  /** The built-in shell tool as this team's registry set it up (sandbox, environment allow-list, output cap): a command file's `` !`cmd` `` runs with it. */
+  shell?: Tool | undefined;
+  /** Settles once `alwaysAsk` is known (the sandbox probe answered). */
+  alwaysAskKnown: Promise<unknown>;
+  /** Why `alwaysAsk` overrules a grant, said with such an approval. */
+  alwaysAskReason: string | undefined;
   /** The team's MCP servers (resources, prompts, status for `/mcp`). */
   mcp: McpServerPool;
   /** Ctrl-B: moves the running shell commands to the background; returns their job ids. */
@@ -257,9 +264,14 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     const names = [...modelNames];
     // The sandbox probe runs alongside the start, not before it. Without the sandbox it was meant to
     // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
-    const sandboxNotice = wantsSandbox(config, env) ? unsandboxedNotice() : Promise.resolve(undefined);
-    let contained = !wantsSandbox(config, env);
-    void sandboxNotice.then((n) => (contained = !n), () => {});
+    // A turn waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides a call.
+    const sandboxMissing = wantsSandbox(config, env) ? unsandboxedReason() : Promise.resolve(undefined);
+    const sandboxNotice = sandboxMissing.then((why) => why && unsandboxedNotice(why));
+    let unsandboxed = wantsSandbox(config, env) ? 'the sandbox probe has not answered' : undefined;
+    void sandboxMissing.then(
+      (why) => (unsandboxed = why),
+      (e: Error) => (unsandboxed = `the sandbox probe failed: ${e.message}`),
+    );
     return {
       agent,
       rootName,
@@ -270,8 +282,12 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       sandboxNotice,
+      alwaysAskKnown: sandboxMissing,
+      get alwaysAskReason() {
+        return unsandboxed && `shell commands run without a sandbox here (${unsandboxed}), so shell asks before every command`;
+      },
       get alwaysAsk() {
-        return contained ? [] : ['shell'];
+        return unsandboxed ? ['shell'] : [];
       },
       agentsFile: location.source === 'bundled' ? undefined : location.path,
       agentsHash: hash,
@@ -285,6 +301,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       roots: config.roots.map((name) => ({ name, description: config.agents.get(name)?.description ?? '' })),
       modelConfigs: [...config.models.values()],
       mcp: registry.pool,
+      shell: registry.builtins.shell,
       background: () => registry.jobs.background(),
       stopJobs: () => registry.jobs.close(),
       close: () => registry.close(),
@@ -360,11 +377,15 @@ function wantsSandbox(config: TeamConfig, env: NodeJS.ProcessEnv): boolean {
   return false;
 }
 
-async function unsandboxedNotice(): Promise<string | undefined> {
+/** Why shell commands would run unsandboxed here; undefined when the sandbox works. */
+async function unsandboxedReason(): Promise<string | undefined> {
   const { sandboxStatus } = await import('../core/tools/sandbox/bwrap.js');
   const status = await sandboxStatus();
-  if (status.bwrap) return undefined;
-  return `shell commands run WITHOUT a sandbox here: ${status.reason}. "Always allow" and allow rules do not cover shell then: it asks before every command (unless agents.yaml turns its approval off); read each one. (ADK_SHELL_SANDBOX=off says this is intended.)`;
+  return status.bwrap ? undefined : (status.reason ?? 'bwrap cannot run here');
+}
+
+function unsandboxedNotice(reason: string): string {
+  return `shell commands run WITHOUT a sandbox here: ${reason}. "Always allow" and allow rules do not cover shell then: it asks before every command (unless agents.yaml turns its approval off); read each one. (ADK_SHELL_SANDBOX=off says this is intended.)`;
 }
 
 /** ADK_SHELL_SANDBOX (or `adk config set shell_sandbox off`): `off` or `auto`; anything else is a clear error. */

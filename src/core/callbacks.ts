@@ -1,5 +1,5 @@
 import type { AgentInput } from './agents/events.js';
-import type { Message, MessageChunk } from './schema/message.js';
+import type { Message, MessageChunk, Usage } from './schema/message.js';
 import type { ModelResponseInfo, ModelTelemetry, ResponseFormat } from './models/chat-model.js';
 import type { ToolInfo } from './tools/tool-info.js';
 
@@ -26,6 +26,11 @@ export interface ModelCallInfo {
   responseFormat?: ResponseFormat | undefined;
   /** Filled in as the provider answers: the response's id and the model that answered. */
   response?: ModelResponseInfo | undefined;
+  /**
+   * On `onModelError` of an attempt that failed mid-stream: what it used, the provider's figures or
+   * (usually) adk's estimate of its prompt and of what it streamed before failing.
+   */
+  usage?: Usage | undefined;
 }
 
 /** One tool call, after approval, with the arguments it runs with. */

@@ -25,14 +25,13 @@ describe('custom commands', () => {
     expect(found[0]).toMatchObject({ description: 'Make a component', argumentHint: '[name]', allowedTools: ['shell', 'write_file'], model: 'small' });
   });
 
-  it('fills $ARGUMENTS and $1…; !`cmd` lines become shell calls the model is asked to make', () => {
+  it('fills $ARGUMENTS and $1…; !`cmd` stays for the REPL to run once approved (command-turn.ts)', () => {
     const { work, env } = folders();
     writeFileSync(join(work, '.adk', 'commands', 'ship.md'), 'Ship $1 to $2 ($ARGUMENTS).\n!`git status --short`\n');
     const [c] = findCustomCommands(work, env);
     const text = expandCustomCommand(c!, 'v2 prod');
-    expect(text).toContain('Ship v2 to prod (v2 prod).');
-    expect(text).toMatch(/^Before anything else, run this command with the shell tool/);
-    expect(text).toContain('- `git status --short`');
+    expect(text).toBe('Ship v2 to prod (v2 prod).\n!`git status --short`');
+    expect(expandCustomCommand(c!, '$& $1')).toContain('($& $1)');
   });
 
   it("a project's commands folder that leads out of the workspace is not read", () => {

@@ -3,7 +3,10 @@ import { runShellCommand, shellContext } from './shell-command.js';
 import { withMentions } from './mentions.js';
 import { MentionIndex } from './mention-index.js';
 import { expandMcpPrompt, withResourceMentions } from './mcp-mentions.js';
-import { expandLocalCommand } from './local-commands.js';
+import { customCommandInvocation, expandLocalCommand } from './local-commands.js';
+import { CommandTurn, type CommandGrant, type CommandTurnHost } from './command-turn.js';
+import { ActiveCommand } from './active-command.js';
+import { TrustStore, trustFile } from '../trust.js';
 import { attachedParts } from './part-mentions.js';
 import type { UserInput } from '../../core/schema/content-part.js';
 import type { AdkStores, SessionRecord } from '../../core/store/index.js';
@@ -76,17 +79,79 @@ export class ChatHost {
   /** A turn for what the person typed; `@path` mentions of workspace files are attached for the model. */
   runTurn = (text: string, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
     const s = this.orStopping(signal);
-    let turn: Conversation<Team> | undefined;
-    const run = this.track(async () => {
-      const conv = (turn = this.conv);
-      if (this.team.hooks) this.team.hooks.session.id = conv.id; // hooks get the session that runs
-      const before = await this.files.snapshot(conv);
-      const events = await conv.startTurn(await this.expand(text), s, this.mentioning(inbox));
-      this.files.anchor(conv, messageTotal(conv.record) - 1, before);
-      return events;
-    }, s);
-    return withAfterRun(run, () => this.snapshotAfter(turn));
+    // A new message leaves a command that still waited for its approvals.
+    this.command = undefined;
+    // A command file with a model, allowed tools or `!`cmd`` lines: its own steps first (command-turn.ts).
+    const custom = customCommandInvocation(text, this.team.workspace);
+    if (custom && CommandTurn.needed(custom.command, custom.args)) {
+      const command = (this.command = new CommandTurn(custom.command, custom.args, text, this.commandHost()));
+      return this.commandEvents(() => command.start(s, inbox), s);
+    }
+    return this.turn(() => this.expand(text), s, inbox);
   };
+
+  /** A turn of the current conversation; `command`: a custom command's, its grants begun (else an earlier command's turn ends first). */
+  private turn(input: () => Promise<UserInput>, s: AbortSignal, inbox: RunInbox | undefined, command = false): AsyncIterable<AgentEvent> {
+    let turn: Conversation<Team> | undefined;
+    const run = this.track(
+      async () => {
+        const conv = (turn = this.conv);
+        if (this.team.hooks) this.team.hooks.session.id = conv.id; // hooks get the session that runs
+        try {
+          const before = await this.files.snapshot(conv);
+          const events = await conv.startTurn(await input(), s, this.mentioning(inbox));
+          this.files.anchor(conv, messageTotal(conv.record) - 1, before);
+          return events;
+        } catch (e) {
+          await this.activeCommand.end(); // the turn never started: the command's grants and model end here
+          throw e;
+        }
+      },
+      s,
+      // An earlier command's turn left unanswered ends with the next message.
+      command ? undefined : () => this.activeCommand.end(),
+    );
+    return withAfterRun(run, () => this.snapshotAfter(turn));
+  }
+
+  /** The custom command waiting for its approvals (its questions are answered through answerInterrupts). */
+  private command: CommandTurn | undefined;
+
+  /** The custom command whose turn runs: its allowed tools and model last as long as that turn. */
+  private readonly activeCommand = new ActiveCommand();
+
+  private async *commandEvents(start: () => AsyncIterable<AgentEvent>, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    if (!(await this.afterSwitch(signal))) return;
+    yield* start();
+  }
+
+  /** The command's turn: its grants and model begin now (ending any earlier command's), and end with the turn. */
+  private async *commandTurn(input: UserInput, s: AbortSignal, inbox: RunInbox | undefined, grant: CommandGrant): AsyncIterable<AgentEvent> {
+    this.command = undefined;
+    await this.activeCommand.begin(this.conv, grant);
+    yield* this.turn(() => Promise.resolve(input), s, inbox, true);
+  }
+
+  /** What a custom command's steps use of this host. */
+  private commandHost(): CommandTurnHost {
+    const env = this.teamOptions.env ?? process.env;
+    const host = this;
+    return {
+      get team() {
+        return host.team;
+      },
+      // The person's own rules, grants and mode decide a `!`cmd``, never the command file's allowed tools.
+      policy: () => {
+        this.conv.mode = this.modes.policy;
+        return this.conv.approvalPolicy;
+      },
+      loadModelTeam: (model) => this.loadForSwitch(this.sessionTeam(this.conv.record, model)),
+      expand: (prompt, typed) => this.withAttachments(prompt, typed),
+      startTurn: (input, signal, inbox, grant) => this.commandTurn(input, signal, inbox, grant),
+      trust: this.teamOptions.trust ?? new TrustStore(trustFile(env)),
+      env,
+    };
+  }
 
   /**
    * Once a run has ended and been saved: where the files stand (`/rewind` compares). In the
@@ -113,8 +178,13 @@ export class ChatHost {
    */
   private async expand(text: string): Promise<UserInput> {
     const prompt = (await expandLocalCommand(text, this.team.workspace, this.team)) ?? (await expandMcpPrompt(text, this.team.mcp));
-    const full = await withResourceMentions(await withMentions(prompt ?? text, this.team.workspace), this.team.mcp);
-    const parts = await attachedParts(text, this.team.workspace);
+    return this.withAttachments(prompt ?? text, text);
+  }
+
+  /** The prompt with its mentioned files and resources attached, and the parts `typed` names. */
+  private async withAttachments(prompt: string, typed: string): Promise<UserInput> {
+    const full = await withResourceMentions(await withMentions(prompt, this.team.workspace), this.team.mcp);
+    const parts = await attachedParts(typed, this.team.workspace);
     return parts.length ? { text: full, parts } : full;
   }
 
@@ -155,11 +225,24 @@ export class ChatHost {
   /** The live `@` picker: workspace paths and MCP resources matching what follows `@`, best first (fuzzy, like fzf). */
   completePath = (query: string): string[] => {
     // One index per team (a `/model` or `/agents` switch brings another team, maybe other MCP servers).
-    if (this.mentionIndex?.team !== this.team) this.mentionIndex = { team: this.team, index: new MentionIndex(this.team.workspace, this.team.mcp) };
+    if (this.mentionIndex?.team !== this.team) {
+      const index = new MentionIndex(this.team.workspace, this.team.mcp);
+      index.onChange(() => {
+        if (this.mentionIndex?.index === index) for (const l of this.mentionListeners) l();
+      });
+      this.mentionIndex = { team: this.team, index };
+    }
     return this.mentionIndex.index.search(query);
   };
 
+  /** The `@` picker searches again when what it searches grew (MCP resources that arrived later). */
+  onMentionsChanged = (listener: () => void): (() => void) => {
+    this.mentionListeners.add(listener);
+    return () => void this.mentionListeners.delete(listener);
+  };
+
   private mentionIndex: { team: Team; index: MentionIndex } | undefined;
+  private readonly mentionListeners = new Set<() => void>();
 
   /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));
@@ -186,17 +269,20 @@ export class ChatHost {
 
   answerInterrupts = (answers: Record<string, unknown>, signal: AbortSignal, inbox?: RunInbox): AsyncIterable<AgentEvent> => {
     const s = this.orStopping(signal);
+    const command = this.command;
+    if (command?.answers(Object.keys(answers))) return this.commandEvents(() => command.answer(answers, s, inbox), s);
     let turn: Conversation<Team> | undefined;
     const run = this.track(async () => (turn = this.conv).resumeTurn(answers, s, this.mentioning(inbox)), s);
     return withAfterRun(run, () => this.snapshotAfter(turn));
   };
 
   /** Saves the session when the run stops for a person (before the prompt shows) and when it ends. */
-  private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  private async *track(start: () => Promise<AsyncIterable<AgentEvent>>, signal: AbortSignal, prepare?: () => Promise<void>): AsyncIterable<AgentEvent> {
     if (!(await this.afterSwitch(signal))) return;
+    await prepare?.();
     const conv = this.conv;
-    // The mode as it is when the run starts (and when it resumes after a question).
-    conv.mode = this.modes.policy;
+    // The mode as it is when the run starts (and when it resumes after a question), with a command's grants during its turn.
+    conv.mode = this.activeCommand.policy(conv, this.modes.policy);
     const mode = this.modes.mode;
     this.setSaved(false);
     const done = this.beginSaving();
@@ -211,6 +297,8 @@ export class ChatHost {
       } finally {
         const s = await summary;
         await conv.finishTurn(s);
+        // A command's turn is over unless it waits for a person: its grants and model end with it.
+        if (s.status !== 'interrupted') await this.activeCommand.end();
         this.modes.turnEnded(mode, s.status, s.output);
         this.setSaved(true);
       }
@@ -270,7 +358,11 @@ export class ChatHost {
 
   /** Runs a team switch after the ones before it; turns and `!commands` started meanwhile wait for it. */
   private switchingTo<T>(work: () => Promise<T>): Promise<T> {
-    const done = this.switching.then(work);
+    // A command's turn ends before a switch: its model's team must not become the session's.
+    const done = this.switching.then(async () => {
+      await this.activeCommand.end();
+      return work();
+    });
     this.switching = done.catch(() => {});
     return done;
   }
@@ -334,7 +426,7 @@ export class ChatHost {
   async compactContext(instructions: string, ui: ChatUi): Promise<void> {
     ui.info('Compacting: the model is summarising the conversation…', 'muted');
     try {
-      await this.team.hooks?.preCompact('manual', instructions);
+      // PreCompact (`manual`) is fired by the conversation, once there is something to compact.
       const c = await this.conv.compact({ force: true, instructions: instructions || undefined, signal: AbortSignal.timeout(300_000) });
       if (!c) ui.info('Nothing to compact yet.', 'muted');
       else ui.info(compactionText(c), 'success');
@@ -437,6 +529,7 @@ export class ChatHost {
       await this.settle();
       await this.leave(this.conv);
     } finally {
+      await this.activeCommand.end();
       // The background jobs are this REPL's (shared by the teams it loaded), not the last team's.
       this.team.stopJobs();
       await this.conv.team.close();

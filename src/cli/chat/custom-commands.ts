@@ -16,8 +16,9 @@ export interface CustomCommand {
   name: string;
   description: string;
   argumentHint?: string | undefined;
-  /** As written; not applied yet (nothing runs without asking because a command file says so). */
+  /** As written (`Bash(git status:*)`, `read_file`): what runs unasked during the command's turn (see command-allowed-tools). */
   allowedTools?: string[] | undefined;
+  /** The model of the command's turn (a model id of the team's endpoints, as `/model` takes). */
   model?: string | undefined;
   scope: 'user' | 'project';
   file: string;
@@ -55,9 +56,26 @@ function readCommand(file: string, dir: string, scope: 'user' | 'project'): Cust
   const { data, body } = frontMatter(text);
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const tools = data['allowed-tools'];
-  const allowedTools = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+  const allowedTools = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? splitTools(tools) : undefined;
   const firstLine = body.trim().split('\n')[0]?.slice(0, 80) ?? '';
   return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body };
+}
+
+/** `Bash(git add:*), Read` → its entries; a comma inside parentheses belongs to its pattern. */
+export function splitTools(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    if ((ch === ',' || ch === '\n') && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out.map((t) => t.trim()).filter(Boolean);
 }
 
 function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
@@ -89,21 +107,14 @@ function insideReal(workspace: string, dir: string): boolean {
 
 /**
  * The message a command sends: its body with `$ARGUMENTS` (all of them) and `$1`…`$9` (split on
- * spaces) filled in. `!`cmd`` lines are not run here: the model is asked to run them with the
- * shell tool first, so they go through approval and the sandbox like any command. `@file`
- * references are attached as the REPL's `@path` mentions are (by the host, after this).
+ * spaces) filled in. `` !`cmd` `` stays: the REPL runs each one, once approved, before the message
+ * is sent, and puts its output in its place (command-turn.ts). `@file` references are attached as
+ * the REPL's `@path` mentions are (by the host, after this).
  */
 export function expandCustomCommand(c: CustomCommand, args: string): string {
   const positional = args.trim() ? args.trim().split(/\s+/) : [];
-  let text = c.body
-    .replace(/\$ARGUMENTS/g, args.trim())
-    .replace(/\$([1-9])/g, (_, n: string) => positional[Number(n) - 1] ?? '');
-  const bang = [...text.matchAll(/^\s*!`([^`]+)`\s*$/gm)].map((m) => m[1]!.trim());
-  if (bang.length) {
-    text = text.replace(/^\s*!`([^`]+)`\s*$/gm, (_, cmd: string) => `(output of \`${cmd.trim()}\`: run it with the shell tool)`);
-    text = `Before anything else, run ${bang.length === 1 ? 'this command' : 'these commands'} with the shell tool and use ${bang.length === 1 ? 'its' : 'their'} output:\n${bang.map((b) => `- \`${b}\``).join('\n')}\n\n${text}`;
-  }
-  return text.trim();
+  // One pass: the arguments' own text (`$1`, `$&`) is never read as a placeholder.
+  return c.body.replace(/\$(ARGUMENTS|[1-9])/g, (_, p: string) => (p === 'ARGUMENTS' ? args.trim() : (positional[Number(p) - 1] ?? ''))).trim();
 }
 
 /** `/name rest` → the command it names (custom or skill) and its arguments; undefined when it is neither. */

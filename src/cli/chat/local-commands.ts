@@ -1,9 +1,15 @@
 import type { SlashCommandInfo } from '../../ui/input/slash-commands.js';
 import { DEFAULT_SLASH_COMMANDS } from '../../ui/input/slash-commands.js';
-import { commandInfo, expandCustomCommand, expandSkillCommand, findCustomCommands, matchCustomCommand, skillCommands } from './custom-commands.js';
+import { commandInfo, expandCustomCommand, expandSkillCommand, findCustomCommands, matchCustomCommand, skillCommands, type CustomCommand } from './custom-commands.js';
 
 /** The built-in commands' names: a command file or a skill never shadows one. */
 const BUILT_IN = new Set(DEFAULT_SLASH_COMMANDS.map((c) => c.name));
+
+/** `/name args` naming a command file (never a built-in), with its arguments; undefined otherwise. */
+export function customCommandInvocation(text: string, workspace: string): { command: CustomCommand; args: string } | undefined {
+  if (!text.startsWith('/')) return undefined;
+  return matchCustomCommand(text, findCustomCommands(workspace).filter((c) => !BUILT_IN.has(c.name)));
+}
 
 /**
  * What the REPL's command list starts with, read at once (a command typed right away must be

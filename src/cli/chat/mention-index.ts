@@ -28,6 +28,7 @@ export class MentionIndex {
   private listedAt = 0;
   private resources: Entry[] = [];
   private resourcesAsked = false;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly workspace: string,
@@ -46,6 +47,12 @@ export class MentionIndex {
     return fuzzyRank(query, all, (e) => e.text, max, (e) => e.group).map((e) => e.text);
   }
 
+  /** Told when MCP resources arrive: a picker showing an earlier search searches again (never a stale list). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
   /** MCP resources arrive in the background (servers may be slow to start); they join later searches. */
   private askResources(): void {
     if (this.resourcesAsked || !this.mcp) return;
@@ -56,6 +63,7 @@ export class MentionIndex {
         .listResources(server)
         .then((list) => {
           for (const r of list) this.resources.push({ text: `${server}:${r.uri}`, group: 1 });
+          if (list.length) for (const l of this.listeners) l();
         })
         .catch(() => {
           // A server without resources (or not running) adds none.

@@ -123,6 +123,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       answerInterrupts={host.answerInterrupts}
       runShell={host.runShell}
       completePath={host.completePath}
+      completionsChanged={host.onMentionsChanged}
       onCommand={(name, args, ui) => handleCommand(host, host.stores, name, args, ui)}
       commands={commands}
       history={savedHistory}

@@ -16,7 +16,9 @@ import {
   runAfterAgent,
   runAfterModel,
   runBeforeAgent,
+  runBeforeCompact,
   runBeforeModel,
+  runBeforeStop,
   wrapAll,
   type AgentEnd,
   type AgentMiddleware,
@@ -145,6 +147,9 @@ function checkChatModelAgentConfig(config: unknown): void {
   });
 }
 
+/** A final answer that did not match the output schema: the model was asked again. */
+const RETRY = Symbol('retry');
+
 /** Model calls per run when `maxIterations` is not set. */
 export const DEFAULT_MAX_ITERATIONS = 20;
 
@@ -263,6 +268,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
       values,
       run: ctx,
       emit: (custom) => emit({ agentName: this.name, runPath: [], output: { custom } }),
+      compacting: (info) => runBeforeCompact(exec.middlewares, mctx, info),
     };
     // Placeholders are filled in the agent's own instruction only: text a middleware adds (AGENTS.md, skills) stays as written.
     const instruction = fillPlaceholders(exec.instruction, ctx.session.values, { agent: this.name, missing: this.config.missingPlaceholders });
@@ -383,7 +389,17 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
             this.setOutput(ctx, reply.content);
             throw new IncompleteReplyError(reply.finishReason, reply.finishReason === 'refusal' ? refusalText(reply.content) : undefined);
           }
-          if (run.output && !this.acceptStructured(run.output, reply.content, state, emit)) continue;
+          const structured = run.output ? this.acceptStructured(run.output, reply.content, state) : undefined;
+          if (structured === RETRY) continue;
+          // A middleware may send the run on (a Stop hook that blocks): its text is the next user message.
+          const more = await runBeforeStop(run.middlewares, run.mctx, state, reply);
+          if (more !== undefined && state.remainingIterations > 0 && !ctx.signal.aborted) {
+            const message = userMessage(more);
+            state.messages.push(message);
+            emit({ ...messageEvent(message), agentName: this.name });
+            continue;
+          }
+          if (structured) emit({ agentName: this.name, runPath: [], output: { structured: structured.value } });
           this.setOutput(ctx, reply.content);
           return { output: reply.content };
         }
@@ -440,21 +456,19 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
   }
 
   /**
-   * Checks a final answer against the output schema: a match is emitted as `output.structured`; a
-   * miss is answered with the problem so the loop asks again, until the retries are spent.
+   * Checks a final answer against the output schema: a match is its value (emitted as
+   * `output.structured` once the run ends with it); a miss is answered with the problem so the loop
+   * asks again (RETRY), until the retries are spent.
    */
-  private acceptStructured(output: StructuredOutput, text: string, state: ReactState, emit: (e: AgentEvent) => void): boolean {
+  private acceptStructured(output: StructuredOutput, text: string, state: ReactState): { value: unknown } | typeof RETRY {
     const checked = output.check(text);
-    if (checked.ok) {
-      emit({ agentName: this.name, runPath: [], output: { structured: checked.value } });
-      return true;
-    }
+    if (checked.ok) return { value: checked.value };
     const misses = (state.outputMisses ?? 0) + 1;
     const retries = this.config.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
     if (misses > retries) throw new StructuredOutputError(misses, checked.error, text);
     state.outputMisses = misses;
     state.messages.push(userMessage(StructuredOutput.retryPrompt(checked.error)));
-    return false;
+    return RETRY;
   }
 
   /** The safe point: every call of the batch is answered, the next model call has not started. */

@@ -21,6 +21,12 @@ export interface ToolCallRequest {
   resume: ResumeInfo;
   /** The call's interrupt address, e.g. `agent:assistant;tool:shell:call_1`. */
   address: string;
+  /**
+   * What a layer outside approval decided about asking a person (a PreToolUse hook's
+   * `permissionDecision`): `allow` runs the call without asking (deny rules still refuse it),
+   * `ask` asks even where a grant or the mode would have let it run.
+   */
+  permission?: 'allow' | 'ask' | undefined;
 }
 
 /** Runs one tool call and gives its result; the handler `wrapToolCall` wraps. */

@@ -33,6 +33,19 @@ export interface AgentMiddleware {
   beforeModel?(ctx: MiddlewareContext, state: AgentState, request: ModelRequest): ModelRequest | void | Promise<ModelRequest | void>;
   /** After each model reply, before its tool calls run. */
   afterModel?(ctx: MiddlewareContext, state: AgentState, reply: Message): void | Promise<void>;
+  /**
+   * When the model gave its final answer (no tool calls) and the run is about to end with it: may
+   * return text that sends the run on instead. The text reaches the model as a user message and the
+   * loop calls it again (a Stop hook that blocks, as in Claude Code). A middleware that continues a
+   * run is the one to cap how often: the agent only stops when its iterations run out.
+   */
+  beforeStop?(ctx: MiddlewareContext, state: AgentState, reply: Message): StopVerdict | void | Promise<StopVerdict | void>;
+  /**
+   * Before the run's context is compacted (summarised) on its own, because it grew past a threshold:
+   * a middleware that compacts calls `ctx.compacting` first, which runs this of every middleware
+   * (PreCompact hooks). Awaited; it cannot stop the compaction.
+   */
+  beforeCompact?(ctx: MiddlewareContext, info: CompactInfo): void | Promise<void>;
   /** Wraps the model call (retries and streaming are inside `next`). */
   wrapModel?(next: ModelHandler, ctx: MiddlewareContext): ModelHandler;
   /** Wraps each tool call: may answer without calling `next`, change the arguments, or change the result. */
@@ -59,6 +72,18 @@ export interface AgentEnd {
   interrupted?: boolean | undefined;
 }
 
+/** What `beforeStop` decides: go on with `continueWith` as the next user message. */
+export interface StopVerdict {
+  continueWith: string;
+}
+
+/** A compaction about to happen: always `auto` in a run (a person's `/compact` is the host's). */
+export interface CompactInfo {
+  trigger: 'auto' | 'manual';
+  /** What the summary was asked to keep, if anything. */
+  instructions?: string | undefined;
+}
+
 /** What one model call is sent: the messages and the tools offered. */
 export interface ModelRequest {
   messages: Message[];
@@ -81,6 +106,8 @@ export interface MiddlewareContext {
   readonly run: RunContext;
   /** Emits a custom event from the agent (`output.custom`), e.g. `{ type: 'compaction', … }`. */
   emit(custom: unknown): void;
+  /** Says the context is about to be compacted: runs every middleware's `beforeCompact` (absent outside a ChatModelAgent run). */
+  compacting?(info: CompactInfo): Promise<void>;
 }
 
 /** Composes `wrap*` hooks around a handler: the first middleware is the outermost. */
@@ -121,4 +148,22 @@ export async function runBeforeAgent(middlewares: readonly AgentMiddleware[], ct
 /** Runs every `afterAgent`, last middleware first. */
 export async function runAfterAgent(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, end: AgentEnd): Promise<void> {
   for (let i = middlewares.length - 1; i >= 0; i--) await middlewares[i].afterAgent?.(ctx, state, end);
+}
+
+/**
+ * Runs every `beforeStop` in order (each sees the final reply): the texts of those that want the
+ * run to go on, joined; undefined when it may stop.
+ */
+export async function runBeforeStop(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, state: AgentState, reply: Message): Promise<string | undefined> {
+  const texts: string[] = [];
+  for (const m of middlewares) {
+    const v = await m.beforeStop?.(ctx, state, reply);
+    if (v && v.continueWith) texts.push(v.continueWith);
+  }
+  return texts.length ? texts.join('\n\n') : undefined;
+}
+
+/** Runs every `beforeCompact` in order. */
+export async function runBeforeCompact(middlewares: readonly AgentMiddleware[], ctx: MiddlewareContext, info: CompactInfo): Promise<void> {
+  for (const m of middlewares) await m.beforeCompact?.(ctx, info);
 }

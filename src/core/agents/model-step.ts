@@ -4,6 +4,7 @@ import { withModelOptions, type ChatModel, type ModelCallOptions, type ModelTele
 import { retryDelay, type RetryPolicy } from '../models/retry.js';
 import { allowsFallback, modelChain } from '../models/fallback.js';
 import { fallbackNotice } from '../models/model-notice.js';
+import { failedAttemptUsage } from '../models/failed-attempt-usage.js';
 import { assertVision } from '../models/vision.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
@@ -93,6 +94,8 @@ async function callOneModel(env: ModelStepEnv, messages: Message[], options: Mod
       return reply;
     } catch (e) {
       const err = toError(e);
+      // An attempt that failed mid-stream was processed and partly answered: its usage counts too.
+      if (info && stream && !env.signal.aborted) info.usage = await failedAttemptUsage(env.model.modelName, messages, options.tools, stream.snapshot());
       if (info) fire(cb, 'onModelError', info, env.signal.aborted ? cancelledBy(env.signal) : err);
       if (env.signal.aborted) {
         stream?.close(cancelledBy(env.signal));

@@ -101,6 +101,11 @@ export interface ApprovalPolicy {
    * result; undefined lets it through to approval as usual. Asked for every tool call, gated or not.
    */
   refuses?(call: { tool: string; arguments: unknown; agentName: string; readOnly: boolean }): string | undefined;
+  /**
+   * Calls that ask every time, even when a PreToolUse hook allowed them (Claude Code's ask rules;
+   * adk's shell when its wanted sandbox cannot be made). `allows` already answers false for them.
+   */
+  alwaysAsks?(call: { tool: string; arguments: unknown; agentName: string }): boolean;
 }
 
 /** The Runner's record of approved calls that started; a crash between start and the next save leaves it behind. */

@@ -8,6 +8,8 @@ export interface CompactOptions extends Omit<SummaryOptions, 'inputBudget'> {
   window: number;
   /** User turns kept verbatim (fewer when they do not fit in half the window); 0 summarises everything. */
   keepTurns: number;
+  /** Awaited once something will be cut, before the summary is asked for (PreCompact hooks). */
+  beforeSummary?: (() => Promise<void>) | undefined;
 }
 
 /** What compaction decided: the first `cut` messages go, replaced by `summary` (absent when the summary failed: they are dropped). */
@@ -37,6 +39,7 @@ export async function compactMessages(body: readonly Message[], opts: CompactOpt
   cut = keepCallsWithResults(body, cut);
   if (cut <= min) return undefined;
   const summarized = summarizedCount(body[0]) + cut - min;
+  await opts.beforeSummary?.();
   try {
     const summary = await writeSummary(body.slice(0, cut), { ...opts, inputBudget: Math.floor(opts.window * 0.6) });
     return { cut, summarized, summary };

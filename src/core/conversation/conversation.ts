@@ -27,6 +27,7 @@ import { isTodosEvent } from '../prebuilt/deep/todos.js';
 import type { Agent } from '../agents/types.js';
 import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
+import { explainIgnoredGrants, type AskedCall } from './ignored-grant-note.js';
 
 /**
  * Options of one turn (`send`) or its continuation (`answer`). `modelOptions`, `toolOptions` and
@@ -187,21 +188,34 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
 
   /**
    * What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml,
-   * adk config, settings files). A deny rule refuses a call before any of them is asked.
+   * adk config, settings files). A deny rule refuses a call before any of them is asked. Public so a
+   * face can ask it about a call it runs for the person (a command file's `` !`cmd` ``).
    */
-  private get approvalPolicy(): ApprovalPolicy {
+  get approvalPolicy(): ApprovalPolicy {
     const mode = this.mode;
     const denied = (call: { tool: string; arguments: unknown }) => (this.team.denyRules ?? []).find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
     return {
-      allows: (call) =>
-        !this.team.alwaysAsk?.includes(call.tool) &&
-        (!!mode?.allows(call) || this.grants.includes(call.tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace))),
+      allows: (call) => !this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call),
+      // A PreToolUse hook's allow skips the prompt, but not for these.
+      alwaysAsks: (call) => !!this.team.alwaysAsk?.includes(call.tool),
       refuses: (call) => {
         const rule = denied(call);
         if (rule) return `A deny rule (${formatRule(rule)}) forbids this ${call.tool} call; it was not run. Do without it or ask the user.`;
         return mode?.refuses?.(call);
       },
     };
+  }
+
+  /** The mode, a grant or an allow rule lets this call run unasked (before `alwaysAsk` has its say). */
+  private grantCovers(call: AskedCall): boolean {
+    return !!this.mode?.allows(call) || this.grants.includes(call.tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+  }
+
+  /** A turn's events, its approvals saying why a grant did not apply where `alwaysAsk` overruled one. */
+  private explained(events: AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
+    return explainIgnoredGrants(events, (call) =>
+      this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call) ? (this.team.alwaysAskReason ?? `${call.tool} asks every time here`) : undefined,
+    );
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */
@@ -241,14 +255,17 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     const onReply = (reply: Message) => {
       if (reply.usage) usage.push({ type: 'usage', model: c.model.modelName, agent, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, nested: true, ...(reply.usage.estimated ? { estimated: true } : {}) });
     };
+    const instructions = [c.options.instructions, opts.instructions].filter(Boolean).join('; ') || undefined;
     const result = await compactMessages(history, {
       onReply,
+      // PreCompact hooks, once it is settled that something is compacted.
+      beforeSummary: () => this.team.hooks?.preCompact(opts.force ? 'manual' : 'auto', opts.instructions ?? '', opts.signal) ?? Promise.resolve(),
       model: c.model,
       counter,
       // An unknown window only sizes the summary requests of a `/compact`.
       window: c.window ?? UNKNOWN_WINDOW,
       keepTurns: opts.force ? 0 : (c.options.keepTurns ?? DEFAULT_KEEP_TURNS),
-      instructions: [c.options.instructions, opts.instructions].filter(Boolean).join('; ') || undefined,
+      instructions,
       signal: opts.signal,
     });
     if (!result) return undefined;
@@ -301,17 +318,21 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       this.record.turnId = opts.turnId;
       await this.save();
     }
-    const events = this.runner().run([userMessage(input)], {
-      signal: this.runSignal(signal),
-      history: prior,
-      checkpointId: this.id,
-      approvalPolicy: this.approvalPolicy,
-      artifacts: this.stores.sessions.artifacts(this.id),
-      onSession: (s) => (this.session = s),
-      inbox,
-      journal: opts.journal,
-      ...callOptionsOf(opts),
-    });
+    // A grant must not be ignored only because the sandbox probe has not answered yet.
+    await this.team.alwaysAskKnown?.catch(() => {});
+    const events = this.explained(
+      this.runner().run([userMessage(input)], {
+        signal: this.runSignal(signal),
+        history: prior,
+        checkpointId: this.id,
+        approvalPolicy: this.approvalPolicy,
+        artifacts: this.stores.sessions.artifacts(this.id),
+        onSession: (s) => (this.session = s),
+        inbox,
+        journal: opts.journal,
+        ...callOptionsOf(opts),
+      }),
+    );
     const root = this.team.rootName ?? this.team.agent.name;
     let out = compacted ? withFirst(compactionEvent(root, compacted), events) : events;
     for (const u of this.compactionUsage.splice(0)) out = withFirst({ agentName: root, runPath: [], output: { custom: u } }, out);
@@ -395,15 +416,18 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       this.record.turnId = opts.turnId;
       await this.save();
     }
-    return this.runner().resume(checkpointId, { targets }, {
-      signal: this.runSignal(signal),
-      approvalPolicy: this.approvalPolicy,
-      artifacts: this.stores.sessions.artifacts(this.id),
-      onSession: (s) => (this.session = s),
-      inbox,
-      journal: opts.journal,
-      ...callOptionsOf(opts),
-    });
+    await this.team.alwaysAskKnown?.catch(() => {});
+    return this.explained(
+      this.runner().resume(checkpointId, { targets }, {
+        signal: this.runSignal(signal),
+        approvalPolicy: this.approvalPolicy,
+        artifacts: this.stores.sessions.artifacts(this.id),
+        onSession: (s) => (this.session = s),
+        inbox,
+        journal: opts.journal,
+        ...callOptionsOf(opts),
+      }),
+    );
   }
 
   get pending(): PendingInterrupt[] {

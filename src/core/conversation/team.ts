@@ -5,6 +5,7 @@ import type { ChatModel } from '../models/chat-model.js';
 import { isSummarizeMiddleware, type SummarizeOptions } from '../middlewares/summarize.js';
 import { parametersJsonSchema } from '../tools/parameters.js';
 import type { ToolInfo } from '../tools/tool.js';
+import type { Hooks } from '../middlewares/hooks/middleware.js';
 
 /** What a Conversation talks to: the root agent, and what its session records about it. */
 export interface ConversationTeam {
@@ -27,8 +28,17 @@ export interface ConversationTeam {
    * sandbox was wanted but cannot be made here (those were given believing commands are contained).
    */
   alwaysAsk?: readonly string[] | undefined;
+  /**
+   * Settles once `alwaysAsk` is known (the sandbox probe runs alongside the start): a turn waits for
+   * it, so a grant is not ignored just because the probe has not answered yet (a loaded machine).
+   */
+  alwaysAskKnown?: Promise<unknown> | undefined;
+  /** Why the `alwaysAsk` tools ask although a grant or allow rule covers them: said with such an approval. */
+  alwaysAskReason?: string | undefined;
   /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
   compaction?: TeamCompaction | undefined;
+  /** The team's hooks: told before the conversation compacts (PreCompact, `auto` between turns, `manual` on `compact({ force })`). */
+  hooks?: Pick<Hooks, 'preCompact'> | undefined;
   /** OpenTelemetry spans for each turn (the Runner's `tracing`); default true. */
   tracing?: boolean | undefined;
 }

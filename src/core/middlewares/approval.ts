@@ -24,7 +24,8 @@ export function approvalMiddleware(tools: Iterable<string>): AgentMiddleware {
   return {
     name: 'approval',
     wrapToolCall: (next, ctx) => (req) => {
-      const isGated = gated.has(req.call.function.name) && ctx.tools.has(req.call.function.name);
+      // A PreToolUse hook's `ask` makes any tool ask this once (Claude Code's permissionDecision).
+      const isGated = (gated.has(req.call.function.name) || req.permission === 'ask') && ctx.tools.has(req.call.function.name);
       // A person's rejection of this very call stands, with its reason, even if the mode now refuses it.
       const rejected = isGated && req.resume.isResumeTarget && req.resume.hasData && asDecision(req.resume.data)?.approved === false;
       const refused = rejected ? undefined : refusal(ctx, req);
@@ -82,13 +83,27 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   if (mayHaveRun && !warned) return ask();
   const ledger = resume.wasInterrupted ? address : undefined;
   if (!decision) {
-    const granted = !mayHaveRun && ctx.run.approvalPolicy?.allows({ tool: name, arguments: args, agentName: ctx.agentName });
+    const granted = !mayHaveRun && runsUnasked(ctx, req, args);
     if (!granted) return ask();
     return secretLost ? notRunSecretLost(name) : runApproved(next, ctx, req, NO_RESUME, undefined, ledger);
   }
   // A person's edit is what they approved, whatever the stored copy lost.
   if (secretLost && decision.arguments === undefined) return notRunSecretLost(name);
   return runApproved(next, ctx, req, NO_RESUME, decision.arguments, ledger);
+}
+
+/**
+ * Whether a call may run without asking. A PreToolUse hook decides first, as in Claude Code: its
+ * `ask` always asks (whatever the grants and the mode), its `allow` runs the call unasked, except a
+ * tool that must always ask (the person's deny rules and a read-only mode were applied before, in
+ * `refusal`, and win over a hook too). Otherwise the run's policy: the mode, grants and allow rules.
+ */
+function runsUnasked(ctx: MiddlewareContext, req: ToolCallRequest, args: unknown): boolean {
+  const policy = ctx.run.approvalPolicy;
+  const call = { tool: req.call.function.name, arguments: args, agentName: ctx.agentName };
+  if (req.permission === 'ask') return false;
+  if (req.permission === 'allow') return !policy?.alwaysAsks?.(call);
+  return !!policy?.allows(call);
 }
 
 /**

@@ -93,7 +93,9 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     const body = request.messages.slice(system.length);
     // The summary's request is counted with the run's usage, like any other model request.
     const onReply = (reply: Message) => reportModelCall(ctx.run.callbacks, { agentName: ctx.agentName, runPath: ctx.runPath, model: ctx.model.modelName, messages: [] }, reply);
-    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply });
+    // The other middlewares hear of it first (PreCompact hooks, `trigger: auto`, no instructions as in Claude Code).
+    const beforeSummary = () => ctx.compacting?.({ trigger: 'auto' }) ?? Promise.resolve();
+    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary });
     if (!c) return undefined;
     const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
     const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };

@@ -1,5 +1,5 @@
 import type { ModelCallInfo, RunCallbacks } from '../callbacks.js';
-import type { Message } from '../schema/message.js';
+import type { Message, Usage } from '../schema/message.js';
 
 /**
  * Usage is counted where every model request passes, whoever makes it (issue 32, item 4): the run's
@@ -15,7 +15,7 @@ export interface UsageEvent {
   promptTokens: number;
   completionTokens: number;
   estimated?: boolean;
-  /** The reply was not a message event of the run (a sub-agent's, a summary's): only this event counts it. */
+  /** The reply was not a message event of the run (a sub-agent's, a summary's, a failed attempt's): only this event counts it. */
   nested?: boolean;
 }
 
@@ -33,7 +33,10 @@ type NestedInfo = ModelCallInfo & { nested?: boolean };
  */
 export function nestedCallbacks(parent: RunCallbacks | undefined): RunCallbacks | undefined {
   if (!parent?.onModelEnd) return undefined;
-  return { onModelEnd: (info: ModelCallInfo, reply: Message) => parent.onModelEnd!({ ...info, nested: true } as NestedInfo, reply) };
+  return {
+    onModelEnd: (info: ModelCallInfo, reply: Message) => parent.onModelEnd!({ ...info, nested: true } as NestedInfo, reply),
+    onModelError: (info: ModelCallInfo, error: Error) => parent.onModelError?.({ ...info, nested: true } as NestedInfo, error),
+  };
 }
 
 /** Collects a run's usage from its callbacks; the Runner drains it between events. */
@@ -42,19 +45,25 @@ export class UsageMeter {
 
   readonly callbacks: RunCallbacks = {
     onModelEnd: (info: NestedInfo, reply: Message) => {
-      if (!reply.usage) return;
-      const u = reply.usage;
-      this.pending.push({
-        type: 'usage',
-        model: info.model,
-        agent: info.agentName,
-        promptTokens: u.promptTokens,
-        completionTokens: u.completionTokens,
-        ...(u.estimated ? { estimated: true } : {}),
-        ...(info.nested ? { nested: true } : {}),
-      });
+      if (reply.usage) this.add(info, reply.usage, !!info.nested);
+    },
+    // A failed attempt (retried, or the run's last) is no message of the run: only this event counts it.
+    onModelError: (info: NestedInfo) => {
+      if (info.usage) this.add(info, info.usage, true);
     },
   };
+
+  private add(info: ModelCallInfo, u: Usage, nested: boolean): void {
+    this.pending.push({
+      type: 'usage',
+      model: info.model,
+      agent: info.agentName,
+      promptTokens: u.promptTokens,
+      completionTokens: u.completionTokens,
+      ...(u.estimated ? { estimated: true } : {}),
+      ...(nested ? { nested: true } : {}),
+    });
+  }
 
   drain(): UsageEvent[] {
     const out = this.pending;

@@ -6,6 +6,7 @@ import { Transcript } from '../components/Transcript.js';
 import { useBracketedPaste } from '../hooks/use-bracketed-paste.js';
 import { useElapsed } from '../hooks/use-elapsed.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
+import type { ChangeSubscription } from '../hooks/use-change-count.js';
 import { DEFAULT_SLASH_COMMANDS } from '../input/slash-commands.js';
 import { TodoPanel, todoPanelRows } from '../components/TodoPanel.js';
 import { ActivityLine } from './ActivityLine.js';
@@ -54,6 +55,8 @@ export interface ChatAppProps extends ChatControllerOptions {
   editInEditor?: (text: string) => string | undefined;
   /** Tab after `@`: paths that complete the prefix (the host lists the workspace). */
   completePath?: (prefix: string) => string[];
+  /** Told when `completePath`'s answers may have grown (MCP resources arrived): the picker searches again. */
+  completionsChanged?: ChangeSubscription;
   /** Ctrl-B while a shell command runs: the host moves it to the background (its job ids). */
   onBackground?: () => string[];
   /** Each agent's parent in the team (core's `agentParents`): the breadcrumb drops finished siblings. */
@@ -257,6 +260,7 @@ export function ChatApp(props: ChatAppProps) {
             width={width}
             maxRows={inputMaxRows}
             completePath={props.completePath}
+            completionsChanged={props.completionsChanged}
           />
         ) : null}
         <StatusLine

@@ -1,6 +1,7 @@
 import { Box, Text, type Key } from 'ink';
 import { sanitizeText } from '../text/sanitize.js';
 import { useKeys } from '../hooks/use-keys.js';
+import { useChangeCount, type ChangeSubscription } from '../hooks/use-change-count.js';
 import { useMemo, useRef, useState } from 'react';
 import { applyEditKey, normalizeNewlines } from '../input/apply-key.js';
 import * as ed from '../input/editor.js';
@@ -34,6 +35,8 @@ export interface InputBoxProps {
   maxRows?: number;
   /** Tab after `@`: paths that complete the prefix. */
   completePath?: (prefix: string) => string[];
+  /** Told when `completePath` may answer more than it did (MCP resources arrived): the picker searches again. */
+  completionsChanged?: ChangeSubscription;
 }
 
 const SUGGESTIONS_MAX = 8;
@@ -47,7 +50,7 @@ interface TabCycle {
  * The prompt: ↑/↓ history, `\`+Enter or Ctrl-J for a new line, bracketed paste (big pastes fold into
  * a placeholder), Tab completes slash commands. Ctrl-C, Ctrl-D and Esc are left to the app.
  */
-export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows, completePath }: InputBoxProps) {
+export function InputBox({ history = [], onSubmit, onQueue, onChange, commands = [], isActive = true, busy = false, placeholder, pasteLineThreshold = 10, initialText, width, maxRows, completePath, completionsChanged }: InputBoxProps) {
   const [state, setState] = useState<ed.EditorState>(() => (initialText ? ed.editorAt(initialText) : ed.emptyEditor));
   const [cycle, setCycle] = useState<TabCycle>();
   // The live `@` picker's highlighted row (issue 32: suggestions follow every key, never stale).
@@ -135,7 +138,8 @@ export function InputBox({ history = [], onSubmit, onQueue, onChange, commands =
   const suggestionBase = cycle?.base ?? state.text;
   // Computed from the text at every render, so the list always belongs to what is typed now.
   const mentionQuery = mentionQueryOf(state);
-  const mentionItems = useMemo(() => (mentionQuery !== undefined && completePath ? completePath(mentionQuery) : []), [mentionQuery, completePath]);
+  const completionsVersion = useChangeCount(completionsChanged);
+  const mentionItems = useMemo(() => (mentionQuery !== undefined && completePath ? completePath(mentionQuery) : []), [mentionQuery, completePath, completionsVersion]);
   const pathItems = mentionItems.map((p) => ({ name: `@${p}` }));
   const picking = !hideSuggestions && pathItems.length > 0;
   const suggestions = hideSuggestions ? [] : mentionQuery !== undefined && completePath ? pathItems : slashSuggestions(suggestionBase, commands);

@@ -2,4 +2,4 @@ export { HOOK_EVENTS, parseHooks, mergeHooks, hasHooks, listHooks, type HookEven
 export { matches as hookMatches } from './matcher.js';
 export { runHookCommand, runHooks, interpretHookRun, DEFAULT_HOOK_TIMEOUT_S, type HookRun, type HookRunOptions, type HookOutcome } from './runner.js';
 export type { HookCommon, HookEventFields } from './payloads.js';
-export { Hooks, hooksMiddleware, HookBlockedError, type HooksOptions } from './middleware.js';
+export { Hooks, hooksMiddleware, HookBlockedError, DEFAULT_MAX_STOP_CONTINUATIONS, type HooksOptions } from './middleware.js';

@@ -22,7 +22,15 @@ export interface HooksOptions {
   permissionMode?: (() => string | undefined) | undefined;
   /** What hooks tell the person (failures, `systemMessage`); default: nothing. */
   onNotice?: ((text: string) => void) | undefined;
+  /**
+   * Times in a row Stop (or SubagentStop) hooks may send one agent run on before adk lets it stop
+   * anyway (default 8, Claude Code's cap): a hook that always blocks cannot loop forever.
+   */
+  maxStopContinuations?: number | undefined;
 }
+
+/** Claude Code ends a turn after this many Stop hook blocks in a row. */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 8;
 
 /** A UserPromptSubmit hook refused the prompt: the turn does not run, the person sees why. */
 export class HookBlockedError extends Error {
@@ -70,12 +78,15 @@ export class Hooks {
       ...fields,
     };
     const outcome = await runHooks(o.hooks, event, matchValueOf(event, fields), input, { cwd: o.cwd, env: o.env, extraEnv: o.extraEnv, signal });
-    for (const n of outcome.notices) {
-      this.recentNotices.push(n);
-      if (this.recentNotices.length > 10) this.recentNotices.shift();
-      (o.onNotice ?? this.onNotice)?.(n);
-    }
+    for (const n of outcome.notices) this.tell(n);
     return outcome;
+  }
+
+  /** A notice for the person (and `/hooks`). */
+  tell(text: string): void {
+    this.recentNotices.push(text);
+    if (this.recentNotices.length > 10) this.recentNotices.shift();
+    (this.options.onNotice ?? this.onNotice)?.(text);
   }
 
   /** SessionStart: its context reaches the model with the next prompt. */
@@ -85,9 +96,12 @@ export class Hooks {
     this.pending.push(...r.context);
   }
 
-  /** PreCompact, before a compaction the person asked for (`/compact`) or one adk starts. */
-  async preCompact(trigger: 'manual' | 'auto', customInstructions = ''): Promise<void> {
-    await this.run('PreCompact', { trigger, custom_instructions: customInstructions });
+  /**
+   * PreCompact, before a compaction the person asked for (`/compact`, `manual`) or one adk starts
+   * (`auto`: between turns, by Conversation, or in a run, by the summarize middleware).
+   */
+  async preCompact(trigger: 'manual' | 'auto', customInstructions = '', signal?: AbortSignal): Promise<void> {
+    await this.run('PreCompact', { trigger, custom_instructions: customInstructions }, signal);
   }
 
   /** Notification: adk waits for the person (an approval, a question). Never awaited by the run. */
@@ -111,6 +125,10 @@ export function hooksMiddleware(options: HooksOptions & { role?: 'root' | 'subag
 
 const PROMPT_DONE = 'hooks.promptSubmitted';
 const PRE_TOOL = 'hooks.preToolUse:';
+/** Times Stop hooks sent this agent run on (kept in the checkpoint: an approval does not reset it). */
+const STOP_CONTINUED = 'hooks.stopContinued';
+/** beforeStop fired Stop since the last model call: afterAgent does not fire it again for the run's end. */
+const STOP_FIRED = 'hooks.stopFired';
 
 function hooksAgentMiddleware(hooks: Hooks, role: 'root' | 'subagent', takePending: () => string[]): AgentMiddleware {
   return {
@@ -131,6 +149,8 @@ function hooksAgentMiddleware(hooks: Hooks, role: 'root' | 'subagent', takePendi
       return notes.length ? { ...r, content: `${r.content}\n\n${notes.join('\n')}` } : r;
     },
     beforeModel: async (ctx, state) => {
+      // The run goes on (a Stop hook sent it on): its end is still to come.
+      delete ctx.values[STOP_FIRED];
       if (role !== 'root' || ctx.values[PROMPT_DONE] || ctx.run.resume) return;
       ctx.values[PROMPT_DONE] = true;
       const at = lastUserIndex(state.messages);
@@ -143,14 +163,36 @@ function hooksAgentMiddleware(hooks: Hooks, role: 'root' | 'subagent', takePendi
       }
       if (context.length && at >= 0) state.messages.splice(at + 1, 0, { role: 'user', content: `<hook-context>\n${context.join('\n')}\n</hook-context>` });
     },
+    // Claude Code's Stop: a hook that blocks (exit 2, `decision: "block"`) sends the agent on with
+    // its reason; the next Stop says `stop_hook_active: true`; adk stops anyway after the cap.
+    beforeStop: async (ctx) => {
+      const event = role === 'root' ? 'Stop' : 'SubagentStop';
+      ctx.values[STOP_FIRED] = true;
+      if (!hooks.config[event]?.length) return;
+      const continued = (ctx.values[STOP_CONTINUED] as number | undefined) ?? 0;
+      const r = await hooks.run(event, { stop_hook_active: continued > 0, agent_name: ctx.agentName }, ctx.signal);
+      // `continue: false` wins over a block: the agent stops.
+      if (!r.block || r.stop) return;
+      const cap = hooks.options.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS;
+      if (continued >= cap) {
+        hooks.tell(`${event} hooks blocked ${continued} times in a row: the agent stopped anyway (the cap is ${cap})`);
+        return;
+      }
+      ctx.values[STOP_CONTINUED] = continued + 1;
+      return { continueWith: `${event} hook feedback:\n${r.block}` };
+    },
+    beforeCompact: (ctx, info) => hooks.preCompact(info.trigger, info.instructions ?? '', ctx.signal),
     afterAgent: async (ctx, _state, end) => {
       if (end.error) return;
       if (end.interrupted) {
         if (role === 'root') hooks.notify('adk is waiting for your answer');
         return;
       }
+      // Other ends (a transfer, a tool that returns directly) only tell the hooks; they cannot continue.
+      if (ctx.values[STOP_FIRED]) return;
       const event = role === 'root' ? 'Stop' : 'SubagentStop';
-      if (hooks.config[event]?.length) await hooks.run(event, { stop_hook_active: false, agent_name: ctx.agentName }, ctx.signal);
+      const active = ((ctx.values[STOP_CONTINUED] as number | undefined) ?? 0) > 0;
+      if (hooks.config[event]?.length) await hooks.run(event, { stop_hook_active: active, agent_name: ctx.agentName }, ctx.signal);
     },
   };
 }
@@ -158,13 +200,14 @@ function hooksAgentMiddleware(hooks: Hooks, role: 'root' | 'subagent', takePendi
 /**
  * PreToolUse: a block (exit 2, `decision: block`, `permissionDecision: deny`, `continue: false`)
  * is the call's result, so the model reads the reason; `updatedInput` becomes the call's
- * arguments (the approval shows them). Once decided for a call, it is kept in the run's values:
- * the resume after an approval does not run the hook again.
+ * arguments (the approval shows them); `permissionDecision: allow | ask` travels with the call to
+ * the approval middleware (`req.permission`), which skips or forces the prompt. Once decided for a
+ * call, it is kept in the run's values: the resume after an approval does not run the hook again.
  */
 async function preToolUse(hooks: Hooks, ctx: MiddlewareContext, req: ToolCallRequest): Promise<{ req: ToolCallRequest } | { blocked: ToolCallResult }> {
   if (!hooks.config.PreToolUse?.length) return { req };
   const key = PRE_TOOL + req.call.id;
-  let decided = ctx.values[key] as { updatedInput?: Record<string, unknown> } | undefined;
+  let decided = ctx.values[key] as { updatedInput?: Record<string, unknown>; permission?: 'allow' | 'ask' } | undefined;
   if (!decided || !req.resume.wasInterrupted) {
     const name = req.call.function.name;
     const r = await hooks.run('PreToolUse', { tool_name: name, tool_input: argumentsOf(req), tool_use_id: req.call.id, agent_name: ctx.agentName }, ctx.signal);
@@ -173,12 +216,16 @@ async function preToolUse(hooks: Hooks, ctx: MiddlewareContext, req: ToolCallReq
       const context = r.context.length ? `\n${r.context.join('\n')}` : '';
       return { blocked: { kind: 'done', isError: true, content: `The ${name} call was blocked by a PreToolUse hook: ${reason}${context}` } };
     }
-    decided = r.updatedInput ? { updatedInput: r.updatedInput } : {};
+    decided = {
+      ...(r.updatedInput ? { updatedInput: r.updatedInput } : {}),
+      ...(r.permission === 'allow' || r.permission === 'ask' ? { permission: r.permission } : {}),
+    };
     ctx.values[key] = decided;
   }
-  if (!decided.updatedInput) return { req };
+  const decidedReq = decided.permission ? { ...req, permission: decided.permission } : req;
+  if (!decided.updatedInput) return { req: decidedReq };
   const updated = { ...(asRecord(argumentsOf(req)) ?? {}), ...decided.updatedInput };
-  return { req: { ...req, arguments: updated, call: { ...req.call, function: { ...req.call.function, arguments: JSON.stringify(updated) } } } };
+  return { req: { ...decidedReq, arguments: updated, call: { ...req.call, function: { ...req.call.function, arguments: JSON.stringify(updated) } } } };
 }
 
 function argumentsOf(req: ToolCallRequest): unknown {

@@ -215,24 +215,41 @@ export function spawnSandboxed(bwrap: string, args: string[], options: { cwd: st
   return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
 }
 
-let cached: Promise<SandboxStatus> | undefined;
-let cachedFor: string | undefined;
+/** A probe that works is known for the rest of the process; a failed one is tried again after this long. */
+const RETRY_NEGATIVE_AFTER_MS = 60_000;
+/** Generous: under heavy load (a CI machine running many tests) setting up the namespaces can take seconds. */
+const PROBE_TIMEOUT_MS = 20_000;
+
+let cached: { key: string; status: Promise<SandboxStatus>; known: boolean; settledAt?: number } | undefined;
 
 /**
  * Whether commands can be sandboxed here: a bwrap on PATH (or ADK_BWRAP) that can actually set up
- * its namespaces, tried once per process with the same mounts, user mapping and filter a command
- * gets. Where that fails (no user namespaces) adk says so instead of running a weaker sandbox.
+ * its namespaces, tried with the same mounts, user mapping and filter a command gets. Where that fails
+ * (no user namespaces) adk says so instead of running a weaker sandbox. A failed try is tried once
+ * more at once (a loaded machine can fail or time one out), and again a minute later; one that worked
+ * holds for the process, so a command never finds the sandbox gone after a grant was given for it.
  */
 export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): Promise<SandboxStatus> {
   const key = `${env.ADK_BWRAP ?? ''}\0${env.PATH ?? ''}`;
-  if (!cached || cachedFor !== key) {
-    cachedFor = key;
-    cached = probe(env);
-  }
-  return cached;
+  const c = cached;
+  if (c?.key === key && (c.known || c.settledAt === undefined || Date.now() - c.settledAt < RETRY_NEGATIVE_AFTER_MS)) return c.status;
+  const entry: NonNullable<typeof cached> = { key, known: false, status: probeTwice(env) };
+  void entry.status.then((s) => {
+    entry.known = !!s.bwrap;
+    entry.settledAt = Date.now();
+  });
+  cached = entry;
+  return entry.status;
 }
 
-async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
+async function probeTwice(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
+  let { retry, ...status } = await probe(env);
+  if (retry) ({ retry, ...status } = await probe(env));
+  return status;
+}
+
+/** `retry`: bwrap is there but this try failed, which a second try may not. */
+async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus & { retry?: boolean }> {
   if (process.platform !== 'linux') return { reason: `there is no bwrap sandbox on ${process.platform}` };
   const bwrap = env.ADK_BWRAP !== undefined ? (env.ADK_BWRAP || undefined) : findOnPath('bwrap', env.PATH);
   if (!bwrap || !existsSync(bwrap)) return { reason: 'bwrap is not installed (Debian/Ubuntu: apt install bubblewrap)' };
@@ -240,22 +257,25 @@ async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
   return new Promise((resolve) => {
     const child = spawnSandboxed(bwrap, args, { cwd: '/', env: { PATH: env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let timedOut = false;
     child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.stdout.resume();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, PROBE_TIMEOUT_MS);
     child.on('error', (e) => {
       clearTimeout(timer);
-      resolve({ reason: `bwrap cannot start (${e.message})` });
+      resolve({ reason: `bwrap cannot start (${e.message})`, retry: true });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) return resolve({ bwrap });
-      const why = stderr.trim().split('\n')[0] || `exit code ${code}`;
-      resolve({ reason: `bwrap cannot make a safe sandbox here (${why}); the kernel may refuse unprivileged user namespaces` });
+      const why = timedOut ? `it did not answer within ${PROBE_TIMEOUT_MS / 1000} s` : stderr.trim().split('\n')[0] || `exit code ${code}`;
+      resolve({ reason: `bwrap cannot make a safe sandbox here (${why}); the kernel may refuse unprivileged user namespaces`, retry: true });
     });
   });
 }
-
 
 function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   for (const dir of (pathVar ?? '').split(path.delimiter)) {
