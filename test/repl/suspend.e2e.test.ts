@@ -39,7 +39,12 @@ describe('Ctrl-Z and fg (tmux, an interactive bash)', () => {
     await sleep(200);
     tmux.type('susp', ' and sent');
     tmux.keys('susp', 'Enter');
-    await tmux.waitForScreen('susp', (s) => s.includes('got: half typed and sent'), 'the message sent after fg');
+    await tmux.waitForScreen('susp', (s) => s.includes('got: half typed and sent') && s.includes(PROMPT), 'the message sent after fg');
+    // Issue 32, item 8: the frame is taken off the screen before the shell gets it, so no ghost copy
+    // of the input box or the status line stays in the scrollback.
+    const history = tmux.capture('susp', true);
+    expect(history.split('gpt-test · session').length - 1, history).toBe(1);
+    expect(history.match(/^› half typed\s*$/gm) ?? [], history).toEqual([]);
     expect(clearsIn(readFileSync(raw, 'latin1'))).toBe(0);
   }, 60_000);
 });

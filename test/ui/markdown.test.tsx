@@ -4,14 +4,15 @@ import { cleanup, render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/components/Markdown.js';
 import { fitColumns } from '../../src/ui/markdown/Table.js';
-import { highlightCode, resolveLanguage } from '../../src/ui/markdown/highlight.js';
+import { highlightCode, highlighterLoaded, loadHighlighter, resolveLanguage } from '../../src/ui/markdown/highlight.js';
 import { markdownRows } from '../../src/ui/markdown/rows.js';
 import { plain } from './helpers.js';
 
 let level: typeof chalk.level;
-beforeAll(() => {
+beforeAll(async () => {
   level = chalk.level;
   chalk.level = 1;
+  await loadHighlighter();
 });
 afterAll(() => {
   chalk.level = level;
@@ -149,6 +150,10 @@ describe('markdownRows', () => {
 });
 
 describe('highlighting helpers', () => {
+  it('loads cli-highlight on demand, not with the module (the REPL opens before it)', () => {
+    expect(highlighterLoaded()).toBe(true);
+  });
+
   it('resolves aliases and refuses unknown languages', () => {
     expect(resolveLanguage('ts')).toBe('typescript');
     expect(resolveLanguage('sh')).toBe('bash');

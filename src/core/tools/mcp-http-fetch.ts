@@ -1,10 +1,15 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import { addressPolicy, type AddressPolicy, type AllowEntry } from './net/address-policy.js';
 
 /** The fetch an MCP HTTP transport makes its requests with (the SDK's FetchLike). */
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+/** undici takes about 50 ms to load: only a session that reaches a remote MCP server or A2A agent pays it. */
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
 /**
  * fetch for a remote MCP server under fetch_url's rules: public addresses only, unless the server's
@@ -19,10 +24,12 @@ export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = [])
   // a private address is what an attacker's DNS would answer.
   const named: AllowEntry[] = isIP(host) || host === 'localhost' ? [{ host }] : [];
   const policy = addressPolicy([...allowHosts, ...named]);
-  const agent = new Agent({ connect: checkedConnector(policy) });
+  let agent: Dispatcher | undefined;
   return async (url, init) => {
+    const u = await loadUndici();
+    agent ??= new u.Agent({ connect: checkedConnector(policy, u) });
     try {
-      return (await undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
+      return (await u.fetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
     } catch (e) {
       // undici says only "fetch failed"; the refusal (or the network's own error) is its cause.
       const cause = (e as { cause?: Error }).cause;
@@ -35,13 +42,13 @@ export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = [])
  * Connections only to addresses the policy allows: a host name through the checked lookup, and an
  * address written in a URL (which sockets connect to without any lookup) checked here.
  */
-function checkedConnector(policy: AddressPolicy): buildConnector.connector {
+function checkedConnector(policy: AddressPolicy, u: Undici): buildConnector.connector {
   return (opts, callback) => {
     const host = opts.hostname.replace(/^\[|\]$/g, '');
     const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
     const why = isIP(host) ? policy.refuse(host, host, port) : undefined;
     if (why) return callback(Object.assign(new Error(friendly(why)), { code: 'EREFUSED_DESTINATION' }), null);
-    return buildConnector({ lookup: checkedLookup(policy, port) })(opts, callback);
+    return u.buildConnector({ lookup: checkedLookup(policy, port) })(opts, callback);
   };
 }
 

@@ -1,5 +1,6 @@
 import { Box, Static } from 'ink';
 import { memo, useEffect, useState } from 'react';
+import { highlighterLoaded, loadHighlighter } from '../markdown/highlight.js';
 import type { TranscriptItem, ViewState } from '../state/transcript.js';
 import { LiveTail } from './LiveTail.js';
 import { TranscriptItemView } from './TranscriptItemView.js';
@@ -32,17 +33,28 @@ const BATCH = 10;
 /**
  * Memoized because Ink writes a frame at once, outside its frame limit, whenever <Static>
  * re-renders: it must only when items were added. A long transcript is handed to <Static> a batch
- * per frame: Ink lays out everything <Static> gets in one frame as one grid of cells, so 100 turns of
- * markdown at once took hundreds of MB and seconds before the input box showed.
+ * per frame, after a first frame that holds none: Ink lays out everything <Static> gets in one
+ * frame as one grid of cells, so 100 turns of markdown at once took hundreds of MB and seconds
+ * before the input box showed. What goes to the scrollback stays there as written, so nothing is
+ * written before code can be highlighted (cli-highlight loads after the first frame).
  */
 const Committed = memo(function Committed({ items, width }: { items: TranscriptItem[]; width: number }) {
-  const [cap, setCap] = useState(() => (items.length > BATCH ? BATCH : Infinity));
+  const [highlighter, setHighlighter] = useState(highlighterLoaded);
+  const [cap, setCap] = useState(() => (items.length > BATCH ? 0 : Infinity));
+  useEffect(() => {
+    if (highlighter) return;
+    let live = true;
+    void loadHighlighter().then(() => live && setHighlighter(true));
+    return () => {
+      live = false;
+    };
+  }, [highlighter]);
   const behind = cap < items.length;
   useEffect(() => {
-    if (!behind) return;
+    if (!behind || !highlighter) return;
     const t = setTimeout(() => setCap((c) => (c + BATCH >= items.length ? Infinity : c + BATCH)), 0);
     return () => clearTimeout(t);
-  }, [behind, cap, items.length]);
-  const shown = behind ? items.slice(0, cap) : items;
+  }, [behind, highlighter, cap, items.length]);
+  const shown = !highlighter ? [] : behind ? items.slice(0, cap) : items;
   return <Static items={shown}>{(item, i) => <TranscriptItemView key={item.id} item={item} prev={shown[i - 1]} width={width} />}</Static>;
 });

@@ -1,0 +1,213 @@
+// The CLI bundle's stand-in for Ink 6.8's `build/output.js` (scripts/bundle.mjs swaps it in; the
+// imports below then resolve from Ink's own folder, to the versions Ink itself uses). Ink's Output
+// builds a full width × height grid of new cell objects for every frame and compares the styles of
+// every pair of neighbouring cells with Sets: writing a resumed session's 7,000 lines of scrollback
+// took seconds, mostly in allocation and GC. This one gives byte for byte the same text
+// (test/ui/fast-output.test.ts compares them) while it:
+//  - allocates a row only when something is written on it, and only as far as the writes reach
+//    (what Ink pads a row with are unstyled spaces, which its trimEnd removes again);
+//  - shares one blank cell and one cache of tokenised lines between frames (a live frame's lines
+//    barely change from one frame to the next);
+//  - skips the style diff between neighbouring cells whose styles are the same.
+import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
+import sliceAnsi from 'slice-ansi';
+import stringWidth from 'string-width';
+
+type Transformer = (line: string, index: number) => string;
+interface Clip {
+  x1?: number | undefined;
+  x2?: number | undefined;
+  y1?: number | undefined;
+  y2?: number | undefined;
+}
+type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
+
+const BLANK: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) as unknown as StyledChar['styles'] }) as StyledChar;
+
+/** A bounded map: the oldest entries go first once it is full. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+}
+
+const styledLines = new Lru<StyledChar[]>(4000);
+const widths = new Lru<number>(8000);
+
+function styledCharsOf(line: string): StyledChar[] {
+  let cached = styledLines.get(line);
+  if (cached === undefined) {
+    cached = styledCharsFromTokens(asciiTokens(line) ?? tokenize(line));
+    styledLines.set(line, cached);
+  }
+  return cached;
+}
+
+type Token = ReturnType<typeof tokenize>[number];
+const sgrTokens = new Lru<Token[]>(512);
+const SGR = /\x1b\[[0-9;]*m/y;
+
+/**
+ * tokenize() for a line of ASCII text and SGR codes, without its grapheme segmenter (most of its
+ * time): in ASCII every character is a grapheme of its own and one column wide. Anything else
+ * (other text, another escape) is left to tokenize().
+ */
+export function asciiTokens(line: string): Token[] | undefined {
+  const tokens: Token[] = [];
+  for (let i = 0; i < line.length; ) {
+    const c = line.charCodeAt(i);
+    if (c > 0x7f) return undefined;
+    if (c !== 0x1b) {
+      tokens.push({ type: 'char', value: line[i]!, fullWidth: false });
+      i++;
+      continue;
+    }
+    SGR.lastIndex = i;
+    const code = SGR.exec(line)?.[0];
+    if (!code) return undefined;
+    let codes = sgrTokens.get(code);
+    if (!codes) sgrTokens.set(code, (codes = tokenize(code)));
+    tokens.push(...codes);
+    i += code.length;
+  }
+  return tokens;
+}
+
+function widthOf(text: string): number {
+  let cached = widths.get(text);
+  if (cached === undefined) {
+    cached = stringWidth(text);
+    widths.set(text, cached);
+  }
+  return cached;
+}
+
+function widestLine(text: string): number {
+  let width = 0;
+  for (const line of text.split('\n')) width = Math.max(width, widthOf(line));
+  return width;
+}
+
+const sameStyles = (a: StyledChar['styles'], b: StyledChar['styles']): boolean => {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.code !== b[i]!.code || a[i]!.endCode !== b[i]!.endCode) return false;
+  return true;
+};
+
+/**
+ * styledCharsToString without its per-cell work where it writes nothing: the library compares each
+ * cell's styles with its neighbour's through three Sets, which is where most of a frame's time went;
+ * between equal styles the difference is empty, so it is skipped.
+ */
+function rowToString(row: readonly StyledChar[]): string {
+  let out = '';
+  for (let i = 0; i < row.length; i++) {
+    const cell = row[i]!;
+    if (i === 0) out += ansiCodesToString(cell.styles);
+    else if (!sameStyles(row[i - 1]!.styles, cell.styles)) out += ansiCodesToString(diffAnsiCodes(row[i - 1]!.styles, cell.styles));
+    out += cell.value;
+  }
+  // What closes the last cell's styles, as the library ends every string.
+  if (row.length > 0) out += ansiCodesToString(diffAnsiCodes(row[row.length - 1]!.styles, []));
+  return out;
+}
+
+export default class Output {
+  width: number;
+  height: number;
+  operations: Operation[] = [];
+
+  constructor(options: { width: number; height: number }) {
+    this.width = options.width;
+    this.height = options.height;
+  }
+
+  write(x: number, y: number, text: string, options: { transformers: Transformer[] }): void {
+    if (!text) return;
+    this.operations.push({ type: 'write', x, y, text, transformers: options.transformers });
+  }
+
+  clip(clip: Clip): void {
+    this.operations.push({ type: 'clip', clip });
+  }
+
+  unclip(): void {
+    this.operations.push({ type: 'unclip' });
+  }
+
+  get(): { output: string; height: number } {
+    const rows: (StyledChar | undefined)[][] = [];
+    const clips: Clip[] = [];
+    for (const operation of this.operations) {
+      if (operation.type === 'clip') clips.push(operation.clip);
+      if (operation.type === 'unclip') clips.pop();
+      if (operation.type !== 'write') continue;
+      const { text, transformers } = operation;
+      let { x, y } = operation;
+      let lines = text.split('\n');
+      const clip = clips.at(-1);
+      if (clip) {
+        const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+        const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
+        if (clipHorizontally) {
+          const width = widestLine(text);
+          if (x + width < clip.x1! || x > clip.x2!) continue;
+        }
+        if (clipVertically && (y + lines.length < clip.y1! || y > clip.y2!)) continue;
+        if (clipHorizontally) {
+          lines = lines.map((line) => {
+            const from = x < clip.x1! ? clip.x1! - x : 0;
+            const width = widthOf(line);
+            const to = x + width > clip.x2! ? clip.x2! - x : width;
+            return sliceAnsi(line, from, to);
+          });
+          if (x < clip.x1!) x = clip.x1!;
+        }
+        if (clipVertically) {
+          const from = y < clip.y1! ? clip.y1! - y : 0;
+          const to = y + lines.length > clip.y2! ? clip.y2! - y : lines.length;
+          lines = lines.slice(from, to);
+          if (y < clip.y1!) y = clip.y1!;
+        }
+      }
+      let offsetY = 0;
+      for (let [index, line] of lines.entries()) {
+        const rowIndex = y + offsetY;
+        // Ink's grid has `height` rows: a write below them is dropped.
+        if (rowIndex < 0 || rowIndex >= this.height) continue;
+        const row = (rows[rowIndex] ??= []);
+        for (const transformer of transformers) line = transformer(line, index);
+        let offsetX = x;
+        for (const character of styledCharsOf(line)) {
+          this.reach(row, offsetX);
+          row[offsetX] = character;
+          const characterWidth = Math.max(1, widthOf(character.value));
+          for (let i = 1; i < characterWidth; i++) {
+            this.reach(row, offsetX + i);
+            row[offsetX + i] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
+          }
+          offsetX += characterWidth;
+        }
+        offsetY++;
+      }
+    }
+    const out: string[] = [];
+    for (let y = 0; y < this.height; y++) {
+      const row = rows[y];
+      out.push(row ? rowToString(row.filter((c): c is StyledChar => c !== undefined)).trimEnd() : '');
+    }
+    return { output: out.join('\n'), height: this.height };
+  }
+
+  /** Fills a row up to `x` as Ink's pre-filled grid would be: blanks inside the width, holes beyond it. */
+  private reach(row: (StyledChar | undefined)[], x: number): void {
+    for (let i = row.length; i < x; i++) row[i] = i < this.width ? BLANK : undefined;
+  }
+}
