@@ -1,7 +1,7 @@
 import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
 import { runShellCommand, shellContext } from './shell-command.js';
 import { withMentions } from './mentions.js';
-import { MentionIndex } from './mention-index.js';
+import { MentionPicker } from './mention-picker.js';
 import { expandMcpPrompt, withResourceMentions } from './mcp-mentions.js';
 import { customCommandInvocation, expandLocalCommand } from './local-commands.js';
 import { CommandTurn, type CommandGrant, type CommandTurnHost } from './command-turn.js';
@@ -222,27 +222,13 @@ export class ChatHost {
 
   private readonly typed = new Map<string, string>();
 
+  private readonly picker = new MentionPicker(() => this.team);
+
   /** The live `@` picker: workspace paths and MCP resources matching what follows `@`, best first (fuzzy, like fzf). */
-  completePath = (query: string): string[] => {
-    // One index per team (a `/model` or `/agents` switch brings another team, maybe other MCP servers).
-    if (this.mentionIndex?.team !== this.team) {
-      const index = new MentionIndex(this.team.workspace, this.team.mcp);
-      index.onChange(() => {
-        if (this.mentionIndex?.index === index) for (const l of this.mentionListeners) l();
-      });
-      this.mentionIndex = { team: this.team, index };
-    }
-    return this.mentionIndex.index.search(query);
-  };
+  completePath = (query: string): string[] => this.picker.search(query);
 
   /** The `@` picker searches again when what it searches grew (MCP resources that arrived later). */
-  onMentionsChanged = (listener: () => void): (() => void) => {
-    this.mentionListeners.add(listener);
-    return () => void this.mentionListeners.delete(listener);
-  };
-
-  private mentionIndex: { team: Team; index: MentionIndex } | undefined;
-  private readonly mentionListeners = new Set<() => void>();
+  onMentionsChanged = (listener: () => void): (() => void) => this.picker.onChange(listener);
 
   /** `!command`: runs it in the workspace, shows it as a shell row, and adds it to the conversation. */
   runShell = (command: string, signal: AbortSignal): AsyncIterable<AgentEvent> => this.shellEvents(command, this.orStopping(signal));

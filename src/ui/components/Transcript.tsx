@@ -35,8 +35,9 @@ const BATCH = 10;
  * re-renders: it must only when items were added. A long transcript is handed to <Static> a batch
  * per frame, after a first frame that holds none: Ink lays out everything <Static> gets in one
  * frame as one grid of cells, so 100 turns of markdown at once took hundreds of MB and seconds
- * before the input box showed. What goes to the scrollback stays there as written, so nothing is
- * written before code can be highlighted (cli-highlight loads after the first frame).
+ * before the input box showed. What goes to the scrollback stays there as written, so an answer
+ * with code waits for the highlighter (cli-highlight loads after the first frame), and what
+ * follows it waits too, to keep the order.
  */
 const Committed = memo(function Committed({ items, width }: { items: TranscriptItem[]; width: number }) {
   const [highlighter, setHighlighter] = useState(highlighterLoaded);
@@ -55,6 +56,13 @@ const Committed = memo(function Committed({ items, width }: { items: TranscriptI
     const t = setTimeout(() => setCap((c) => (c + BATCH >= items.length ? Infinity : c + BATCH)), 0);
     return () => clearTimeout(t);
   }, [behind, highlighter, cap, items.length]);
-  const shown = !highlighter ? [] : behind ? items.slice(0, cap) : items;
+  const writable = highlighter ? items.length : firstWithCode(items);
+  const shown = Math.min(cap, writable) >= items.length ? items : items.slice(0, Math.min(cap, writable));
   return <Static items={shown}>{(item, i) => <TranscriptItemView key={item.id} item={item} prev={shown[i - 1]} width={width} />}</Static>;
 });
+
+/** The index of the first answer with a code block (the highlighter colours it); the length when none has. */
+function firstWithCode(items: readonly TranscriptItem[]): number {
+  const i = items.findIndex((item) => item.kind === 'assistant' && /(^|\n) {0,3}(```|~~~)/.test(item.text));
+  return i === -1 ? items.length : i;
+}
