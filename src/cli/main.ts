@@ -227,7 +227,7 @@ program
   .description("trust a folder's agents.yaml (module tools, MCP servers, endpoints): by path and content hash")
   .argument('[path]', 'folder (its agents.yaml) or agents file; default the current folder')
   .option('--list', 'list trusted agents files')
-  .option('--revoke <dir>', 'forget every trusted agents file in this folder')
+  .option('--revoke <dir>', 'forget every trusted file under this folder (agents file, .adk settings and command files)')
   .option('--yes', 'do not ask (for scripts): trust what is printed')
   .action(async (path: string | undefined, opts) => {
     const { trustCommand } = await import('./commands/trust.js');

@@ -1,6 +1,8 @@
 import { Hooks } from '../core/middlewares/hooks/middleware.js';
 import { hasHooks, mergeHooks, type HooksConfig } from '../core/middlewares/hooks/config.js';
+import { relative } from 'node:path';
 import type { TeamConfig } from '../core/config/index.js';
+import { folderHookGuard, folderHooksCode, hookCodeChange, hookCodeTrusted, trustedHookCode, type FolderHookTrust } from './settings/hook-code-trust.js';
 import { hookPowers, readSettingsHooks, untrustedHookFiles, type FolderHooksFile } from './settings/settings-hooks.js';
 import { UntrustedAgentsFileError } from './team.js';
 import type { TrustStore } from './trust.js';
@@ -20,16 +22,40 @@ export class UntrustedFolderHooksError extends UntrustedAgentsFileError {
  * The team's hooks: the person's settings (always), the folder's settings files (once trusted),
  * and the agents file's `hooks:` (its trust was settled with the file). `ask`: an untrusted
  * folder's hooks throw UntrustedFolderHooksError for the REPL to ask; otherwise they are left
- * out and `notice` says so.
+ * out and `notice` says so. A trusted file whose hooks' code changed since (hook-code-trust) is asked
+ * about again; otherwise its hooks stay, guarded: a changed one does not run, and blocks what it checks.
  */
-export function teamHooks(config: TeamConfig, cwd: string, env: NodeJS.ProcessEnv, trust: TrustStore, ask: boolean | undefined): { hooks?: Hooks; notice?: string; problems: string[] } {
+export async function teamHooks(config: TeamConfig, cwd: string, env: NodeJS.ProcessEnv, trust: TrustStore, ask: boolean | undefined): Promise<{ hooks?: Hooks; notice?: string; problems: string[] }> {
   const settings = readSettingsHooks(cwd, env);
   const untrusted = untrustedHookFiles(settings.folderFiles, trust);
-  if (untrusted.length && ask) throw new UntrustedFolderHooksError(untrusted);
+  // Each folder hook's code, checked before every run against the code that was trusted.
+  const guarded = new Map<string, FolderHookTrust>();
+  const files: FolderHooksFile[] = [];
+  for (const f of settings.folderFiles) {
+    const code = await folderHooksCode(cwd, f.hooks);
+    const file: FolderHooksFile = { ...f, code: code.all };
+    files.push(file);
+    if (untrusted.includes(f)) continue;
+    const ok = hookCodeTrusted(trust, f.path, code.all);
+    const trusted = ok ? code.all : trustedHookCode(trust, f.path, env);
+    file.codeChange = ok ? undefined : hookCodeChange(trusted, code.all);
+    // One record per file, shared by its commands: trusted again in-session, all of them run again.
+    const record: FolderHookTrust = { file: f.path, sha256: f.sha256, hooks: f.hooks, code: trusted };
+    for (const command of code.byCommand.keys()) if (!guarded.has(command)) guarded.set(command, record);
+  }
+  const changed = files.filter((f) => f.codeChange);
+  const toAsk = files.filter((f) => untrusted.some((u) => u.path === f.path) || f.codeChange);
+  if (toAsk.length && ask) throw new UntrustedFolderHooksError(toAsk);
   const folder: HooksConfig[] = settings.folderFiles.filter((f) => !untrusted.includes(f)).map((f) => f.hooks);
   const all = mergeHooks(settings.user, ...folder, config.hooks);
-  const notice = untrusted.length ? `The hooks in ${untrusted.map((f) => f.path).join(' and ')} are not run: this folder's hooks are not trusted (review them in adk chat, or trust a file with: adk trust ${untrusted[0]!.path}).` : undefined;
+  const notices = [
+    ...(untrusted.length ? [`The hooks in ${untrusted.map((f) => f.path).join(' and ')} are not run: this folder's hooks are not trusted (review them in adk chat, or trust a file with: adk trust ${untrusted[0]!.path}).`] : []),
+    ...changed.map(
+      (f) =>
+        `The code the hooks of ${f.path} run changed since you trusted it (${f.codeChange}): a hook that runs changed code does not run, and the tool calls and prompts it checks are blocked. Review it, then trust it again with: adk trust ${relative(cwd, f.path)}`,
+    ),
+  ];
   const shellEnv = env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean);
-  const hooks = hasHooks(all) ? new Hooks({ hooks: all, cwd, env, extraEnv: shellEnv }) : undefined;
-  return { ...(hooks ? { hooks } : {}), ...(notice ? { notice } : {}), problems: settings.problems };
+  const hooks = hasHooks(all) ? new Hooks({ hooks: all, cwd, env, extraEnv: shellEnv, guard: guarded.size ? folderHookGuard(cwd, guarded, trust) : undefined }) : undefined;
+  return { ...(hooks ? { hooks } : {}), ...(notices.length ? { notice: notices.join('\n') } : {}), problems: settings.problems };
 }

@@ -212,7 +212,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   oauth?.setOAuthSecretSink(addConfigSecret);
   // Hooks first: an untrusted folder's hooks are asked about before anything starts.
   const { teamHooks } = await import('./team-hooks.js');
-  const hooks = teamHooks(config, cwd, env, opts.trust ?? new TrustStore(), opts.askFolderHooks);
+  const hooks = await teamHooks(config, cwd, env, opts.trust ?? new TrustStore(), opts.askFolderHooks);
   const registry = new ToolRegistry({
     workspaceRoot: cwd,
     // `host,host:port cidr`: commas and spaces both separate entries, as the README writes it.
@@ -220,6 +220,9 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     shellEnv: env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean),
     shellReadPaths: env.ADK_SANDBOX_READ_PATHS?.split(/[\s,]+/).filter(Boolean),
     shellSandbox: shellSandboxFromEnv(env),
+    // adk's home (the person's own commands and settings, trust; inside the workspace when it is the
+    // home folder) and the folder's settings files (their deny rules bind without trust): never a model's to write.
+    protectedPaths: [defaultAdkHome(env), join(cwd, '.adk', 'settings.json'), join(cwd, '.adk', 'settings.local.json')],
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
@@ -265,7 +268,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     // The sandbox probe runs alongside the start, not before it. Without the sandbox it was meant to
     // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
     // A turn waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides a call.
-    const sandboxMissing = wantsSandbox(config, env) ? unsandboxedReason() : Promise.resolve(undefined);
+    const sandboxMissing = wantsSandbox(config, env) ? unsandboxedReason(cwd) : Promise.resolve(undefined);
     const sandboxNotice = sandboxMissing.then((why) => why && unsandboxedNotice(why));
     let unsandboxed = wantsSandbox(config, env) ? 'the sandbox probe has not answered' : undefined;
     void sandboxMissing.then(
@@ -378,9 +381,10 @@ function wantsSandbox(config: TeamConfig, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** Why shell commands would run unsandboxed here; undefined when the sandbox works. */
-async function unsandboxedReason(): Promise<string | undefined> {
+async function unsandboxedReason(workspace: string): Promise<string | undefined> {
   const { sandboxStatus } = await import('../core/tools/sandbox/bwrap.js');
-  const status = await sandboxStatus();
+  // The workspace the shell runs in: a bwrap found inside it is never taken (see sandboxStatus).
+  const status = await sandboxStatus(process.env, workspace);
   return status.bwrap ? undefined : (status.reason ?? 'bwrap cannot run here');
 }
 

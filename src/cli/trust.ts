@@ -2,6 +2,7 @@ import { realPathOrSelf } from './paths.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { CodeManifest } from '../core/config/index.js';
 import { dirname, join } from 'node:path';
+import { isInside } from '../core/tools/workspace.js';
 import { defaultAdkHome } from '../core/store/store-url.js';
 
 /** One trusted agents file: the folder it governs and the exact bytes that were trusted. */
@@ -46,11 +47,15 @@ export class TrustStore {
     return entry;
   }
 
-  /** Removes every trusted file in `folder`; returns how many. */
+  /**
+   * Removes every trusted file under `folder` (or that file); returns how many. By path, not by an
+   * entry's own folder: a project's `.adk/settings.json` and `.adk/commands/*.md` are trusted too.
+   */
   revoke(folder: string): number {
     const data = this.read();
     const dir = realPathOrSelf(folder);
-    const keys = Object.keys(data.files).filter((k) => data.files[k].folder === dir || k === dir);
+    // Path-boundary containment: `/a/repo` does not hold `/a/repo-other`.
+    const keys = Object.keys(data.files).filter((k) => isInside(dir, k));
     for (const k of keys) delete data.files[k];
     this.write(data);
     return keys.length;
@@ -74,7 +79,6 @@ export class TrustStore {
     renameSync(tmp, this.path);
   }
 }
-
 
 /**
  * The code each fingerprint stood for (ADK_HOME/code/<hash>.json, 0600), so that a refused resume

@@ -25,6 +25,11 @@ export interface InterruptDetails {
   callId?: string | undefined;
   /** For approval: the call started before adk stopped, so it may have done its work already. */
   mayHaveRun?: true | undefined;
+  /**
+   * For approval: this tool asks before every call here, whatever the session's grants and allow rules
+   * say (shell without its sandbox). A face must never answer it from a grant, nor offer "always allow".
+   */
+  alwaysAsks?: true | undefined;
   /** For approval: what the call would change, as a unified diff (tools with a `preview`). */
   diff?: string | undefined;
   /** For plan_review: the proposed steps. */

@@ -26,6 +26,7 @@ export const PendingInterruptSchema = z.object({
   callId: z.string().optional(),
   arguments: z.unknown().optional(),
   mayHaveRun: z.boolean().optional().describe('The approved call started before adk stopped: it may have run already'),
+  alwaysAsks: z.boolean().optional().describe('The tool asks before every call here (shell without its sandbox): "always allow" does not apply to it'),
   plan: z.array(z.string()).optional(),
   diff: z.string().optional().describe('What the call would change, as a unified diff'),
   data: z.unknown().optional(),

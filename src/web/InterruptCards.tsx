@@ -61,9 +61,11 @@ function ApprovalCard({ p, onAnswer, onAlways }: { p: PendingInterrupt; onAnswer
         <button type="button" className="primary" onClick={approve}>
           Approve
         </button>
-        <button type="button" title={`run ${p.tool} without asking for the rest of this session`} onClick={onAlways}>
-          Always allow {p.tool}
-        </button>
+        {p.alwaysAsks ? null : (
+          <button type="button" title={`run ${p.tool} without asking for the rest of this session`} onClick={onAlways}>
+            Always allow {p.tool}
+          </button>
+        )}
         <button type="button" onClick={() => setEditing((x) => !x)}>
           {editing ? 'Keep arguments' : 'Edit arguments'}
         </button>

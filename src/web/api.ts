@@ -20,6 +20,8 @@ export interface PendingInterrupt {
   plan?: string[];
   /** What the call would change, as a unified diff (write_file, edit_file). */
   diff?: string;
+  /** The tool asks before every call here (shell without its sandbox): "always allow" would not apply. */
+  alwaysAsks?: boolean;
 }
 
 export interface Todo {

@@ -41,7 +41,8 @@ export async function permissionRequest(sessionId: string, p: Waiting, workspace
       rawInput: args,
       content: [...(diff ? [diff] : []), ...(p.message ? [textContent(p.message)] : [])],
     },
-    options: APPROVAL_OPTIONS,
+    // A tool that asks every time here (shell without its sandbox): "always allow" would not hold.
+    options: p.alwaysAsks ? APPROVAL_OPTIONS.filter((o) => o.kind !== 'allow_always') : APPROVAL_OPTIONS,
   };
 }
 

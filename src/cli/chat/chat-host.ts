@@ -150,6 +150,8 @@ export class ChatHost {
       startTurn: (input, signal, inbox, grant) => this.commandTurn(input, signal, inbox, grant),
       trust: this.teamOptions.trust ?? new TrustStore(trustFile(env)),
       env,
+      // A `!`cmd`` runs outside any run: its output is redacted of what the run's tool results are.
+      secrets: this.stores.secrets,
     };
   }
 

@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
 import { formatRule, type AllowRule } from '../../core/agents/allow-rules.js';
 import type { ApprovalPolicy } from '../../core/agents/run-context.js';
 import type { InterruptContext, InterruptDetails } from '../../core/interrupt.js';
 import type { UserInput } from '../../core/schema/content-part.js';
+import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
+import { configSecretValues } from '../secrets.js';
 import type { Team } from '../team.js';
 import type { TrustStore } from '../trust.js';
 import { allowedToolRules } from './command-allowed-tools.js';
@@ -26,6 +27,8 @@ export interface CommandTurnHost {
   startTurn(input: UserInput, signal: AbortSignal, inbox: RunInbox | undefined, grant: CommandGrant): AsyncIterable<AgentEvent>;
   trust: TrustStore;
   env: NodeJS.ProcessEnv;
+  /** The values the run's tool results are redacted of; default: the environment's secrets and the agents file's. */
+  secrets?: (() => readonly string[]) | undefined;
 }
 
 /** What one command's turn gets beyond the session's own: its allowed tools, its model's team. */
@@ -113,9 +116,11 @@ export class CommandTurn {
     for (const [i, command] of this.bangs.entries()) {
       const shell = this.host.team.shell;
       const r = shell ? await runBang(shell, command, this.callIds[i]!, signal) : { content: 'this team has no shell tool to run it with', isError: true };
-      yield { ...messageEvent({ role: 'tool', content: r.content || '(no output)', toolCallId: this.callIds[i]!, toolName: 'shell', ...(r.isError ? { isError: true } : {}) }), agentName: this.agent };
+      // Outside any run, so not redacted by the agent layer: redacted here, before the row shows it or the prompt holds it.
+      const content = redactSecrets(r.content, this.secrets());
+      yield { ...messageEvent({ role: 'tool', content: content || '(no output)', toolCallId: this.callIds[i]!, toolName: 'shell', ...(r.isError ? { isError: true } : {}) }), agentName: this.agent };
       if (signal.aborted) return;
-      outputs.push(bangOutputText(r.content));
+      outputs.push(bangOutputText(content));
     }
     let team: Team | undefined;
     if (this.model && this.model !== this.host.team.modelName) {
@@ -158,8 +163,9 @@ export class CommandTurn {
     if (ignored.length) this.notices.push(`${this.command.name}: allowed-tools entries adk does not know were left out: ${ignored.join(', ')}`);
     this.rulesDecided = true;
     if (!rules.length) return undefined;
-    const hash = fileHash(this.command.file);
-    if (this.command.scope === 'user' || (hash && this.host.trust.isTrusted(this.command.file, hash))) {
+    // The hash of the bytes the rules were parsed from (one read: custom-commands), never a new read of the file.
+    const hash = this.command.sha256;
+    if (this.command.scope === 'user' || this.host.trust.isTrusted(this.command.file, hash)) {
       this.rules = rules;
       return undefined;
     }
@@ -177,7 +183,7 @@ export class CommandTurn {
     return { id, address: `agent:${this.agent}`, info };
   }
 
-  private pendingRules: { rules: AllowRule[]; hash: string | undefined } | undefined;
+  private pendingRules: { rules: AllowRule[]; hash: string } | undefined;
 
   /** Each `` !`cmd` ``: refused (a deny rule, plan mode), allowed by a rule or grant, or asked. */
   private decideBangs(): InterruptContext[] | string {
@@ -192,7 +198,9 @@ export class CommandTurn {
         continue;
       }
       const id = `cmd_run_${this.callIds[i]}`;
-      const info: InterruptDetails = { kind: 'approval', message: `Allow shell: ${command}?`, tool: 'shell', arguments: { command }, callId: this.callIds[i] };
+      // Shell without its sandbox: said as the core says it (and marked, so no grant answers it in the REPL).
+      const why = this.host.team.alwaysAsk?.includes('shell') ? (this.host.team.alwaysAskReason ?? 'shell commands run without a sandbox here') : undefined;
+      const info: InterruptDetails = { kind: 'approval', message: `Allow shell: ${command}?${why ? ` (${why}.)` : ''}`, tool: 'shell', arguments: { command }, callId: this.callIds[i], ...(why ? { alwaysAsks: true as const } : {}) };
       this.asked.set(id, { kind: 'bang', index: i });
       out.push({ id, address: `agent:${this.agent};tool:shell:${this.callIds[i]}`, info });
     }
@@ -209,7 +217,7 @@ export class CommandTurn {
         const yes = typeof data === 'string' && /^\s*y(es)?\s*$/i.test(data);
         if (yes && this.pendingRules) {
           this.rules = this.pendingRules.rules;
-          if (this.pendingRules.hash) this.host.trust.trust(this.command.file, this.pendingRules.hash);
+          this.host.trust.trust(this.command.file, this.pendingRules.hash);
         } else this.notices.push(`${this.command.name}: its allowed-tools are not applied; every call asks as usual.`);
         this.rulesDecided = true;
         continue;
@@ -241,6 +249,10 @@ export class CommandTurn {
     yield { agentName: this.agent, runPath: [], action: { interrupted: { contexts, signal } } };
   }
 
+  private secrets(): readonly string[] {
+    return this.host.secrets?.() ?? [...secretsFromEnv(this.host.env), ...configSecretValues()];
+  }
+
   private error(text: string): AgentEvent {
     return { agentName: this.agent, runPath: [], error: new Error(text) };
   }
@@ -264,14 +276,6 @@ function editedCommand(args: unknown): string | undefined {
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function fileHash(file: string): string | undefined {
-  try {
-    return createHash('sha256').update(readFileSync(file)).digest('hex');
   } catch {
     return undefined;
   }

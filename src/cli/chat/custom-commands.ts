@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parseDocument } from 'yaml';
 import { defaultAdkHome } from '../../core/store/store-url.js';
@@ -23,6 +24,8 @@ export interface CustomCommand {
   scope: 'user' | 'project';
   file: string;
   body: string;
+  /** SHA-256 of the very bytes the command was parsed from: what trusting its allowed-tools trusts (command-turn). */
+  sha256: string;
 }
 
 /** Bigger command files are skipped (a command is a prompt, not a dataset). */
@@ -35,21 +38,23 @@ export function findCustomCommands(workspace: string, env: NodeJS.ProcessEnv = p
     // A project's folder counts only while its real path stays in the workspace (`.adk/commands -> /`).
     if (scope === 'project' && !insideReal(workspace, dir)) continue;
     for (const file of markdownFiles(dir)) {
-      const c = readCommand(file, dir, scope);
+      const c = readCommandFile(file, dir, scope);
       if (c && !found.has(c.name)) found.set(c.name, c);
     }
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function readCommand(file: string, dir: string, scope: 'user' | 'project'): CustomCommand | undefined {
-  let text: string;
-  try {
-    if (statSync(file).size > MAX_COMMAND_BYTES) return undefined;
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/**
+ * One command file, read once: the bytes hashed are the bytes parsed, so a file swapped while the
+ * command runs cannot have one version approved and another's allowed-tools granted. A link (which
+ * may replace the file after its folder was listed), anything but a regular file, or a file past the
+ * cap is not read.
+ */
+export function readCommandFile(file: string, dir: string, scope: 'user' | 'project'): CustomCommand | undefined {
+  const bytes = readOnce(file);
+  if (!bytes) return undefined;
+  const text = bytes.toString('utf8');
   const rel = relative(dir, file).slice(0, -'.md'.length);
   const name = `/${rel.split(sep).join(':')}`;
   if (!/^\/[\w.:-]+$/.test(name)) return undefined;
@@ -58,7 +63,35 @@ function readCommand(file: string, dir: string, scope: 'user' | 'project'): Cust
   const tools = data['allowed-tools'];
   const allowedTools = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? splitTools(tools) : undefined;
   const firstLine = body.trim().split('\n')[0]?.slice(0, 80) ?? '';
-  return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body };
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body, sha256 };
+}
+
+/** The file's bytes through one descriptor: no link followed (O_NOFOLLOW), no FIFO waited on, a regular file within the cap. */
+function readOnce(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_COMMAND_BYTES) return undefined;
+    // Read to the end, one byte past the cap: a file that grew since fstat is refused, not cut.
+    const buf = Buffer.alloc(MAX_COMMAND_BYTES + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const r = readSync(fd, buf, n, buf.length - n, null);
+      if (r === 0) break;
+      n += r;
+    }
+    return n > MAX_COMMAND_BYTES ? undefined : buf.subarray(0, n);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `Bash(git add:*), Read` → its entries; a comma inside parentheses belongs to its pattern. */

@@ -79,7 +79,7 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
   const initialInterrupts: InterruptContext[] = pending.map((p) => ({
     id: p.id,
     address: p.address,
-    info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments, callId: p.callId, ...(p.mayHaveRun ? { mayHaveRun: true } : {}) },
+    info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments, callId: p.callId, ...(p.mayHaveRun ? { mayHaveRun: true } : {}), ...(p.alwaysAsks ? { alwaysAsks: true } : {}) },
   }));
   const open = !!o.record?.checkpointId;
   return { host, initialItems: items, initialInterrupts, initialTodos: open ? (o.record?.todos as Todo[] | undefined) : undefined };
@@ -104,6 +104,12 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
     host.onChange = () => rerender((n) => n + 1);
     return () => void (host.onChange = undefined);
   }, [host]);
+  // Until the sandbox probe answers, shell counts as asking every time (its prompt offers no "always"); drawn again once known.
+  useEffect(() => {
+    let live = true;
+    void host.team.alwaysAskKnown.then(() => live && rerender((n) => n + 1), () => {});
+    return () => void (live = false);
+  }, [host.team]);
   const [savedHistory] = useState(() => history.load());
   const parents = useMemo(() => agentParents(host.team.agent), [host.team]);
   // Built-ins and custom commands from the start; the skills and the MCP servers' prompts (`/server:prompt`) join once found.
@@ -143,6 +149,7 @@ export function ReplRoot({ start: { host, initialItems, initialInterrupts, initi
       onAlwaysApprove={host.grant}
       onRemember={(tool, args) => rememberRule(host.team, tool, args)}
       ruleAllows={(tool, args) => !host.team.alwaysAsk.includes(tool) && host.team.allowRules.some((r) => ruleAllows(r, tool, args, host.team.workspace))}
+      alwaysAsks={(tool) => host.team.alwaysAsk.includes(tool)}
       permissionMode={host.modes.label}
       onCycleMode={host.cycleMode}
       planReview={host.modes.planToReview}

@@ -95,7 +95,9 @@ async function loadTrustedTeam(options: TeamOptions, trust: TrustStore, keys: St
       const trusted = await askTrust(e);
       keys.resume();
       if (e instanceof UntrustedFolderHooksError) {
-        if (trusted) for (const f of e.files) trust.trust(f.path, f.sha256);
+        // The files' bytes and the code their hooks run (a script a model rewrites later stops the hook).
+        const { trustFolderHooks } = await import('../settings/hook-code-trust.js');
+        if (trusted) for (const f of e.files) trustFolderHooks(trust, f, options.env);
         opts = { ...opts, askFolderHooks: false };
         continue;
       }

@@ -6,7 +6,8 @@ import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { confirmTrust } from './confirm-trust.js';
 import { readSettingsFile } from '../settings/settings-files.js';
-import type { TrustStore } from '../trust.js';
+import { describeCode, type TrustStore } from '../trust.js';
+import { folderHooksCode, trustFolderHooks } from '../settings/hook-code-trust.js';
 
 const out = (s: string) => void process.stdout.write(sanitizeText(s));
 
@@ -23,12 +24,18 @@ export async function trustSettingsFile(path: string, store: TrustStore, yes: bo
   const file = realpathSync(path);
   const f = readSettingsFile(file.endsWith('settings.local.json') ? 'local' : 'project', file);
   if (f.error || !f.data || !f.sha256) throw new CliError(f.error ?? `${file} cannot be read`, ExitCode.usage);
-  const hooks = listHooks(parseHooks(f.data.hooks).hooks);
+  const parsed = parseHooks(f.data.hooks).hooks;
+  const hooks = listHooks(parsed);
   out(`${file}\n`);
   out(hooks.length ? `It would:\n${hooks.map((h) => `  - ${hookPowerText(h)}\n`).join('')}` : 'It runs no hooks.\n');
+  // Trust covers the workspace code the hooks run (hook-code-trust): a script changed later stops its hook.
+  const code = (await folderHooksCode(dirname(dirname(file)), parsed)).all;
+  const lines = describeCode(code);
+  if (lines.length) out(`Trust covers the code its hooks run; a change to any of it must be trusted again:\n${lines.map((l) => `  - ${l}\n`).join('')}`);
   if (f.data.permissions !== undefined) out('It sets permission rules (see /permissions in adk chat).\n');
   if (!(await confirmTrust(yes, out))) return ExitCode.usage;
-  const entry = store.trust(file, f.sha256);
+  trustFolderHooks(store, { path: file, sha256: f.sha256, code });
+  const entry = store.list().find((e) => e.file === file) ?? { file, sha256: f.sha256 };
   out(`trusted ${entry.file} (sha256:${entry.sha256.slice(0, 12)}); a changed file must be trusted again\n`);
   return ExitCode.ok;
 }

@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
 import { parseHooks, mergeHooks, hasHooks, listHooks, type HooksConfig } from '../../core/middlewares/hooks/config.js';
 import { hookPowerText } from '../../core/config/powers.js';
-import type { TrustStore } from '../trust.js';
+import { describeCode, type TrustStore } from '../trust.js';
+import type { CodeManifest } from '../../core/config/index.js';
 import { readSettingsFiles, settingsValuePosition } from './settings-files.js';
 
 /** One folder settings file that holds hooks: trust is bound to its bytes (as for permission rules). */
@@ -9,6 +10,10 @@ export interface FolderHooksFile {
   path: string;
   sha256: string;
   hooks: HooksConfig;
+  /** The workspace code its hooks run, as it is now (filled in by teamHooks; trust records it too). */
+  code?: CodeManifest | undefined;
+  /** Its bytes are trusted, but its hooks' code changed since (what changed, in words). */
+  codeChange?: string | undefined;
 }
 
 /**
@@ -50,5 +55,10 @@ export function untrustedHookFiles(files: readonly FolderHooksFile[], trust: Tru
 
 /** The hooks as the trust prompt lists them. */
 export function hookPowers(files: readonly FolderHooksFile[]): Array<{ kind: 'hooks'; text: string }> {
-  return files.flatMap((f) => listHooks(f.hooks).map((h) => ({ kind: 'hooks' as const, text: `${hookPowerText(h)} (${h.source ?? f.path})` })));
+  return files.flatMap((f) => [
+    ...listHooks(f.hooks).map((h) => ({ kind: 'hooks' as const, text: `${hookPowerText(h)} (${h.source ?? f.path})` })),
+    // Trust covers the code the hooks run (hook-code-trust): what it is, and what changed since it was trusted.
+    ...(f.code ? describeCode(f.code).map((text) => ({ kind: 'hooks' as const, text: `its hooks' code: ${text}` })) : []),
+    ...(f.codeChange ? [{ kind: 'hooks' as const, text: `its hooks' code changed since you trusted it: ${f.codeChange}` }] : []),
+  ]);
 }

@@ -40,14 +40,34 @@ type Walk = typeof import('acorn-walk');
 
 /** The team's code as it is on disk now. */
 export async function codeManifest(config: TeamConfig): Promise<CodeManifest> {
-  const roots = codeRoots(config);
+  return manifestOfRoots(config.dir, codeRoots(config));
+}
+
+/**
+ * The code `roots` stand for, by path relative to `root`: each file, what a JavaScript file imports,
+ * and (unless `namedOnly`) the whole folder of a program whose imports cannot be read. `namedOnly`
+ * (hooks): a script in another language counts alone, not with its folder, where the hook itself or
+ * the person keeps writing files (logs, caches, settings) that must not read as changed code.
+ */
+export async function manifestOfRoots(root: string, roots: { files: readonly string[]; folders: readonly string[] }, opts: { namedOnly?: boolean } = {}): Promise<CodeManifest> {
   if (!roots.files.length && !roots.folders.length) return { files: {}, packages: {}, folders: [] };
-  // The parser is loaded only for teams that run code of their own.
+  // The parser is loaded only for code of its own.
   const [acorn, walk] = await Promise.all([import('acorn'), import('acorn-walk')]);
-  const graph = new Graph(config.dir, acorn, walk);
+  const graph = new Graph(root, acorn, walk, !opts.namedOnly);
   for (const f of roots.files) graph.visit(f);
   for (const d of roots.folders) graph.wholeFolder(d);
   return graph.manifest();
+}
+
+/**
+ * The workspace code one shell command line runs, as a folder hook's fingerprint: the files its
+ * words name (scripts, `node_modules/.bin/*`), and what their JavaScript imports.
+ */
+export function shellCommandCode(workspace: string, commandLine: string): Promise<CodeManifest> {
+  // Hooks see the workspace as $ADK_PROJECT_DIR / $CLAUDE_PROJECT_DIR (`"$CLAUDE_PROJECT_DIR"/.adk/check.sh`).
+  // Where output is redirected to (`>> .adk/hook.log`) is written, not run: a log that grows is no changed code.
+  const line = commandLine.replace(/\$\{?(?:ADK|CLAUDE)_PROJECT_DIR\}?/g, () => workspace).replace(/>>?\|?\s*(?:"[^"]*"|'[^']*'|[^\s;&|()<>'"]+)/g, ' ');
+  return manifestOfRoots(workspace, commandRoots(workspace, 'sh', ['-c', line], workspace, { binDir: true, wholeFolders: false }), { namedOnly: true });
 }
 
 /** Commands that run a program adk may find among their words (else their folder counts whole). */
@@ -77,34 +97,62 @@ export function codeRoots(config: TeamConfig): { files: string[]; folders: strin
   for (const s of config.mcpServers.values()) {
     // A remote server runs no code here.
     if (s.url) continue;
-    const words = [s.command, ...s.args];
-    // `sh -c "exec node mcp/server.js"`: the script's words name files too.
-    const shellFlag = SHELLS.has(path.basename(s.command)) ? s.args.indexOf('-c') : -1;
-    const script = shellFlag >= 0 ? s.args[shellFlag + 1] : undefined;
-    if (script !== undefined) words.push(...shellWords(script));
-    // A program given inline (`node -e "require('./lib')"`, `python -c …`, `python -m pkg`, `-msrv`) loads
-    // what no file names: its folder counts whole.
-    const cwd = s.cwd ? path.resolve(config.dir, s.cwd) : config.dir;
-    if (words.some((w, i) => (INLINE_PROGRAM.has(w) || /^-[mc]\S/.test(w)) && i !== shellFlag + 1)) folders.add(cwd);
-    const candidates = words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]);
-    const bases = new Set([config.dir, cwd]);
-    // `cd mcp && node ./server.js`: a folder a word names is where later words may be relative to.
-    for (const word of candidates) for (const base of [...bases]) if (isDir(path.resolve(base, word)) && isInside(config.dir, path.resolve(base, word))) bases.add(path.resolve(base, word));
-    let named = false;
-    for (const word of candidates) {
-      for (const base of bases) {
-        // `node mcp/server` runs mcp/server.js: the extensions Node and Python add are tried.
-        const file = scriptFile(path.resolve(base, word));
-        // Inside the folder, or reached by a relative path (`../scripts/server.js` in the same workspace).
-        if (file && (isInside(config.dir, file) || (!path.isAbsolute(word) && word.startsWith('.')))) {
-          files.add(file);
-          named = true;
-        }
+    const found = commandRoots(config.dir, s.command, s.args, s.cwd ? path.resolve(config.dir, s.cwd) : config.dir);
+    for (const f of found.files) files.add(f);
+    for (const d of found.folders) folders.add(d);
+  }
+  return { files: [...files].sort(), folders: [...folders].sort() };
+}
+
+/** How commandRoots reads a command line beyond what it does for an MCP server. */
+export interface CommandRootsOptions {
+  /** A bare word (`prettier` in `npx prettier`) names `dir/node_modules/.bin/<word>` when that exists: npx and npm scripts run it. */
+  binDir?: boolean | undefined;
+  /** Count a folder whole where its program cannot be found (default true); false: only the files the words name. */
+  wholeFolders?: boolean | undefined;
+}
+
+/**
+ * The files inside `dir` one command line names (`command args…`, also the script of `sh -c "…"`),
+ * and folders to count whole (a program given inline: `node -e "…"`). Shared by MCP servers and
+ * folder hooks, so both fingerprint a command's code the same way.
+ */
+export function commandRoots(dir: string, command: string, args: readonly string[], cwd: string, opts: CommandRootsOptions = {}): { files: string[]; folders: string[] } {
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  const wholeFolders = opts.wholeFolders ?? true;
+  const words = [command, ...args];
+  // `sh -c "exec node mcp/server.js"`: the script's words name files too.
+  const shellFlag = SHELLS.has(path.basename(command)) ? args.indexOf('-c') : -1;
+  const script = shellFlag >= 0 ? args[shellFlag + 1] : undefined;
+  if (script !== undefined) words.push(...shellWords(script));
+  // A program given inline (`node -e "require('./lib')"`, `python -c …`, `python -m pkg`, `-msrv`) loads
+  // what no file names: its folder counts whole.
+  if (wholeFolders && words.some((w, i) => (INLINE_PROGRAM.has(w) || /^-[mc]\S/.test(w)) && i !== shellFlag + 1)) folders.add(cwd);
+  const candidates = words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]);
+  const bases = new Set([dir, cwd]);
+  // `cd mcp && node ./server.js`: a folder a word names is where later words may be relative to.
+  for (const word of candidates) for (const base of [...bases]) if (isDir(path.resolve(base, word)) && isInside(dir, path.resolve(base, word))) bases.add(path.resolve(base, word));
+  let named = false;
+  for (const word of candidates) {
+    for (const base of bases) {
+      // `node mcp/server` runs mcp/server.js: the extensions Node and Python add are tried.
+      const file = scriptFile(path.resolve(base, word));
+      // Inside the folder, or reached by a relative path (`../scripts/server.js` in the same workspace).
+      if (file && (isInside(dir, file) || (!path.isAbsolute(word) && word.startsWith('.')))) {
+        files.add(file);
+        named = true;
       }
     }
-    // An interpreter with no script adk can find (`python3 -X …`, `node --import=…`): its folder counts whole.
-    if (!named && INTERPRETERS.has(path.basename(s.command))) folders.add(cwd);
+    // `npx prettier`: the folder's own node_modules/.bin/prettier is what runs (a model may have written it).
+    const bin = opts.binDir && /^[\w@.+-][\w@.+-]*$/.test(word) && !word.startsWith('.') ? path.join(dir, 'node_modules', '.bin', word) : undefined;
+    if (bin && isFile(bin)) {
+      files.add(bin);
+      named = true;
+    }
   }
+  // An interpreter with no script adk can find (`python3 -X …`, `node --import=…`): its folder counts whole.
+  if (wholeFolders && !named && INTERPRETERS.has(path.basename(command))) folders.add(cwd);
   return { files: [...files].sort(), folders: [...folders].sort() };
 }
 
@@ -145,6 +193,8 @@ class Graph {
     private readonly root: string,
     private readonly acorn: Acorn,
     private readonly walk: Walk,
+    /** A file whose imports cannot be read counts its whole folder (false: the file alone). */
+    private readonly unreadableFolders = true,
   ) {}
 
   manifest(): CodeManifest {
@@ -164,7 +214,7 @@ class Graph {
     }
     this.files.set(this.rel(file), sha256(bytes));
     if (real.endsWith('.json')) return;
-    if (!JS.test(real)) return this.wholeFolder(path.dirname(real));
+    if (!JS.test(real)) return this.unreadableFolders ? this.wholeFolder(path.dirname(real)) : undefined;
     const hash = this.files.get(this.rel(file))!;
     if (!parsed.has(hash)) parsed.set(hash, this.imports(bytes.toString('utf8')));
     const imports = parsed.get(hash);

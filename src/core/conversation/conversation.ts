@@ -219,6 +219,19 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */
+  /** What every run of this conversation gets, a new turn's and a resumed one's. */
+  private runOptions(signal: AbortSignal, inbox: RunInbox | undefined, opts: TurnStart) {
+    return {
+      signal: this.runSignal(signal),
+      approvalPolicy: this.approvalPolicy,
+      artifacts: this.stores.sessions.artifacts(this.id),
+      onSession: (s: Session) => (this.session = s),
+      inbox,
+      journal: opts.journal,
+      ...callOptionsOf(opts),
+    };
+  }
+
   private runSignal(signal: AbortSignal): AbortSignal {
     return AbortSignal.any([signal, this.lease.signal]);
   }
@@ -321,17 +334,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     // A grant must not be ignored only because the sandbox probe has not answered yet.
     await this.team.alwaysAskKnown?.catch(() => {});
     const events = this.explained(
-      this.runner().run([userMessage(input)], {
-        signal: this.runSignal(signal),
-        history: prior,
-        checkpointId: this.id,
-        approvalPolicy: this.approvalPolicy,
-        artifacts: this.stores.sessions.artifacts(this.id),
-        onSession: (s) => (this.session = s),
-        inbox,
-        journal: opts.journal,
-        ...callOptionsOf(opts),
-      }),
+      this.runner().run([userMessage(input)], { ...this.runOptions(signal, inbox, opts), history: prior, checkpointId: this.id }),
     );
     const root = this.team.rootName ?? this.team.agent.name;
     let out = compacted ? withFirst(compactionEvent(root, compacted), events) : events;
@@ -418,15 +421,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     }
     await this.team.alwaysAskKnown?.catch(() => {});
     return this.explained(
-      this.runner().resume(checkpointId, { targets }, {
-        signal: this.runSignal(signal),
-        approvalPolicy: this.approvalPolicy,
-        artifacts: this.stores.sessions.artifacts(this.id),
-        onSession: (s) => (this.session = s),
-        inbox,
-        journal: opts.journal,
-        ...callOptionsOf(opts),
-      }),
+      this.runner().resume(checkpointId, { targets }, this.runOptions(signal, inbox, opts)),
     );
   }
 

@@ -11,6 +11,7 @@ export function describeInterrupt(c: InterruptContext) {
     ...(info.callId ? { callId: info.callId } : {}),
     ...(info.arguments !== undefined ? { arguments: info.arguments } : {}),
     ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
+    ...(info.alwaysAsks ? { alwaysAsks: true } : {}),
     ...(info.plan ? { plan: info.plan } : {}),
     ...(info.diff ? { diff: info.diff } : {}),
     // A custom interrupt's data, or an MCP server's form (`{elicitation}`) for faces that draw forms.

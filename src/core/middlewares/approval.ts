@@ -71,9 +71,11 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   const holdsSecret = secrets.length > 0 && containsSecret(call.function.arguments, secrets);
   const heldSecret = holdsSecret || (resume.wasInterrupted && heldSecretBefore(resume.state));
   const secretLost = heldSecret && !holdsSecret;
+  // Said as data on the interrupt, so no face answers it from a grant the policy overrules.
+  const alwaysAsks = !!ctx.run.approvalPolicy?.alwaysAsks?.({ tool: name, arguments: args, agentName: ctx.agentName });
   const ask = async (): Promise<ToolCallResult> => ({
     kind: 'interrupt',
-    info: await withPreview(approvalInfo(call, args, mayHaveRun), ctx, args),
+    info: await withPreview(approvalInfo(call, args, mayHaveRun, alwaysAsks), ctx, args),
     state: mayHaveRun || heldSecret ? { ...(mayHaveRun ? WARNED : {}), ...(heldSecret ? HELD_SECRET : {}) } : undefined,
   });
   if (decision && !decision.approved) {
@@ -133,7 +135,7 @@ function parsedArguments(call: ToolCall): unknown {
 }
 
 /** What a person is asked: the call itself (its id and arguments), not just the tool's name. */
-function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean): InterruptDetails {
+function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean, alwaysAsks: boolean): InterruptDetails {
   const name = call.function.name;
   const what = describeCall(name, args);
   const message = mayHaveRun
@@ -141,6 +143,7 @@ function approvalInfo(call: ToolCall, args: unknown, mayHaveRun: boolean): Inter
     : `Allow ${what}?`;
   const info: InterruptDetails = { kind: 'approval', message, tool: name, arguments: args, callId: call.id };
   if (mayHaveRun) info.mayHaveRun = true;
+  if (alwaysAsks) info.alwaysAsks = true;
   return info;
 }
 

@@ -20,6 +20,8 @@ export interface PendingInterrupt {
   arguments?: unknown | undefined;
   /** The approved call started before adk stopped: it may have run already. */
   mayHaveRun?: boolean | undefined;
+  /** The tool asks before every call here (shell without its sandbox): no grant answers it. */
+  alwaysAsks?: boolean | undefined;
   /** What the call would change (a unified diff), for tools that preview their writes. */
   diff?: string | undefined;
   message: string;
@@ -140,6 +142,7 @@ export const pendingInterruptSchema = z.looseObject({
   callId: z.string().optional(),
   arguments: z.unknown().optional(),
   mayHaveRun: z.boolean().optional(),
+  alwaysAsks: z.boolean().optional(),
   message: z.string(),
 });
 

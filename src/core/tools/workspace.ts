@@ -1,5 +1,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { realOrSelf } from '../fs-checks.js';
 
 /** read_file and edit_file refuse larger files: they would flood the model's context anyway. */
 export const MAX_READ_FILE_BYTES = 2 * 1024 * 1024;
@@ -109,12 +111,34 @@ function outside(userPath: string, real?: string): WorkspaceError {
   return new WorkspaceError(`'${userPath}' is outside the workspace${via}; only paths inside the workspace root are allowed`);
 }
 
+/** What write_file and edit_file refuse beyond .git. */
+export interface FileWriteOptions {
+  /** Files and folders (with all below them) the file tools never write: see assertWritable. */
+  protectedPaths?: readonly string[] | undefined;
+}
+
 /**
  * Files a model may not write even inside the workspace: git's own folder, whose hooks and config
- * (core.fsmonitor, aliases) run code the next time anyone, or an allow-listed `git status`, uses git.
+ * (core.fsmonitor, aliases) run code the next time anyone, or an allow-listed `git status`, uses git;
+ * and the host's `protectedPaths` (`real`: the path's real location): for adk's CLI, its home
+ * (the person's own commands, settings and trust, inside the workspace when it is the home folder)
+ * and the folder's settings files, whose deny rules bind without trust.
  */
-export function assertWritable(shown: string, userPath: string): void {
+export function assertWritable(shown: string, userPath: string, protect?: { real: string; protectedPaths?: readonly string[] | undefined }): void {
   if (shown.split(/[\\/]/).some((seg) => seg.toLowerCase() === '.git')) {
     throw new WorkspaceError(`'${userPath}' is inside .git; adk does not let a model write there (git runs its hooks and config as code)`);
+  }
+  if (protect?.protectedPaths?.some((p) => isInside(realLocation(p), protect.real))) {
+    throw new WorkspaceError(`'${userPath}' is a protected file (adk's own settings, commands or trust, or this folder's .adk settings); adk does not let a model write there. Ask the user to change it themselves.`);
+  }
+}
+
+/** Where `p` really is: the real path of its nearest existing ancestor, with the rest as written (ADK_HOME may not exist yet). */
+function realLocation(p: string): string {
+  const rest: string[] = [];
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    const real = realOrSelf(at);
+    if (real !== at || existsSync(at) || path.dirname(at) === at) return path.join(real, ...rest);
+    rest.unshift(path.basename(at));
   }
 }

@@ -39,6 +39,7 @@ function PromptFor({ interrupt: p, counter, width, maxArgLines, compact, onAnswe
           arguments={info.arguments}
           message={info.message}
           mayHaveRun={info.mayHaveRun === true}
+          alwaysAsks={info.alwaysAsks === true}
           width={width}
           counter={counter}
           maxArgLines={maxArgLines}

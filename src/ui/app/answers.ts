@@ -45,8 +45,17 @@ export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
   }
 }
 
-/** An approval the person already granted for the whole session is answered without asking. */
-export function autoAnswer(p: PendingInterrupt, alwaysApproved: ReadonlySet<string>): PromptAnswer | undefined {
-  if (p.info.kind === 'approval' && !p.info.mayHaveRun && p.info.tool && alwaysApproved.has(p.info.tool)) return { kind: 'approval', choice: { approved: true } };
+/**
+ * An approval of a tool that asks before every call here (shell without its sandbox): the core says
+ * so on the interrupt, and the host's `alwaysAsks` says so for one an earlier process left. A grant
+ * or a rule never answers it, and "always allow" is not offered.
+ */
+export function mustAsk(p: PendingInterrupt, alwaysAsks?: (tool: string) => boolean): boolean {
+  return p.info.kind === 'approval' && (p.info.alwaysAsks === true || !!(p.info.tool && alwaysAsks?.(p.info.tool)));
+}
+
+/** An approval the person already granted for the whole session is answered without asking (never one that must ask). */
+export function autoAnswer(p: PendingInterrupt, alwaysApproved: ReadonlySet<string>, alwaysAsks?: (tool: string) => boolean): PromptAnswer | undefined {
+  if (p.info.kind === 'approval' && !p.info.mayHaveRun && p.info.tool && alwaysApproved.has(p.info.tool) && !mustAsk(p, alwaysAsks)) return { kind: 'approval', choice: { approved: true } };
   return undefined;
 }

@@ -11,7 +11,7 @@ import { viewReducer } from '../state/reducer.js';
 import { STREAM_COMMIT_MS } from '../state/stream-reducer.js';
 import type { Todo } from '../../core/prebuilt/deep/todos.js';
 import { initialViewState, type NewTranscriptItem, type PendingInterrupt, type ViewState } from '../state/transcript.js';
-import { answerNote, autoAnswer, resumeData, type PromptAnswer } from './answers.js';
+import { answerNote, autoAnswer, mustAsk, resumeData, type PromptAnswer } from './answers.js';
 import { defaultCommand, parseCommand, type ChatUi } from './commands.js';
 import type { ModelPrice } from '../../core/models/pricing.js';
 import type { PickerItem } from '../components/Picker.js';
@@ -46,6 +46,8 @@ export interface ChatControllerOptions {
   onRemember?: (tool: string, args: unknown) => { text: string; tone: 'muted' | 'error' } | void;
   /** Whether a saved rule now allows this call (one of several asked at once, after choice 2 saved a rule). */
   ruleAllows?: (tool: string, args: unknown) => boolean;
+  /** Tools that ask before every call whatever grants and rules say (shell without its sandbox): never answered here. */
+  alwaysAsks?: (tool: string) => boolean;
   /** The session shown; grants made here never outlive it (`/new`, `/resume` start over). */
   sessionId?: string;
   onExit: (reason: 'command' | 'ctrl-c' | 'ctrl-d') => void;
@@ -188,7 +190,7 @@ export function useChatController(o: ChatControllerOptions) {
 
   const answer = useCallback(
     (p: PendingInterrupt, a: PromptAnswer) => {
-      if (a.kind === 'approval' && a.choice.approved && 'always' in a.choice && p.info.tool) {
+      if (a.kind === 'approval' && a.choice.approved && 'always' in a.choice && p.info.tool && !mustAsk(p, opts.current.alwaysAsks)) {
         granted.current.tools.add(p.info.tool);
         opts.current.onAlwaysApprove?.(p.info.tool);
       }
@@ -207,8 +209,8 @@ export function useChatController(o: ChatControllerOptions) {
     const always = alwaysApproved();
     const byRule = new Set<string>();
     for (const p of state.interrupts) {
-      let a = answers[p.id] ? undefined : autoAnswer(p, always);
-      if (!a && !answers[p.id] && p.info.kind === 'approval' && !p.info.mayHaveRun && p.info.tool && opts.current.ruleAllows?.(p.info.tool, p.info.arguments)) {
+      let a = answers[p.id] ? undefined : autoAnswer(p, always, opts.current.alwaysAsks);
+      if (!a && !answers[p.id] && p.info.kind === 'approval' && !p.info.mayHaveRun && !mustAsk(p, opts.current.alwaysAsks) && p.info.tool && opts.current.ruleAllows?.(p.info.tool, p.info.arguments)) {
         a = { kind: 'approval', choice: { approved: true } };
         byRule.add(p.id);
       }
@@ -240,8 +242,10 @@ export function useChatController(o: ChatControllerOptions) {
   // Questions known while a run still works (a parallel branch waits) can be answered at once; the run
   // resumes with the answers when it stops.
   const pending = state.interrupts.filter((p) => !answers[p.id]);
-  const prompt = pending.length
-    ? { interrupt: pending[0], counter: state.interrupts.length > 1 ? `${state.interrupts.length - pending.length + 1}/${state.interrupts.length}` : undefined }
+  // One that must ask is marked so, whoever knew it (the core or the host): its prompt offers no "always".
+  const first = pending[0];
+  const prompt = first
+    ? { interrupt: mustAsk(first, o.alwaysAsks) && !first.info.alwaysAsks ? { ...first, info: { ...first.info, alwaysAsks: true as const } } : first, counter: state.interrupts.length > 1 ? `${state.interrupts.length - pending.length + 1}/${state.interrupts.length}` : undefined }
     : undefined;
 
   const cancel = useCallback(() => abort.current?.abort(), []);

@@ -28,6 +28,8 @@ export interface ApprovalPromptProps {
   message?: string;
   /** The call started before adk stopped: it may have run already. */
   mayHaveRun?: boolean;
+  /** The tool asks before every call here (shell without its sandbox): no "always allow", no rule. */
+  alwaysAsks?: boolean;
   width: number;
   counter?: string;
   /** Argument lines shown before the rest is folded. */
@@ -77,11 +79,13 @@ function prettyJson(args: unknown): string {
  * letters people already know: `y` once, `a` then `y` for the rest of the session, `n` reject (then
  * an optional reason), `e` edit the arguments as JSON.
  */
-export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, width, counter, maxArgLines = 12, diff, compact, onDecision }: ApprovalPromptProps) {
+export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveRun, alwaysAsks, width, counter, maxArgLines = 12, diff, compact, onDecision }: ApprovalPromptProps) {
   const [mode, setMode, currentMode] = useMode<'menu' | 'reason' | 'edit' | 'always'>('menu');
   const guard = useKeyGuard();
   // The numbered menu (1 yes, 2 yes and remember, 3 no and say why, 4 edit), chosen by digit or ↑/↓ and Enter.
-  const options = approvalMenu(tool, args, mayHaveRun === true);
+  const options = approvalMenu(tool, args, mayHaveRun === true, alwaysAsks === true);
+  // "Always allow" is offered only where it would hold: not for a call that may have run, nor for a tool that asks every time.
+  const offersAlways = !mayHaveRun && !alwaysAsks;
   const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string>();
   const pretty = prettyArgs(args);
@@ -143,7 +147,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
       return;
     }
     if (k === 'y') onDecision({ approved: true });
-    else if (k === 'a' && !mayHaveRun) {
+    else if (k === 'a' && offersAlways) {
       // The confirmation is a prompt of its own: keys typed right after `a` do not answer it.
       guard?.rearm();
       setMode('always');
@@ -155,6 +159,8 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
   return (
     <PromptFrame agent={agent} title={`wants to run ${tool}`} color="yellow" width={width} counter={counter}>
       {mayHaveRun && message ? <Text color="red">{`⚠ ${message}`}</Text> : null}
+      {/* Why it asks although a grant would cover it (the core says so in the message; its rows are counted in estimatePromptRows). */}
+      {alwaysAsks && !mayHaveRun && message ? <Text color="yellow">{sanitizeText(message)}</Text> : null}
       {mode !== 'edit' ? (
         <Box flexDirection="column" marginY={1}>
           {shown.map((row, i) => (
@@ -172,7 +178,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
             ...(options[1]!.enabled ? ([['2', 'allow like this here']] as Array<[string, string]>) : []),
             ['n', 'reject'],
             ['e', 'edit args'],
-            ...(mayHaveRun ? [] : ([['a', `always allow ${tool}…`]] as Array<[string, string]>)),
+            ...(offersAlways ? ([['a', `always allow ${tool}…`]] as Array<[string, string]>) : []),
           ]}
         />
       ) : null}
@@ -187,7 +193,7 @@ export function ApprovalPrompt({ agent, tool, arguments: args, message, mayHaveR
             hints={
               mayHaveRun
                 ? [['↑/↓ Enter', 'choose'], ['y', 'run it again'], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]
-                : [['↑/↓ Enter', 'choose'], ['y', 'approve once'], ['a', `always allow ${tool}…`], ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]
+                : [['↑/↓ Enter', 'choose'], ['y', 'approve once'], ...(offersAlways ? ([['a', `always allow ${tool}…`]] as Array<[string, string]>) : []), ['n', 'reject'], ['e', 'edit args'], ['Esc', 'reject']]
             }
           />
         </Box>

@@ -16,13 +16,14 @@ export interface MenuChoice {
  * prefix or file path in this folder, 3 no and tell the model what to do instead; 4 edits the
  * arguments. A call that may already have run offers no rule: it is answered knowingly, once.
  */
-export function approvalMenu(tool: string, args: unknown, mayHaveRun: boolean): MenuChoice[] {
-  const rule = mayHaveRun ? undefined : suggestedRule(tool, args);
+export function approvalMenu(tool: string, args: unknown, mayHaveRun: boolean, alwaysAsks = false): MenuChoice[] {
+  // A tool that asks every time here (shell without its sandbox): a rule would never apply to it.
+  const rule = mayHaveRun || alwaysAsks ? undefined : suggestedRule(tool, args);
   return [
     { key: '1', id: 'yes', label: mayHaveRun ? 'Yes, run it again' : 'Yes', enabled: true },
     rule
       ? { key: '2', id: 'remember', label: `Yes, and don't ask again for ${sanitizeText(formatRule(rule))} in this folder`, enabled: true }
-      : { key: '2', id: 'remember', label: noRuleReason(tool, mayHaveRun), enabled: false },
+      : { key: '2', id: 'remember', label: noRuleReason(tool, mayHaveRun, alwaysAsks), enabled: false },
     { key: '3', id: 'no', label: 'No, and tell the model what to do instead', enabled: true },
     { key: '4', id: 'edit', label: 'Edit the arguments', enabled: true },
   ];
@@ -36,8 +37,9 @@ export function approvalMenuRows(rows: number): number {
   return rows >= FULL_MENU_MIN_ROWS ? 5 : 0;
 }
 
-function noRuleReason(tool: string, mayHaveRun: boolean): string {
+function noRuleReason(tool: string, mayHaveRun: boolean, alwaysAsks: boolean): string {
   if (mayHaveRun) return "(not offered for a call that may already have run)";
+  if (alwaysAsks) return `(not offered: ${tool} asks every time here)`;
   if (tool === 'shell') return "(not offered: a rule never covers a command with &&, |, ;, $(…), globs or redirections)";
   return "(not offered: no rule could cover this call, e.g. a path outside the workspace)";
 }

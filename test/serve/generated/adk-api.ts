@@ -431,6 +431,8 @@ export interface components {
             arguments?: unknown;
             /** @description The approved call started before adk stopped: it may have run already */
             mayHaveRun?: boolean;
+            /** @description The tool asks before every call here (shell without its sandbox): "always allow" does not apply to it */
+            alwaysAsks?: boolean;
             plan?: string[];
             /** @description What the call would change, as a unified diff */
             diff?: string;

@@ -16,7 +16,15 @@ export interface HookRunOptions {
   /** Further variable names hooks may see (ADK_SHELL_ENV), as shell commands do. */
   extraEnv?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Asked before each command runs: a reason makes it not run (a folder hook whose script changed
+   * since the person trusted it). Fails closed where a hook guards something: see refusedHook.
+   */
+  guard?: HookGuard | undefined;
 }
+
+/** Why a hook command must not run now, or undefined when it may. */
+export type HookGuard = (hook: HookCommand) => Promise<string | undefined> | string | undefined;
 
 /** What one hook command did. */
 export interface HookRun {
@@ -126,6 +134,14 @@ export function interpretHookRun(event: HookEvent, run: HookRun): HookOutcome {
   return out;
 }
 
+/** Events whose hooks check something before it happens: a hook that may not run blocks it (fails closed). */
+const GUARDING = new Set<HookEvent>(['PreToolUse', 'UserPromptSubmit']);
+
+/** A hook the guard did not let run: the person is told why; a tool call or prompt it would have checked is blocked. */
+export function refusedHook(event: HookEvent, reason: string): HookOutcome {
+  return { context: [], notices: [reason], ...(GUARDING.has(event) ? { block: reason } : {}) };
+}
+
 /** Claude Code's older PreToolUse output: `decision: "approve" | "block"`. */
 function legacyDecision(d: unknown): string | undefined {
   return d === 'approve' ? 'allow' : undefined;
@@ -140,9 +156,15 @@ export async function runHooks(config: HooksConfig, event: HookEvent, matchValue
   for (const g of config[event] ?? []) if (matches(g.matcher, matchValue)) for (const h of g.hooks) if (!commands.has(h.command)) commands.set(h.command, h);
   const outcome: HookOutcome = { context: [], notices: [] };
   if (!commands.size) return outcome;
-  const runs = await Promise.all([...commands.values()].map((h) => runHookCommand(h, input, opts)));
+  const results = await Promise.all(
+    [...commands.values()].map(async (h) => {
+      // A guard that fails is a refusal: the hook is not run unchecked.
+      const refused = await Promise.resolve(opts.guard?.(h)).catch((e: unknown) => `the hook \`${h.command}\` was not run: its code could not be checked (${(e as Error).message})`);
+      return refused ? refusedHook(event, refused) : interpretHookRun(event, await runHookCommand(h, input, opts));
+    }),
+  );
   const rank = { deny: 3, ask: 2, allow: 1 } as const;
-  for (const r of runs.map((run) => interpretHookRun(event, run))) {
+  for (const r of results) {
     if (r.block) outcome.block = outcome.block ? `${outcome.block}\n${r.block}` : r.block;
     if (r.permission && (!outcome.permission || rank[r.permission] > rank[outcome.permission])) outcome.permission = r.permission;
     if (r.updatedInput) outcome.updatedInput = { ...outcome.updatedInput, ...r.updatedInput };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Tool } from '../tool.js';
-import { assertWritable, locate } from '../workspace.js';
+import { assertWritable, locate, type FileWriteOptions } from '../workspace.js';
 import { readEditableText, writeEditableText } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -14,7 +14,7 @@ const parameters = z.object({
  * The `edit_file` tool: replaces one exact, unique occurrence of `old` in a file of the workspace,
  * keeping CRLF line ends. Refuses files inside `.git`.
  */
-export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
+export function editFileTool(workspaceRoot: string, opts: FileWriteOptions = {}): Tool<z.infer<typeof parameters>> {
   return {
     name: 'edit_file',
     description:
@@ -33,7 +33,7 @@ export function editFileTool(workspaceRoot: string): Tool<z.infer<typeof paramet
     async execute(args) {
       const loc = await locate(workspaceRoot, args.path);
       const { shown } = loc;
-      assertWritable(shown, args.path);
+      assertWritable(shown, args.path, { real: loc.real, protectedPaths: opts.protectedPaths });
       if (args.old === '') return { content: 'Error: `old` is empty; give the exact text to replace (use write_file to create a file)', isError: true };
       // CRLF files are matched and written with their own line ends; the model's `\n` means a line break.
       // The disk through adk's verified descriptors, as write_file: never an editor's by-path access.

@@ -56,6 +56,8 @@ export interface BuiltinToolOptions {
   shellNetwork?: boolean | undefined;
   /** Paths outside the workspace sandboxed shell commands may read (`read_paths`; `~` is the home folder). */
   shellReadPaths?: readonly string[] | undefined;
+  /** Files and folders write_file and edit_file refuse (the CLI's: ADK_HOME, the folder's .adk settings files). */
+  protectedPaths?: readonly string[] | undefined;
   /** Where shell commands moved to the background run on (shared by every agent; `close()` it on exit). */
   shellJobs?: ShellJobs | undefined;
   /** Where web_search finds its provider's settings (default: process.env). */
@@ -90,8 +92,8 @@ export function builtinTools(opts: BuiltinToolOptions): Record<BuiltinToolName, 
   const jobs = opts.shellJobs ?? new ShellJobs();
   return {
     read_file: readFileTool(root),
-    write_file: writeFileTool(root),
-    edit_file: editFileTool(root),
+    write_file: writeFileTool(root, { protectedPaths: opts.protectedPaths }),
+    edit_file: editFileTool(root, { protectedPaths: opts.protectedPaths }),
     list_dir: listDirTool(root),
     grep: grepTool(root),
     shell: shellTool({

@@ -85,7 +85,7 @@ export function shellTool(options: ShellToolOptions): Tool<z.infer<typeof parame
 
 /** Whether startShell would put the command inside bwrap. */
 async function runsSandboxed(options: ShellToolOptions): Promise<boolean> {
-  return (options.sandbox ?? 'auto') !== 'off' && !!(await sandboxStatus()).bwrap;
+  return (options.sandbox ?? 'auto') !== 'off' && !!(await sandboxStatus(process.env, options.workspaceRoot)).bwrap;
 }
 
 /**
@@ -119,7 +119,7 @@ export async function startShell(command: string, options: ShellToolOptions, sig
   let sandboxed = false;
   let unsandboxed: string | undefined;
   if ((options.sandbox ?? 'auto') !== 'off') {
-    const status = await sandboxStatus();
+    const status = await sandboxStatus(process.env, options.workspaceRoot);
     if (status.bwrap) {
       const spec = { workspace: await realpath(options.workspaceRoot), network: options.network ?? false, readPaths: options.readPaths, hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [] };
       argv = [status.bwrap, ...bwrapArgs(spec, command)];

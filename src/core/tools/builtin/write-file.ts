@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { writeInside } from '../fs/write-inside.js';
 import type { Tool } from '../tool.js';
-import { assertWritable, locate } from '../workspace.js';
+import { assertWritable, locate, type FileWriteOptions } from '../workspace.js';
 import { readEditableText, replaceableMode } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -11,7 +11,7 @@ const parameters = z.object({
 });
 
 /** The `write_file` tool: creates or overwrites a workspace file, creating parent folders. Refuses paths inside `.git`. */
-export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parameters>> {
+export function writeFileTool(workspaceRoot: string, opts: FileWriteOptions = {}): Tool<z.infer<typeof parameters>> {
   return {
     name: 'write_file',
     description: 'Create a file in the workspace, or replace its whole content. Parent folders are created as needed.',
@@ -24,7 +24,7 @@ export function writeFileTool(workspaceRoot: string): Tool<z.infer<typeof parame
     async execute({ path, content }, ctx) {
       const loc = await locate(workspaceRoot, path, { allowMissing: true });
       const { shown } = loc;
-      assertWritable(shown, path);
+      assertWritable(shown, path, { real: loc.real, protectedPaths: opts.protectedPaths });
       const mode = await replaceableMode(loc);
       const existed = mode !== undefined;
       // Always adk's own verified write, even inside an editor: an editor writes by path, following

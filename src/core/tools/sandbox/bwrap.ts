@@ -220,7 +220,13 @@ const RETRY_NEGATIVE_AFTER_MS = 60_000;
 /** Generous: under heavy load (a CI machine running many tests) setting up the namespaces can take seconds. */
 const PROBE_TIMEOUT_MS = 20_000;
 
-let cached: { key: string; status: Promise<SandboxStatus>; known: boolean; settledAt?: number } | undefined;
+interface ProbeEntry {
+  status: Promise<SandboxStatus>;
+  known: boolean;
+  settledAt?: number;
+}
+/** Per environment and workspace (`adk serve`, `adk acp`: several workspaces), so one never evicts another's answer. */
+const cached = new Map<string, ProbeEntry>();
 
 /**
  * Whether commands can be sandboxed here: a bwrap on PATH (or ADK_BWRAP) that can actually set up
@@ -228,31 +234,45 @@ let cached: { key: string; status: Promise<SandboxStatus>; known: boolean; settl
  * (no user namespaces) adk says so instead of running a weaker sandbox. A failed try is tried once
  * more at once (a loaded machine can fail or time one out), and again a minute later; one that worked
  * holds for the process, so a command never finds the sandbox gone after a grant was given for it.
+ * A bwrap in `workspace` (default: the current folder) or on a relative PATH entry is never taken:
+ * the repository (a model) could have put it there (`node_modules/.bin/bwrap` that runs its arguments as they are).
  */
-export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): Promise<SandboxStatus> {
-  const key = `${env.ADK_BWRAP ?? ''}\0${env.PATH ?? ''}`;
-  const c = cached;
-  if (c?.key === key && (c.known || c.settledAt === undefined || Date.now() - c.settledAt < RETRY_NEGATIVE_AFTER_MS)) return c.status;
-  const entry: NonNullable<typeof cached> = { key, known: false, status: probeTwice(env) };
-  void entry.status.then((s) => {
-    entry.known = !!s.bwrap;
+export function sandboxStatus(env: NodeJS.ProcessEnv = process.env, workspace: string = process.cwd()): Promise<SandboxStatus> {
+  const root = realOrSelf(path.resolve(workspace));
+  const key = `${env.ADK_BWRAP ?? ''}\0${env.PATH ?? ''}\0${root}`;
+  const c = cached.get(key);
+  if (c && (c.known || c.settledAt === undefined || Date.now() - c.settledAt < RETRY_NEGATIVE_AFTER_MS)) return c.status;
+  const entry: ProbeEntry = { known: false, status: probeTwice(env, root) };
+  const settled = (known: boolean) => {
+    entry.known = known;
     entry.settledAt = Date.now();
-  });
-  cached = entry;
+  };
+  // probeTwice answers a failure as a reason; a rejection here would be an unhandled one (a crash).
+  void entry.status.then((s) => settled(!!s.bwrap), () => settled(false));
+  cached.set(key, entry);
   return entry.status;
 }
 
-async function probeTwice(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
-  let { retry, ...status } = await probe(env);
-  if (retry) ({ retry, ...status } = await probe(env));
-  return status;
+async function probeTwice(env: NodeJS.ProcessEnv, workspace: string): Promise<SandboxStatus> {
+  try {
+    let { retry, ...status } = await probe(env, workspace);
+    if (retry) ({ retry, ...status } = await probe(env, workspace));
+    return status;
+  } catch (e) {
+    // Something threw before bwrap could answer (spawn refusing the environment): no sandbox, said why.
+    return { reason: `the sandbox probe failed (${(e as Error).message})` };
+  }
 }
 
 /** `retry`: bwrap is there but this try failed, which a second try may not. */
-async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus & { retry?: boolean }> {
+async function probe(env: NodeJS.ProcessEnv, workspace: string): Promise<SandboxStatus & { retry?: boolean }> {
   if (process.platform !== 'linux') return { reason: `there is no bwrap sandbox on ${process.platform}` };
-  const bwrap = env.ADK_BWRAP !== undefined ? (env.ADK_BWRAP || undefined) : findOnPath('bwrap', env.PATH);
-  if (!bwrap || !existsSync(bwrap)) return { reason: 'bwrap is not installed (Debian/Ubuntu: apt install bubblewrap)' };
+  const found = env.ADK_BWRAP !== undefined ? { path: env.ADK_BWRAP || undefined, ignored: [] } : findOnPath('bwrap', env.PATH, workspace);
+  const bwrap = found.path;
+  if (!bwrap || !existsSync(bwrap)) {
+    const ignored = found.ignored.length ? `; ${found.ignored.join(', ')} was not used: a bwrap in the workspace or on a relative PATH entry could be the repository's` : '';
+    return { reason: `bwrap is not installed (Debian/Ubuntu: apt install bubblewrap)${ignored}` };
+  }
   const args = bwrapArgs({ workspace: realOrSelf(tmpdir()), network: false }, 'true', env);
   return new Promise((resolve) => {
     const child = spawnSandboxed(bwrap, args, { cwd: '/', env: { PATH: env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -277,16 +297,25 @@ async function probe(env: NodeJS.ProcessEnv): Promise<SandboxStatus & { retry?: 
   });
 }
 
-function findOnPath(name: string, pathVar: string | undefined): string | undefined {
+/**
+ * The first executable `name` on PATH that the workspace cannot have put there: relative entries
+ * (resolved against the folder adk runs in, the workspace) and entries inside the workspace are
+ * skipped, and so is a candidate whose real file is inside it. Skipped candidates are listed (said in
+ * the reason when no other is found).
+ */
+function findOnPath(name: string, pathVar: string | undefined, workspace: string): { path: string | undefined; ignored: string[] } {
+  const ignored: string[] = [];
   for (const dir of (pathVar ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
-      return candidate;
     } catch {
-      /* next */
+      continue;
     }
+    const planted = !path.isAbsolute(dir) || covered([workspace], path.resolve(candidate)) || covered([workspace], realOrSelf(candidate));
+    if (!planted) return { path: candidate, ignored };
+    ignored.push(candidate);
   }
-  return undefined;
+  return { path: undefined, ignored };
 }
