@@ -10,7 +10,7 @@ import { bangCommands, bangOutputText, replaceBangs } from '../../src/cli/chat/c
 import { CommandTurn, type CommandGrant, type CommandTurnHost } from '../../src/cli/chat/command-turn.js';
 import { findCustomCommands, splitTools, type CustomCommand } from '../../src/cli/chat/custom-commands.js';
 import { resolveCommandModel } from '../../src/cli/chat/command-model.js';
-import { formatRule } from '../../src/core/agents/allow-rules.js';
+import { formatRule, ruleAllows, type AllowRule } from '../../src/core/agents/allow-rules.js';
 import { TrustStore } from '../../src/cli/trust.js';
 import type { Team } from '../../src/cli/team.js';
 
@@ -48,7 +48,7 @@ describe('!`cmd` in a command file', () => {
 });
 
 /** A command file, its CommandTurn and a host that records what reached the model. */
-function setup(file: string, o: { scope?: 'user' | 'project'; policy?: ApprovalPolicy } = {}) {
+function setup(file: string, o: { scope?: 'user' | 'project'; policy?: ApprovalPolicy; policyOf?: (rules?: readonly AllowRule[]) => ApprovalPolicy } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'adk-cmd-turn-'));
   const work = join(root, 'work');
   const home = join(root, 'home');
@@ -62,7 +62,7 @@ function setup(file: string, o: { scope?: 'user' | 'project'; policy?: ApprovalP
   const trust = new TrustStore(join(home, 'trust.json'));
   const host: CommandTurnHost = {
     team: { workspace: work, modelName: 'gpt-test', modelConfigs: [], shell } as unknown as Team,
-    policy: () => o.policy ?? { allows: () => false },
+    policy: (rules) => o.policyOf?.(rules) ?? o.policy ?? { allows: () => false },
     loadModelTeam: () => Promise.reject(new Error('not here')),
     expand: (prompt) => Promise.resolve(prompt),
     startTurn: async function* (input, _s, _i, grant) {
@@ -120,6 +120,16 @@ describe('a command turn', () => {
     expect(errors(end)[0]).toContain('may not run (A deny rule (shell(echo*)) forbids this shell call; it was not run)');
     expect(denied.ran).toEqual([]);
     expect(denied.started).toEqual([]);
+  });
+
+  it("its granted allowed-tools cover its own !`cmd` lines (as in Claude Code); other lines still ask", async () => {
+    // A host whose policy is the command's rules alone (what chat-host layers over the session's).
+    const ruled = (rules: readonly AllowRule[] = []) => ({ allows: (call: { tool: string; arguments: unknown }) => rules.some((r) => ruleAllows(r, call.tool, call.arguments)) });
+    const t = setup('---\nallowed-tools: Bash(git status:*)\n---\n!`git status --short`\n!`rm -rf x`\n', { scope: 'user', policyOf: ruled });
+    const events = await collect(t.turn.start(signal()));
+    const asked = interrupts(events).map((c) => (c.info as { arguments?: { command?: string } }).arguments?.command);
+    expect(asked).toEqual(['rm -rf x']);
+    expect(t.ran).toEqual([]);
   });
 
   it("the person's own command file grants its allowed-tools for the turn; a project's asks to be trusted first", async () => {

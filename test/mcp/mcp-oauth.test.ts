@@ -139,6 +139,8 @@ describe('OAuth 2.1 for remote MCP servers', () => {
     const first = stored().tokens!;
     const opened = (await browserDone()).filter((e) => e.opened).length;
     await new Promise((r) => setTimeout(r, 1_200));
+    // Tokens issued from now on last: under load a renewed 1 s token could expire before it is used.
+    server.provider.accessTtlSeconds = 3600;
     // Expired, but the refresh token renews it: still logged in.
     expect(authStatus(NAME, server.mcpUrl, { env })).toBe('logged-in');
     // The resource server refuses the old token now.

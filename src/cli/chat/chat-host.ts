@@ -6,6 +6,7 @@ import { expandMcpPrompt, withResourceMentions } from './mcp-mentions.js';
 import { customCommandInvocation, expandLocalCommand } from './local-commands.js';
 import { CommandTurn, type CommandGrant, type CommandTurnHost } from './command-turn.js';
 import { ActiveCommand } from './active-command.js';
+import { withCommandGrants } from './command-allowed-tools.js';
 import { TrustStore, trustFile } from '../trust.js';
 import { attachedParts } from './part-mentions.js';
 import type { UserInput } from '../../core/schema/content-part.js';
@@ -141,8 +142,8 @@ export class ChatHost {
         return host.team;
       },
       // The person's own rules, grants and mode decide a `!`cmd``, never the command file's allowed tools.
-      policy: () => {
-        this.conv.mode = this.modes.policy;
+      policy: (rules = []) => {
+        this.conv.mode = withCommandGrants(this.modes.policy, rules, this.team.workspace);
         return this.conv.approvalPolicy;
       },
       loadModelTeam: (model) => this.loadForSwitch(this.sessionTeam(this.conv.record, model)),

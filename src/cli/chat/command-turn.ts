@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { messageEvent, type AgentEvent, type RunInbox } from '../../core/index.js';
-import { formatRule, type AllowRule } from '../../core/agents/allow-rules.js';
+import { formatRule, ruleAllows, type AllowRule } from '../../core/agents/allow-rules.js';
 import type { ApprovalPolicy } from '../../core/agents/run-context.js';
 import type { InterruptContext, InterruptDetails } from '../../core/interrupt.js';
 import type { UserInput } from '../../core/schema/content-part.js';
@@ -17,8 +17,11 @@ import { expandCustomCommand, type CustomCommand } from './custom-commands.js';
 /** What a command's turn needs of the REPL's host. */
 export interface CommandTurnHost {
   readonly team: Team;
-  /** The session's approval policy as it stands now (mode, grants, allow and deny rules). */
-  policy(): ApprovalPolicy;
+  /**
+   * The session's approval policy as it stands now (mode, grants, allow and deny rules), with
+   * `rules` (the command's allowed tools, once granted) on top; a tool that must always ask still asks.
+   */
+  policy(rules?: readonly AllowRule[]): ApprovalPolicy;
   /** The team on another model, loaded as `/model` loads one. */
   loadModelTeam(model: string): Promise<Team>;
   /** `@path` mentions and attachments of the prompt (the command's text as typed gives the attachments). */
@@ -187,14 +190,15 @@ export class CommandTurn {
 
   /** Each `` !`cmd` ``: refused (a deny rule, plan mode), allowed by a rule or grant, or asked. */
   private decideBangs(): InterruptContext[] | string {
-    const policy = this.host.policy();
+    // As in Claude Code, the command's own allowed tools (granted: the person's file, or one they trusted) cover its `!` lines.
+    const policy = this.host.policy(this.rules);
     const out: InterruptContext[] = [];
     for (const [i, command] of this.bangs.entries()) {
       const call = { tool: 'shell', arguments: { command }, agentName: this.agent };
       const refused = policy.refuses?.({ ...call, readOnly: false });
       if (refused) return `${this.command.name} was not run: \`${command}\` may not run (${refused.replace(/\.? Do without it or ask the user\.$/, '')}). Nothing was sent to the model.`;
       if (policy.allows(call)) {
-        this.notices.push(`✓ \`${command}\` runs without asking (a permission rule or grant allows it)`);
+        this.notices.push(`✓ \`${command}\` runs without asking (${this.rules.some((r) => ruleAllows(r, 'shell', call.arguments, this.host.team.workspace)) ? "the command's allowed-tools allow it" : 'a permission rule or grant allows it'})`);
         continue;
       }
       const id = `cmd_run_${this.callIds[i]}`;

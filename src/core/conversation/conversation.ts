@@ -218,7 +218,6 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     );
   }
 
-  /** The run stops if the caller cancels or the lease is lost to another process. */
   /** What every run of this conversation gets, a new turn's and a resumed one's. */
   private runOptions(signal: AbortSignal, inbox: RunInbox | undefined, opts: TurnStart) {
     return {
@@ -232,6 +231,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     };
   }
 
+  /** The run stops if the caller cancels or the lease is lost to another process. */
   private runSignal(signal: AbortSignal): AbortSignal {
     return AbortSignal.any([signal, this.lease.signal]);
   }
