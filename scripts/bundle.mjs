@@ -12,8 +12,8 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fastInkOutput } from './fast-ink-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -28,23 +28,6 @@ rmSync(`${root}dist/cjs`, { recursive: true, force: true });
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 // Both CLI bundles: less source to compile at each start; names are kept for stack traces.
 const cli = { ...common, outdir: 'dist/adk', minifyWhitespace: true, minifySyntax: true, metafile: true };
-
-// Ink's Output (the grid each frame is drawn into) is swapped for src/ui/ink-output/fast-output.ts,
-// which writes the same bytes with a fraction of the work (see there). It was checked against one
-// output.js: another Ink stops the build until the swap is checked again (test/ui/fast-output.test.ts).
-const fastInkOutput = {
-  name: 'fast-ink-output',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/output\.js$/ }, (args) => {
-      if (!/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer)) return undefined;
-      const original = join(dirname(args.importer), 'output.js');
-      const hash = createHash('sha256').update(readFileSync(original)).digest('hex').slice(0, 16);
-      const pinned = readFileSync(`${root}scripts/ink-output.sha256`, 'utf8').trim();
-      if (hash !== pinned) throw new Error(`ink/build/output.js is not the one src/ui/ink-output/fast-output.ts was checked against (${hash}, not ${pinned}): compare them, run test/ui/fast-output.test.ts, then update scripts/ink-output.sha256`);
-      return { path: `${root}src/ui/ink-output/fast-output.ts` };
-    });
-  },
-};
 
 await build({
   ...cli,

@@ -1,9 +1,10 @@
 // W7r: `adk resume` of a 100-turn session (about 4.5 KB of markdown per answer) in tmux at 120×40:
 // time from the command to the input box on screen, whole process; and (W7r-all) to the last turn
-// written above it (the older turns go to the scrollback a batch per frame after the input box). Needs tmux and the built CLI
+// written above it (the older turns go to the scrollback a batch per frame after the input box); and
+// (W7rm) the adk process's resident memory 2 s after that. Needs tmux and the built CLI
 // (dist/adk); the model endpoint is never called.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +33,7 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
   const tmux = (...a) => execFileSync('tmux', ['-L', sock, '-f', '/dev/null', ...a], { encoding: 'utf8' });
   const times = [];
   const allTimes = [];
+  const rss = [];
   try {
     for (let r = 0; r < runs; r++) {
       const script = join(dir, 'run.sh');
@@ -48,6 +50,11 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
       }
       times.push(box);
       allTimes.push(performance.now() - t0);
+      // The session's memory once it is all written and settled: the adk process's resident set.
+      await sleep(2000);
+      const pane = tmux('display-message', '-p', '-t', `r${r}`, '#{pane_pid}').trim();
+      const adk = readFileSync(`/proc/${pane}/task/${pane}/children`, 'utf8').trim().split(/\s+/)[0];
+      if (adk) rss.push(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${adk}/status`, 'utf8'))?.[1] ?? NaN) / 1024);
       tmux('kill-session', '-t', `r${r}`);
     }
   } finally {
@@ -60,7 +67,8 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
   }
   times.sort((a, b) => a - b);
   allTimes.sort((a, b) => a - b);
-  return { times, allTimes };
+  rss.sort((a, b) => a - b);
+  return { times, allTimes, rss };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await benchResume());

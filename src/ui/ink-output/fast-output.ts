@@ -37,8 +37,9 @@ class Lru<V> {
   }
 }
 
-const styledLines = new Lru<StyledChar[]>(4000);
-const widths = new Lru<number>(8000);
+// Enough for a few live frames (a frame is at most a screen of lines): the scrollback's lines are each written once.
+const styledLines = new Lru<StyledChar[]>(512);
+const widths = new Lru<number>(2048);
 
 function styledCharsOf(line: string): StyledChar[] {
   let cached = styledLines.get(line);
