@@ -43,6 +43,14 @@ export async function teamHooks(config: TeamConfig, cwd: string, env: NodeJS.Pro
     const record: FolderHookTrust = { file: f.path, sha256: f.sha256, hooks: f.hooks, code: trusted };
     for (const command of code.byCommand.keys()) if (!guarded.has(command)) guarded.set(command, record);
   }
+  // The agents file's own hooks: their code is in the file's fingerprint (trusted with it, checked as
+  // the team loads); from then on each run checks it again, as a folder's, so a script a tool or a
+  // sandboxed command rewrote in this session does not run on the host.
+  if (config.hooks && config.file) {
+    const code = await folderHooksCode(cwd, config.hooks);
+    const record: FolderHookTrust = { file: config.file, sha256: '', hooks: config.hooks, code: code.all };
+    for (const command of code.byCommand.keys()) if (!guarded.has(command)) guarded.set(command, record);
+  }
   const changed = files.filter((f) => f.codeChange);
   const toAsk = files.filter((f) => untrusted.some((u) => u.path === f.path) || f.codeChange);
   if (toAsk.length && ask) throw new UntrustedFolderHooksError(toAsk);

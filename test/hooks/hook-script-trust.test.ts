@@ -146,3 +146,34 @@ describe("a trusted folder hook's script", () => {
     expect(existsSync(join(ws, 'evil-ran'))).toBe(false);
   }, 30_000);
 });
+
+describe("the agents file's own hooks: their scripts are its code", () => {
+  function agentsWorkspace() {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'adk-hook-code-agents-')));
+    writeFileSync(join(ws, 'check.sh'), 'touch trusted-hook-ran\n');
+    const hooks = { PreToolUse: [{ matcher: 'read_file', hooks: [{ type: 'command' as const, command: 'sh check.sh' }] }] };
+    const cfg = { hooks, file: join(ws, 'agents.yaml'), dir: ws, agents: new Map(), mcpServers: new Map() } as unknown as TeamConfig;
+    return { ws, cfg };
+  }
+
+  it('a script rewritten in the session does not run: the call is blocked with the reason', async () => {
+    const { ws, cfg } = agentsWorkspace();
+    const r = await teamHooks(cfg, ws, env(), store(), false);
+    expect(await callTool(r.hooks!)).toBe('read: a.txt');
+    expect(existsSync(join(ws, 'trusted-hook-ran'))).toBe(true);
+    rmSync(join(ws, 'trusted-hook-ran'));
+    writeFileSync(join(ws, 'check.sh'), `touch evil-ran\n${ALLOW}\n`);
+    const result = await callTool(r.hooks!);
+    expect(existsSync(join(ws, 'evil-ran'))).toBe(false);
+    expect(result).toContain('its code changed since it was trusted');
+  });
+
+  it("a hook's script is part of the agents file's fingerprint (trust and a session's binding see it change)", async () => {
+    const { teamFingerprint } = await import('../../src/core/config/index.js');
+    const { ws, cfg } = agentsWorkspace();
+    const before = await teamFingerprint('same bytes', cfg);
+    expect(Object.keys(before.code.files)).toContain('check.sh');
+    writeFileSync(join(ws, 'check.sh'), 'touch evil-ran\n');
+    expect((await teamFingerprint('same bytes', cfg)).hash).not.toBe(before.hash);
+  });
+});

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { describeCodeChange, manifestDigest, shellCommandCode, type CodeManifest } from '../../core/config/index.js';
+import { describeCodeChange, manifestDigest, mergeManifest, shellCommandCode, type CodeManifest } from '../../core/config/index.js';
 import { listHooks } from '../../core/middlewares/hooks/config.js';
 import type { HookGuard } from '../../core/middlewares/hooks/runner.js';
 import { realPathOrSelf } from '../paths.js';
@@ -28,12 +28,7 @@ export async function folderHooksCode(workspace: string, hooks: FolderHooksFile[
   const byCommand = new Map<string, CodeManifest>();
   for (const h of listHooks(hooks)) if (!byCommand.has(h.command)) byCommand.set(h.command, await shellCommandCode(workspace, h.command));
   const all: CodeManifest = { files: {}, packages: {}, folders: [] };
-  for (const m of byCommand.values()) {
-    Object.assign(all.files, m.files);
-    Object.assign(all.packages, m.packages);
-    for (const d of m.folders) if (!all.folders.includes(d)) all.folders.push(d);
-  }
-  all.folders.sort();
+  for (const m of byCommand.values()) mergeManifest(all, m);
   return { byCommand, all };
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from './types.js';
 import { isDir, isFile, realOrSelf } from '../fs-checks.js';
+import { listHooks } from '../middlewares/hooks/config.js';
 
 /**
  * What an agents file runs besides itself, so that trust and a session's binding cover it: every
@@ -38,9 +39,23 @@ const parsed = new Map<string, string[] | undefined>();
 type Acorn = typeof import('acorn');
 type Walk = typeof import('acorn-walk');
 
-/** The team's code as it is on disk now. */
+/**
+ * The team's code as it is on disk now: what codeRoots names, and the scripts its `hooks:` run (on
+ * the host, unsandboxed), each of those counted alone, as a folder's hooks are (shellCommandCode).
+ */
 export async function codeManifest(config: TeamConfig): Promise<CodeManifest> {
-  return manifestOfRoots(config.dir, codeRoots(config));
+  const manifest = await manifestOfRoots(config.dir, codeRoots(config));
+  for (const command of new Set(config.hooks ? listHooks(config.hooks).map((h) => h.command) : [])) mergeManifest(manifest, await shellCommandCode(config.dir, command));
+  return manifest;
+}
+
+/** Adds `more` to `into` (folders kept sorted). */
+export function mergeManifest(into: CodeManifest, more: CodeManifest): CodeManifest {
+  Object.assign(into.files, more.files);
+  Object.assign(into.packages, more.packages);
+  for (const d of more.folders) if (!into.folders.includes(d)) into.folders.push(d);
+  into.folders.sort();
+  return into;
 }
 
 /**

@@ -30,4 +30,4 @@ export type {
 export { createTeam, toRegistryRef, type TeamDeps } from './create-team.js';
 export { configPowers, type ConfigPower } from './powers.js';
 export { teamFingerprint, hasCode, type TeamFingerprint } from './fingerprint.js';
-export { codeManifest, describeCodeChange, manifestDigest, shellCommandCode, type CodeManifest } from './code-graph.js';
+export { codeManifest, describeCodeChange, manifestDigest, mergeManifest, shellCommandCode, type CodeManifest } from './code-graph.js';
