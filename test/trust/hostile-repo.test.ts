@@ -159,7 +159,7 @@ agents:
 
       const revoked = await runCli(['trust', '--revoke', repo], { env });
       expect(revoked.code).toBe(0);
-      expect((await runCli(['trust', '--list'], { env })).stdout).toContain('no trusted agents files');
+      expect((await runCli(['trust', '--list'], { env })).stdout).toContain('nothing is trusted: no agents file');
     } finally {
       await evil.close();
     }

@@ -19,7 +19,7 @@ export async function trustCommand(target: string | undefined, opts: TrustOption
   const store = new TrustStore();
   if (opts.list) {
     const entries = store.list();
-    out(entries.length ? entries.map((e) => `${e.file}  sha256:${e.sha256.slice(0, 12)}  ${e.trustedAt}\n`).join('') : 'no trusted agents files\n');
+    out(entries.length ? entries.map((e) => `${e.file}  sha256:${e.sha256.slice(0, 12)}  ${e.trustedAt}\n`).join('') : 'nothing is trusted: no agents file, folder settings file or command file\n');
     return ExitCode.ok;
   }
   if (opts.revoke) {
