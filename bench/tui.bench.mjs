@@ -52,8 +52,13 @@ export async function benchTui({ log = () => {} } = {}) {
   for (const v of VARIANTS) {
     log(`W7 TUI, ${v.label} …`);
     const env = { ...process.env, ...v.env };
-    const { stdout } = await run(process.execPath, [CHILD], { env, maxBuffer: 1 << 20, timeout: 180_000 });
-    for (const r of JSON.parse(stdout.trim().split('\n').pop())) {
+    // The 100-turn session in a process of its own: its memory is not the earlier workloads'.
+    const parts = [];
+    for (const part of ['main', 'session']) {
+      const { stdout } = await run(process.execPath, ['--expose-gc', CHILD], { env: { ...env, W7_PART: part }, maxBuffer: 1 << 20, timeout: 180_000 });
+      parts.push(...JSON.parse(stdout.trim().split('\n').pop()));
+    }
+    for (const r of parts) {
       rows.push({ ...r, workload: `${r.workload} (${v.label})`, id: v.shipped ? r.id : `${r.id}${v.suffix}`, variant: v.label });
     }
   }

@@ -24,7 +24,8 @@ function scriptModel() {
     const text = String(last.content);
     if (text === 'write the notes') return { content: 'Writing notes.md.', toolCalls: [{ id: 'c_write', name: 'write_file', arguments: { path: 'notes.md', content: NOTES } }] };
     if (text === 'a long answer') return { content: LINES, chunkSize: 12, chunkDelayMs: 25 };
-    return { content: `answer to ${text}`, delayMs: 1500 };
+    // Held back long enough that the person's message shows first even on a loaded machine.
+    return { content: `answer to ${text}`, delayMs: 3000 };
   });
 }
 
@@ -94,7 +95,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI).each([
   it("shows each of the person's messages as soon as it is sent, before its answer, without a reload", async () => {
     for (const [n, text] of ['one', 'two', 'three'].entries()) {
       await send(text);
-      await page.locator('.user').nth(n).filter({ hasText: text }).waitFor({ timeout: 1000 });
+      await page.locator('.user').nth(n).filter({ hasText: text }).waitFor({ timeout: 2500 });
       expect(await page.getByText(`answer to ${text}`).count()).toBe(0);
       await page.getByText(`answer to ${text}`).waitFor();
     }

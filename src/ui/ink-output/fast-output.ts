@@ -41,14 +41,20 @@ class Lru<V> {
 const styledLines = new Lru<StyledChar[]>(512);
 const widths = new Lru<number>(2048);
 
-function styledCharsOf(line: string): StyledChar[] {
+function styledCharsOf(line: string, keep: boolean): StyledChar[] {
   let cached = styledLines.get(line);
   if (cached === undefined) {
     cached = styledCharsFromTokens(asciiTokens(line) ?? tokenize(line));
-    styledLines.set(line, cached);
+    if (keep) styledLines.set(line, cached);
   }
   return cached;
 }
+
+/**
+ * A grid taller than this is the scrollback's (<Static>) output, not a live frame (which is cut to
+ * the screen): its lines are written once, and kept they would only churn the cache and the heap.
+ */
+const LIVE_FRAME_MAX_ROWS = 256;
 
 type Token = ReturnType<typeof tokenize>[number];
 const sgrTokens = new Lru<Token[]>(512);
@@ -146,6 +152,7 @@ export default class Output {
   get(): { output: string; height: number } {
     const rows: (StyledChar | undefined)[][] = [];
     const clips: Clip[] = [];
+    const keep = this.height <= LIVE_FRAME_MAX_ROWS;
     for (const operation of this.operations) {
       if (operation.type === 'clip') clips.push(operation.clip);
       if (operation.type === 'unclip') clips.pop();
@@ -186,7 +193,7 @@ export default class Output {
         const row = (rows[rowIndex] ??= []);
         for (const transformer of transformers) line = transformer(line, index);
         let offsetX = x;
-        for (const character of styledCharsOf(line)) {
+        for (const character of styledCharsOf(line, keep)) {
           this.reach(row, offsetX);
           row[offsetX] = character;
           const characterWidth = Math.max(1, widthOf(character.value));
