@@ -122,6 +122,14 @@ describe('a command turn', () => {
     expect(denied.started).toEqual([]);
   });
 
+  it('front matter that is not valid YAML: the command does not run, and the error names file:line:col', async () => {
+    const t = setup('---\ndescription: ok\nallowed-tools: [unclosed\nmodel: nosuch\n---\nHi !`echo hi`\n', { policy: { allows: () => true } });
+    const events = await collect(t.turn.start(signal()));
+    expect(errors(events)[0]).toMatch(/^\/go was not run: its front matter is not valid YAML: .*go\.md:\d+:\d+: /);
+    expect(t.ran).toEqual([]);
+    expect(t.started).toEqual([]);
+  });
+
   it("its granted allowed-tools cover its own !`cmd` lines (as in Claude Code); other lines still ask", async () => {
     // A host whose policy is the command's rules alone (what chat-host layers over the session's).
     const ruled = (rules: readonly AllowRule[] = []) => ({ allows: (call: { tool: string; arguments: unknown }) => rules.some((r) => ruleAllows(r, call.tool, call.arguments)) });

@@ -78,7 +78,7 @@ export class CommandTurn {
 
   /** Whether this invocation needs more than its text sent: a model, allowed tools or `` !`cmd` `` lines. */
   static needed(command: CustomCommand, args: string): boolean {
-    return !!command.model || !!command.allowedTools?.length || bangCommands(expandCustomCommand(command, args)).length > 0;
+    return !!command.problem || !!command.model || !!command.allowedTools?.length || bangCommands(expandCustomCommand(command, args)).length > 0;
   }
 
   /** Whether these answers are this command's (the REPL answers every waiting question at once). */
@@ -95,6 +95,7 @@ export class CommandTurn {
   }
 
   private async *go(signal: AbortSignal, inbox: RunInbox | undefined, answers: Record<string, unknown>): AsyncIterable<AgentEvent> {
+    if (this.command.problem) return yield this.error(`${this.command.name} was not run: its front matter is not valid YAML: ${this.command.problem}`);
     const stop = this.take(answers);
     if (stop) return yield* this.stopped(stop);
     if (!this.modelChecked) {

@@ -26,6 +26,8 @@ export interface CustomCommand {
   body: string;
   /** SHA-256 of the very bytes the command was parsed from: what trusting its allowed-tools trusts (command-turn). */
   sha256: string;
+  /** Front matter that is not valid YAML, at file:line:col: the command does not run (its model and grants would be lost unsaid). */
+  problem?: string | undefined;
 }
 
 /** Bigger command files are skipped (a command is a prompt, not a dataset). */
@@ -58,13 +60,13 @@ export function readCommandFile(file: string, dir: string, scope: 'user' | 'proj
   const rel = relative(dir, file).slice(0, -'.md'.length);
   const name = `/${rel.split(sep).join(':')}`;
   if (!/^\/[\w.:-]+$/.test(name)) return undefined;
-  const { data, body } = frontMatter(text);
+  const { data, body, problem } = frontMatter(text, file);
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const tools = data['allowed-tools'];
   const allowedTools = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? splitTools(tools) : undefined;
   const firstLine = body.trim().split('\n')[0]?.slice(0, 80) ?? '';
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body, sha256 };
+  return { name, description: str(data.description) ?? firstLine, argumentHint: str(data['argument-hint']), allowedTools, model: str(data.model), scope, file, body, sha256, ...(problem ? { problem } : {}) };
 }
 
 /** The file's bytes through one descriptor: no link followed (O_NOFOLLOW), no FIFO waited on, a regular file within the cap. */
@@ -111,12 +113,19 @@ export function splitTools(text: string): string[] {
   return out.map((t) => t.trim()).filter(Boolean);
 }
 
-function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
+function frontMatter(text: string, file: string): { data: Record<string, unknown>; body: string; problem?: string } {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!m) return { data: {}, body: text };
   const doc = parseDocument(m[1]!);
-  const js: unknown = doc.errors.length ? {} : doc.toJS();
-  return { data: js && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : {}, body: text.slice(m[0].length) };
+  const body = text.slice(m[0].length);
+  const error = doc.errors[0];
+  if (error) {
+    // The front matter starts on the file's second line.
+    const at = error.linePos?.[0];
+    return { data: {}, body, problem: `${file}:${(at?.line ?? 1) + 1}:${at?.col ?? 1}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` };
+  }
+  const js: unknown = doc.toJS();
+  return { data: js && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : {}, body };
 }
 
 function markdownFiles(dir: string, depth = 0): string[] {
