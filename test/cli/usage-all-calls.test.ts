@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LEAD_HELPER_TEAM, leadAsksHelperTwice } from '../support/lead-helper-team.js';
 import { ofType, runCli, serverEnv, tempDir, useServer, writeAgentsFile } from './helpers.js';
 
 // Issue 32, item 4: tokens count every model request of a turn, the sub-agents' behind an agent tool
@@ -6,31 +7,12 @@ import { ofType, runCli, serverEnv, tempDir, useServer, writeAgentsFile } from '
 // requests and the usage they reported equal the JSONL `done` totals, also per model.
 const server = useServer();
 
-const TEAM = `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-agents:
-  lead:
-    description: Leads the work.
-    instruction: You lead.
-    tools: [{ agent: helper }]
-  helper:
-    description: Helps with a task.
-    instruction: You help.
-`;
+const TEAM = LEAD_HELPER_TEAM;
 
 describe('usage over every model request (adk run --json)', () => {
   it('a lead that asks a sub-agent twice: 5 requests on the server, their usage summed in done.usage and byModel', async () => {
     const usage = { promptTokens: 1000, completionTokens: 100 };
-    server().onRequest((req) => {
-      const system = String(req.body.messages[0]?.content ?? '');
-      const last = req.body.messages.at(-1);
-      if (system.includes('You help')) return { content: 'helped', usage };
-      const asked = req.body.messages.filter((m: any) => m.role === 'tool').length;
-      if (asked < 2) return { toolCalls: [{ name: 'helper', arguments: { request: `part ${asked + 1}` } }], usage };
-      return { content: `done after ${last.role}`, usage };
-    });
+    server().onRequest(leadAsksHelperTwice(usage, (last) => `done after ${last.role}`));
     const dir = tempDir();
     const agents = writeAgentsFile(dir, TEAM);
     const r = await runCli(['run', '--json', '--agents', agents, 'do the work'], { env: serverEnv(server()), cwd: dir });

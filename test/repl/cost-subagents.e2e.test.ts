@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LEAD_HELPER_TEAM, leadAsksHelperTwice } from '../support/lead-helper-team.js';
 import { useServer } from '../cli/helpers.js';
 import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
 
@@ -10,29 +11,12 @@ const server = useServer();
 const tmux = useTmux();
 const PROMPT = '› Message, or / for commands';
 
-const TEAM = `version: 1
-default: lead
-models:
-  default: { model: "gpt-test", base_url: "\${OPENAI_BASE_URL}", api_key_env: OPENAI_API_KEY }
-agents:
-  lead:
-    description: Leads the work.
-    instruction: You lead.
-    tools: [{ agent: helper }]
-  helper:
-    description: Helps with a task.
-    instruction: You help.
-`;
+const TEAM = LEAD_HELPER_TEAM;
 
 describe('/cost counts every request (tmux)', () => {
   it('a lead asking a sub-agent twice: status line and /cost show the 5 requests the server answered; no clear', async () => {
     const usage = { promptTokens: 1000, completionTokens: 100 };
-    server().onRequest((req) => {
-      if (String(req.body.messages[0]?.content ?? '').includes('You help')) return { content: 'helped', usage };
-      const asked = req.body.messages.filter((m: any) => m.role === 'tool').length;
-      if (asked < 2) return { toolCalls: [{ name: 'helper', arguments: { request: `part ${asked + 1}` } }], usage };
-      return { content: 'All done.', usage };
-    });
+    server().onRequest(leadAsksHelperTwice(usage, () => 'All done.'));
     const { dir, work } = chatWorkspace('adk-cost-sub-');
     writeFileSync(join(work, 'agents.yaml'), TEAM);
     const raw = join(dir, 'raw.out');
