@@ -19,6 +19,7 @@ import type { CodeManifest } from '../core/config/index.js';
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
 import { readPermissionSettings } from './settings/permission-rules.js';
+import { settingsPath } from './settings/settings-files.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
@@ -222,7 +223,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     shellSandbox: shellSandboxFromEnv(env),
     // adk's home (the person's own commands and settings, trust; inside the workspace when it is the
     // home folder) and the folder's settings files (their deny rules bind without trust): never a model's to write.
-    protectedPaths: [defaultAdkHome(env), join(cwd, '.adk', 'settings.json'), join(cwd, '.adk', 'settings.local.json')],
+    protectedPaths: [defaultAdkHome(env), settingsPath('project', cwd, env), settingsPath('local', cwd, env)],
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
