@@ -1,7 +1,7 @@
 // W7r: `adk resume` of a 100-turn session (about 4.5 KB of markdown per answer) in tmux at 120×40:
 // time from the command to the input box on screen, whole process; and (W7r-all) to the last turn
 // written above it (the older turns go to the scrollback a batch per frame after the input box); and
-// (W7rm) the adk process's resident memory 2 s after that. Needs tmux and the built CLI
+// (W7rm) the adk process's resident memory 3 s after that (and its peak). Needs tmux and the built CLI
 // (dist/adk); the model endpoint is never called.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,15 +29,18 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
   }
   await kv.close();
   const bin = fileURLToPath(new URL('../../bin/adk.js', import.meta.url));
-  const sock = `adk-w7r-${process.pid}`;
+  // A tmux server per run: killing a server's last session ends it, and the next run's new-session could reach it while it exits.
+  let sock = '';
   const tmux = (...a) => execFileSync('tmux', ['-L', sock, '-f', '/dev/null', ...a], { encoding: 'utf8' });
   const times = [];
   const allTimes = [];
   const rss = [];
+  const peak = [];
   try {
     for (let r = 0; r < runs; r++) {
       const script = join(dir, 'run.sh');
       writeFileSync(script, `export ADK_HOME='${dir}' ADK_STORE='sqlite://${file}' NODE_ENV=production\nexport OPENAI_API_KEY=sk-bench-unused OPENAI_BASE_URL=http://127.0.0.1:9/v1\ncd '${dir}'\nnode '${bin}' resume longsess${r}; sleep 30\n`);
+      sock = `adk-w7r-${process.pid}-${r}`;
       const t0 = performance.now();
       let box = 0;
       tmux('new-session', '-d', '-s', `r${r}`, '-x', '120', '-y', '40', `sh '${script}'`);
@@ -50,16 +53,21 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
       }
       times.push(box);
       allTimes.push(performance.now() - t0);
-      // The session's memory once it is all written and settled: the adk process's resident set.
-      await sleep(2000);
+      // The session's memory once it is all written and has sat a moment: the adk process's resident set.
+      await sleep(3000);
       const pane = tmux('display-message', '-p', '-t', `r${r}`, '#{pane_pid}').trim();
       const adk = readFileSync(`/proc/${pane}/task/${pane}/children`, 'utf8').trim().split(/\s+/)[0];
-      if (adk) rss.push(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${adk}/status`, 'utf8'))?.[1] ?? NaN) / 1024);
-      tmux('kill-session', '-t', `r${r}`);
+      if (adk) {
+        const status = readFileSync(`/proc/${adk}/status`, 'utf8');
+        rss.push(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
+        peak.push(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
+      }
+      tmux('kill-server');
+      sock = '';
     }
   } finally {
     try {
-      tmux('kill-server');
+      if (sock) tmux('kill-server');
     } catch {
       // never started
     }
@@ -68,7 +76,8 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
   times.sort((a, b) => a - b);
   allTimes.sort((a, b) => a - b);
   rss.sort((a, b) => a - b);
-  return { times, allTimes, rss };
+  peak.sort((a, b) => a - b);
+  return { times, allTimes, rss, peak };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await benchResume());

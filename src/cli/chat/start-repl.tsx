@@ -23,6 +23,7 @@ import type { StartingMode } from './permission-mode.js';
 import { PermissionModes } from './permission-modes-state.js';
 import { mcpPromptCommands } from './mcp-mentions.js';
 import { skillCommandInfos, startCommandInfos } from './local-commands.js';
+import { startIdleCollector } from './idle-collector.js';
 
 export interface ReplOptions {
   stores: AdkStores;
@@ -201,7 +202,8 @@ export async function startRepl(o: ReplOptions): Promise<number> {
       host.onChange?.();
     };
     exit = () => instance.unmount();
-    await instance.waitUntilExit();
+    const stopCollector = startIdleCollector();
+    await instance.waitUntilExit().finally(stopCollector);
   } catch (e) {
     // The screen failed (a render error): the turn must not go on, or its commands outlive adk.
     host.stop(`the screen failed: ${(e as Error).message}`);
