@@ -90,6 +90,17 @@ describe("the bundle's Output (Ink's, made fast)", () => {
     }
   });
 
+  it("writes what Ink writes for grids as tall as the scrollback's (past the live-frame cache), again and again", () => {
+    // The same lines written many times over: shared cells and styles must not leak from one frame into the next.
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = rng(seed * 104729);
+      const width = 20 + Math.floor(r() * 100);
+      const height = 257 + Math.floor(r() * 300);
+      const ops = Array.from({ length: 8 }, (_, k) => randomOps(seed * 31 + k, width, height)).flat();
+      expect(run(FastOutput, width, height, ops), `seed ${seed} (${width}×${height})`).toEqual(run(InkOutput, width, height, ops));
+    }
+  });
+
   it('tokenises ASCII lines as ansi-tokenize does, and leaves every other line to it', () => {
     const lines = [
       'plain',

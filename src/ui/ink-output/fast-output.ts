@@ -6,10 +6,11 @@
 // (test/ui/fast-output.test.ts compares them) while it:
 //  - allocates a row only when something is written on it, and only as far as the writes reach
 //    (what Ink pads a row with are unstyled spaces, which its trimEnd removes again);
-//  - shares one blank cell and one cache of tokenised lines between frames (a live frame's lines
-//    barely change from one frame to the next);
+//  - shares its cells, styles and the codes between two styles (one object per character and style,
+//    not one per character written), and a cache of tokenised lines between frames (a live frame's
+//    lines barely change from one frame to the next);
 //  - skips the style diff between neighbouring cells whose styles are the same.
-import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
+import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 
@@ -22,7 +23,84 @@ interface Clip {
 }
 type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
 
-const BLANK: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) as unknown as StyledChar['styles'] }) as StyledChar;
+type Codes = StyledChar['styles'];
+type Token = ReturnType<typeof tokenize>[number];
+
+/** Past this many distinct styles (24-bit colours could make any number) the shared tables start again. */
+const MAX_STYLES = 4096;
+/** Past this many shared cells (every grapheme in every style met so far) they start again. */
+const MAX_CELLS = 65_536;
+
+// Styles, cells and the codes between two styles are shared, not made per character: a style is one
+// array (compared by identity), a cell one frozen object per character and style. The library makes a
+// new object and a copy of the style for every character, and three Sets for every change of style:
+// most of what drawing a resumed session allocated. Nothing here is ever changed once made.
+const styles = new Map<string, Codes>();
+const cells = new Map<Codes, Map<string, StyledChar>>();
+const opens = new Map<Codes, string>();
+const closes = new Map<Codes, string>();
+const steps = new Map<Codes, Map<Codes, string>>();
+let cellCount = 0;
+const EMPTY: Codes = Object.freeze([]) as unknown as Codes;
+
+function forgetShared(): void {
+  for (const m of [styles, cells, opens, closes, steps]) m.clear();
+  styles.set('', EMPTY);
+  cellCount = 0;
+}
+forgetShared();
+
+/** The one array for a style with these codes. */
+function sharedStyle(codes: Codes): Codes {
+  let key = '';
+  for (const c of codes) key += `${c.code}\0${c.endCode}\0`;
+  const found = styles.get(key);
+  if (found) return found;
+  if (styles.size >= MAX_STYLES) forgetShared();
+  styles.set(key, codes);
+  return codes;
+}
+
+function cellOf(value: string, fullWidth: boolean, style: Codes): StyledChar {
+  let byValue = cells.get(style);
+  if (!byValue) cells.set(style, (byValue = new Map()));
+  const key = fullWidth ? `\u0001${value}` : value;
+  let cell = byValue.get(key);
+  if (!cell) {
+    if (cellCount >= MAX_CELLS) {
+      forgetShared();
+      return cellOf(value, fullWidth, sharedStyle(style));
+    }
+    cellCount++;
+    byValue.set(key, (cell = Object.freeze({ type: 'char', value, fullWidth, styles: style }) as StyledChar));
+  }
+  return cell;
+}
+
+/** ansiCodesToString(style): what opens a row's first cell. */
+function openOf(style: Codes): string {
+  let s = opens.get(style);
+  if (s === undefined) opens.set(style, (s = ansiCodesToString(style)));
+  return s;
+}
+
+/** What closes a row's last cell. */
+function closeOf(style: Codes): string {
+  let s = closes.get(style);
+  if (s === undefined) closes.set(style, (s = ansiCodesToString(diffAnsiCodes(style, []))));
+  return s;
+}
+
+/** The codes between two neighbouring cells' styles. */
+function stepOf(from: Codes, to: Codes): string {
+  let byTo = steps.get(from);
+  if (!byTo) steps.set(from, (byTo = new Map()));
+  let s = byTo.get(to);
+  if (s === undefined) byTo.set(to, (s = ansiCodesToString(diffAnsiCodes(from, to))));
+  return s;
+}
+
+const BLANK: StyledChar = cellOf(' ', false, EMPTY);
 
 /** A bounded map: the oldest entries go first once it is full. */
 class Lru<V> {
@@ -41,10 +119,16 @@ class Lru<V> {
 const styledLines = new Lru<StyledChar[]>(512);
 const widths = new Lru<number>(2048);
 
+/** styledCharsFromTokens(tokenize(line)), its cells and styles shared. */
 function styledCharsOf(line: string, keep: boolean): StyledChar[] {
   let cached = styledLines.get(line);
   if (cached === undefined) {
-    cached = styledCharsFromTokens(asciiTokens(line) ?? tokenize(line));
+    cached = [];
+    let style = EMPTY;
+    for (const token of asciiTokens(line) ?? tokenize(line)) {
+      if (token.type === 'ansi') style = sharedStyle(reduceAnsiCodesIncremental(style, [token]));
+      else cached.push(cellOf(token.value, token.fullWidth, style));
+    }
     if (keep) styledLines.set(line, cached);
   }
   return cached;
@@ -56,9 +140,10 @@ function styledCharsOf(line: string, keep: boolean): StyledChar[] {
  */
 const LIVE_FRAME_MAX_ROWS = 256;
 
-type Token = ReturnType<typeof tokenize>[number];
 const sgrTokens = new Lru<Token[]>(512);
 const SGR = /\x1b\[[0-9;]*m/y;
+/** The token of each ASCII character: the same object every time (tokens are only read). */
+const ASCII_TOKENS: readonly Token[] = Array.from({ length: 0x80 }, (_, c) => Object.freeze({ type: 'char', value: String.fromCharCode(c), fullWidth: false }) as Token);
 
 /**
  * tokenize() for a line of ASCII text and SGR codes, without its grapheme segmenter (most of its
@@ -71,7 +156,7 @@ export function asciiTokens(line: string): Token[] | undefined {
     const c = line.charCodeAt(i);
     if (c > 0x7f) return undefined;
     if (c !== 0x1b) {
-      tokens.push({ type: 'char', value: line[i]!, fullWidth: false });
+      tokens.push(ASCII_TOKENS[c]!);
       i++;
       continue;
     }
@@ -101,7 +186,7 @@ function widestLine(text: string): number {
   return width;
 }
 
-const sameStyles = (a: StyledChar['styles'], b: StyledChar['styles']): boolean => {
+const sameStyles = (a: Codes, b: Codes): boolean => {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i]!.code !== b[i]!.code || a[i]!.endCode !== b[i]!.endCode) return false;
@@ -109,20 +194,21 @@ const sameStyles = (a: StyledChar['styles'], b: StyledChar['styles']): boolean =
 };
 
 /**
- * styledCharsToString without its per-cell work where it writes nothing: the library compares each
- * cell's styles with its neighbour's through three Sets, which is where most of a frame's time went;
- * between equal styles the difference is empty, so it is skipped.
+ * styledCharsToString over a row's cells (its holes, past the grid's width, skipped) without the
+ * library's per-cell work where it writes nothing: between equal styles the difference is empty.
  */
-function rowToString(row: readonly StyledChar[]): string {
+function rowToString(row: readonly (StyledChar | undefined)[]): string {
   let out = '';
-  for (let i = 0; i < row.length; i++) {
-    const cell = row[i]!;
-    if (i === 0) out += ansiCodesToString(cell.styles);
-    else if (!sameStyles(row[i - 1]!.styles, cell.styles)) out += ansiCodesToString(diffAnsiCodes(row[i - 1]!.styles, cell.styles));
+  let last: StyledChar | undefined;
+  for (const cell of row) {
+    if (cell === undefined) continue;
+    if (last === undefined) out += openOf(cell.styles);
+    else if (!sameStyles(last.styles, cell.styles)) out += stepOf(last.styles, cell.styles);
     out += cell.value;
+    last = cell;
   }
   // What closes the last cell's styles, as the library ends every string.
-  if (row.length > 0) out += ansiCodesToString(diffAnsiCodes(row[row.length - 1]!.styles, []));
+  if (last !== undefined) out += closeOf(last.styles);
   return out;
 }
 
@@ -186,7 +272,8 @@ export default class Output {
         }
       }
       let offsetY = 0;
-      for (let [index, line] of lines.entries()) {
+      for (let index = 0; index < lines.length; index++) {
+        let line = lines[index]!;
         const rowIndex = y + offsetY;
         // Ink's grid has `height` rows: a write below them is dropped.
         if (rowIndex < 0 || rowIndex >= this.height) continue;
@@ -199,7 +286,7 @@ export default class Output {
           const characterWidth = Math.max(1, widthOf(character.value));
           for (let i = 1; i < characterWidth; i++) {
             this.reach(row, offsetX + i);
-            row[offsetX + i] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
+            row[offsetX + i] = cellOf('', false, character.styles);
           }
           offsetX += characterWidth;
         }
@@ -209,7 +296,7 @@ export default class Output {
     const out: string[] = [];
     for (let y = 0; y < this.height; y++) {
       const row = rows[y];
-      out.push(row ? rowToString(row.filter((c): c is StyledChar => c !== undefined)).trimEnd() : '');
+      out.push(row ? rowToString(row).trimEnd() : '');
     }
     return { output: out.join('\n'), height: this.height };
   }
