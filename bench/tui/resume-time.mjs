@@ -39,7 +39,7 @@ export async function benchResume({ turns = 100, runs = 3 } = {}) {
   try {
     for (let r = 0; r < runs; r++) {
       const script = join(dir, 'run.sh');
-      writeFileSync(script, `export ADK_HOME='${dir}' ADK_STORE='sqlite://${file}' NODE_ENV=production\nexport OPENAI_API_KEY=sk-bench-unused OPENAI_BASE_URL=http://127.0.0.1:9/v1\ncd '${dir}'\nnode '${bin}' resume longsess${r}; sleep 30\n`);
+      writeFileSync(script, `export ADK_HOME='${dir}' ADK_STORE='sqlite://${file}' NODE_ENV=production\nexport OPENAI_API_KEY=sk-bench-unused OPENAI_BASE_URL=http://127.0.0.1:9/v1\ncd '${dir}'\n'${process.execPath}' '${bin}' resume longsess${r}; sleep 30\n`);
       sock = `adk-w7r-${process.pid}-${r}`;
       const t0 = performance.now();
       let box = 0;
