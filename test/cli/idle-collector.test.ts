@@ -19,6 +19,9 @@ describe('when the REPL collects', () => {
   it('does not collect while busy, or when the heap did not grow enough', () => {
     const p = new IdlePolicy();
     for (let i = 0; i < 5; i++) expect(p.next(busy(200))).toBe(false);
+    // Typing a few keys a second (about 1 ms of CPU each) is not quiet: no pause lands between two keys.
+    const typing = new IdlePolicy();
+    for (let i = 0; i < 5; i++) expect(typing.next({ cpuMicros: 6_000, wallMs: 500, heapBytes: 200 * MB })).toBe(false);
     const small = new IdlePolicy();
     small.collected(40 * MB);
     for (let i = 0; i < 5; i++) expect(small.next(quiet(70))).toBe(false);
@@ -50,7 +53,7 @@ const MODULE = pathToFileURL(fileURLToPath(new URL('../../dist/cli/chat/idle-col
 
 describe('the idle collector in a real process', () => {
   it('gives back the heap a burst grew once the process is quiet, in a process not started with --expose-gc', () => {
-    // A burst that keeps 120 MB alive for a moment (as drawing a resumed session does), then nothing.
+    // A burst that keeps a few hundred MB alive for a moment (as drawing a resumed session does), then nothing.
     const script = `import v8 from 'node:v8';
 import vm from 'node:vm';
 import { startIdleCollector } from ${JSON.stringify(MODULE)};

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { jsonLines, runCli } from '../support/cli.js';
 import { sleep } from './helpers.js';
-import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
+import { chatWorkspace, clearsIn, quitChat, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 32: `/fork` and `adk resume --fork` branch a session; `adk chat -c` continues this folder's
 // last session; `adk resume` with no id opens a list that typing filters.
@@ -43,9 +43,7 @@ describe('fork, continue and the resume list (tmux)', () => {
     tmux.type('fork', '/sessions');
     tmux.keys('fork', 'Enter');
     await tmux.waitForScreen('fork', (s) => s.includes(original) && s.includes(copy) && s.includes(PROMPT), 'both sessions listed', 30_000, true);
-    tmux.keys('fork', 'C-c');
-    await sleep(100);
-    tmux.keys('fork', 'C-c');
+    await quitChat(tmux, 'fork');
     await tmux.waitForScreen('fork', (s) => s.includes(`adk resume ${copy}`), 'adk left');
     expect(contents(await sessionJson(env, work, original))).toEqual(['the first question', 'seen: the first question']);
     const fork = await sessionJson(env, work, copy);

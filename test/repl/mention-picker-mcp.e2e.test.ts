@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { trustAgentsFile } from '../support/trust.js';
 import { sleep } from './helpers.js';
-import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
+import { chatWorkspace, clearsIn, quitChat, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 32, live `@` picker: MCP resources are among its rows. Typing `@` and part of a resource's
 // name (server-everything over stdio, started on demand) shows it, Tab puts `@server:uri` in the
@@ -49,13 +49,7 @@ describe('the live @ picker lists MCP resources (tmux)', () => {
     expect(sent).toContain('<resource server="everything" uri="demo://resource/static/document/architecture.md">');
     expect(sent).toContain(DOC.trim().split('\n')[0]);
     expect(clearsIn(readFileSync(raw, 'latin1'))).toBe(0);
-    // Leave: a Ctrl-C that came while the turn was still being saved cancels instead of arming the exit.
-    for (let i = 0; i < 5; i++) {
-      tmux.keys(PANE, 'C-c');
-      const armed = await tmux.waitForScreen(PANE, (s) => s.includes('Press Ctrl-C again to exit'), 'the exit hint', 2000).then(() => true, () => false);
-      if (armed) break;
-    }
-    tmux.keys(PANE, 'C-c');
+    await quitChat(tmux, PANE);
     await tmux.waitForScreen(PANE, (s) => s.includes('Continue it with'), 'adk to exit');
   }, 60_000);
 });

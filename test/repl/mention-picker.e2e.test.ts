@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { sleep } from './helpers.js';
-import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
+import { chatWorkspace, clearsIn, quitChat, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 32, item 5: the `@` picker appears as you type (no Tab), follows every key, is never stale
 // (after clearing and typing `@qqq` the old list is gone), and ranks fuzzily like fzf
@@ -67,9 +67,7 @@ describe('the live @ picker (tmux)', () => {
     expect(String(server().chatRequests.at(-1)!.body.messages.at(-1).content)).toContain('<file path="src/hello.ts">');
     expect(clearsIn(readFileSync(raw, 'latin1'))).toBe(0);
     // Leave before the temp folders go.
-    tmux.keys(PANE, 'C-c');
-    await sleep(100);
-    tmux.keys(PANE, 'C-c');
+    await quitChat(tmux, PANE);
     await tmux.waitForScreen(PANE, (s) => s.includes('Continue it with'), 'adk to exit');
   }, 60_000);
 });

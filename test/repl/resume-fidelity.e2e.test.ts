@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../cli/helpers.js';
 import { ADK_BIN } from '../support/cli.js';
-import { sleep } from './helpers.js';
-import { chatWorkspace, clearsIn, serverChatEnv, startChat, useTmux } from './tmux.js';
+import { chatWorkspace, clearsIn, quitChat, serverChatEnv, startChat, useTmux } from './tmux.js';
 
 // Issue 32, item 7: a resumed transcript equals the live one. An approval edited from 9090 to 7070
 // replays with 7070, a rejected call replays as ⊘ (not ✗), an `@file` message replays as typed.
@@ -54,9 +53,7 @@ describe('a resumed transcript equals the live one (tmux)', () => {
     expect(live).toContain('› look at @notes.txt please');
     expect(live).not.toContain('NOTE-BODY-SECRET-LINE');
 
-    tmux.keys(PANE, 'C-c');
-    await sleep(100);
-    tmux.keys(PANE, 'C-c');
+    await quitChat(tmux, PANE);
     const exit = await tmux.waitForScreen(PANE, (s) => /Continue it with: adk resume (\S+)/.test(s), 'the saved-session line');
     const id = /Continue it with: adk resume (\S+)/.exec(exit)![1];
     // Typed only once the shell asks: keys typed while adk hands the terminal back can be discarded.

@@ -103,6 +103,20 @@ export function startChat(tmux: Tmux, name: string, o: { dir: string; cwd: strin
   writeFileSync(`${raw}.ready`, '');
 }
 
+/**
+ * Leaves adk with Ctrl-C twice. A Ctrl-C that comes while the last turn is still being saved (its
+ * answer already on screen) cancels the turn instead of arming the exit, so the first is repeated
+ * until the exit hint shows. The caller waits for whatever adk prints as it goes.
+ */
+export async function quitChat(tmux: Tmux, pane: string): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    tmux.keys(pane, 'C-c');
+    const armed = await tmux.waitForScreen(pane, (s) => s.includes('Press Ctrl-C again to exit'), 'the exit hint', 2000).then(() => true, () => false);
+    if (armed) break;
+  }
+  tmux.keys(pane, 'C-c');
+}
+
 /** Terminal clears in raw output: erase display (ESC[2J) and erase scrollback (ESC[3J). */
 export function clearsIn(raw: string): number {
   return (raw.match(/\x1b\[[23]J/g) ?? []).length;

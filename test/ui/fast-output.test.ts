@@ -101,6 +101,19 @@ describe("the bundle's Output (Ink's, made fast)", () => {
     }
   });
 
+  it('writes what Ink writes when its shared tables start again: past 4,096 styles, and past 65,536 codes between styles', () => {
+    const r = rng(42);
+    const colour = () => Math.floor(r() * 256);
+    const writeLines = (lines: string[]): Op[] => lines.map((line, y) => ['write', 0, y, line, []]);
+    // 12,000 distinct 24-bit colour pairs: past the cap on shared styles, several times.
+    const art = Array.from({ length: 300 }, () => Array.from({ length: 40 }, () => c.rgb(colour(), colour(), colour()).bgRgb(colour(), colour(), colour())('▀')).join(''));
+    for (let pass = 0; pass < 2; pass++) expect(run(FastOutput, 60, 300, writeLines(art))).toEqual(run(InkOutput, 60, 300, writeLines(art)));
+    // 3,000 colours (under the style cap) in 80,000 cells: their neighbouring pairs pass the cap on cached codes.
+    const palette = Array.from({ length: 3000 }, () => c.rgb(colour(), colour(), colour()));
+    const pairs = Array.from({ length: 400 }, () => Array.from({ length: 200 }, () => palette[Math.floor(r() * palette.length)]!('x')).join(''));
+    expect(run(FastOutput, 200, 400, writeLines(pairs))).toEqual(run(InkOutput, 200, 400, writeLines(pairs)));
+  });
+
   it('tokenises ASCII lines as ansi-tokenize does, and leaves every other line to it', () => {
     const lines = [
       'plain',

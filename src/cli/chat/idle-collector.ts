@@ -5,8 +5,8 @@ import vm from 'node:vm';
 const GROWTH_BYTES = 32 * 2 ** 20;
 /** How often the process's CPU time and heap size are looked at. */
 const SAMPLE_MS = 500;
-/** Quiet: under this share of a core used since the last look. */
-const QUIET_SHARE = 0.02;
+/** Quiet: under this share of a core used since the last look (an idle REPL uses ~0.1%, typing a few keys a second ~1%). */
+const QUIET_SHARE = 0.01;
 /** Looks in a row that must be quiet (so a pause between two bursts does not count). */
 const QUIET_SAMPLES = 2;
 
@@ -69,9 +69,11 @@ function findCollector(): Collect | undefined {
   }
   if (typeof gc !== 'function') return undefined;
   const full = gc as (options?: object) => void;
-  // V8 12 and later (Node 22+) take a flavour: 'last-resort' also shrinks the young generation and
-  // returns pooled pages to the system, which a plain full collection leaves to a later memory
-  // reducer. V8 11 (Node 20) reads the options otherwise (a young-generation pass), so it gets none.
+  // V8 12 and later (Node 22+) take a flavour: 'last-resort' is V8's memory-reducing collection (full
+  // collections, repeated until one frees nothing more), which also shrinks the young generation and
+  // returns pooled pages to the system; a plain full collection leaves those to a memory reducer that
+  // did not come in Node 24 while we watched. V8 11 (Node 20) reads any options object as a request
+  // for a young-generation pass, so it gets a plain full collection.
   return V8_MAJOR >= 12 ? () => full({ type: 'major', execution: 'sync', flavor: 'last-resort' }) : () => full();
 }
 
@@ -83,11 +85,12 @@ const heapBytes = () => v8.getHeapStatistics().total_heap_size;
  * Gives memory back when the REPL goes quiet, as a browser collects in idle time. V8 collects only
  * when the program allocates, so the heap a burst of drawing grew (a resumed session written out, a
  * long answer streamed, a big paste) stays that size while the person reads; Node 24's V8 also keeps
- * its young generation as large as the burst made it (up to 2 × 64 MB: a 100-turn `adk resume` sat
- * at 210–280 MB, and at 125–140 MB after this). The collection runs once the process has used under
- * 2% of a core for a second and the heap has grown by 32 MB since the last one (the first comes with
- * the first quiet second); it takes 20–30 ms on Node 20 and up to ~90 ms on Node 24, of a process
- * that had nothing else to do. Returns the function that stops it.
+ * its young generation as large as the burst made it (up to 2 × 64 MB: a 100-turn `adk resume` on
+ * Node 24.21 sat at 210–280 MB, and at 120–140 MB with this). It collects once the process has used
+ * under 1% of a core for a second and the heap has grown by 32 MB since the last collection (the
+ * first comes with the first quiet second): 20–30 ms on Node 20, up to ~90 ms on Node 24, on the
+ * main thread, so a key pressed then waits that long, once after each burst. Returns the function
+ * that stops it.
  */
 export function startIdleCollector(onCollect?: (before: number, after: number) => void): () => void {
   const collect = findCollector();

@@ -28,8 +28,8 @@ type Token = ReturnType<typeof tokenize>[number];
 
 /** Past this many distinct styles (24-bit colours could make any number) the shared tables start again. */
 const MAX_STYLES = 4096;
-/** Past this many shared cells (every grapheme in every style met so far) they start again. */
-const MAX_CELLS = 65_536;
+/** Past this many shared cells or cached codes between styles, the shared tables start again. */
+const MAX_ENTRIES = 65_536;
 
 // Styles, cells and the codes between two styles are shared, not made per character: a style is one
 // array (compared by identity), a cell one frozen object per character and style. The library makes a
@@ -40,13 +40,14 @@ const cells = new Map<Codes, Map<string, StyledChar>>();
 const opens = new Map<Codes, string>();
 const closes = new Map<Codes, string>();
 const steps = new Map<Codes, Map<Codes, string>>();
-let cellCount = 0;
+/** Cells and codes between styles made since the tables last started again. */
+let entries = 0;
 const EMPTY: Codes = Object.freeze([]) as unknown as Codes;
 
 function forgetShared(): void {
   for (const m of [styles, cells, opens, closes, steps]) m.clear();
   styles.set('', EMPTY);
-  cellCount = 0;
+  entries = 0;
 }
 forgetShared();
 
@@ -67,11 +68,11 @@ function cellOf(value: string, fullWidth: boolean, style: Codes): StyledChar {
   const key = fullWidth ? `\u0001${value}` : value;
   let cell = byValue.get(key);
   if (!cell) {
-    if (cellCount >= MAX_CELLS) {
+    if (entries >= MAX_ENTRIES) {
       forgetShared();
       return cellOf(value, fullWidth, sharedStyle(style));
     }
-    cellCount++;
+    entries++;
     byValue.set(key, (cell = Object.freeze({ type: 'char', value, fullWidth, styles: style }) as StyledChar));
   }
   return cell;
@@ -96,7 +97,12 @@ function stepOf(from: Codes, to: Codes): string {
   let byTo = steps.get(from);
   if (!byTo) steps.set(from, (byTo = new Map()));
   let s = byTo.get(to);
-  if (s === undefined) byTo.set(to, (s = ansiCodesToString(diffAnsiCodes(from, to))));
+  if (s === undefined) {
+    s = ansiCodesToString(diffAnsiCodes(from, to));
+    // Pairs of styles could number the square of the styles (ANSI art in 4,000 colours): bounded too.
+    if (++entries >= MAX_ENTRIES) forgetShared();
+    else byTo.set(to, s);
+  }
   return s;
 }
 
