@@ -87,6 +87,17 @@ export function evaluateTargets(rows) {
     });
   }
 
+  // Issue 32: the 20k-token stream at ≤ 20% of a core, alone and in a 100-turn session; that session in ≤ 200 MB; `adk resume` of it in ≤ 1 s.
+  if (tui) out.push({ id: 'W7', target: 'W7 (issue 32): CPU ≤ 20% of a core during the 20k-token stream', status: tui.cpuShare <= 0.2 ? 'pass' : 'FAIL', detail: `${(tui.cpuShare * 100).toFixed(0)}%` });
+  const inSession = find(rows, 'W7s', 'adk');
+  if (inSession) out.push({ id: 'W7', target: 'W7 (issue 32): CPU ≤ 20% of a core during the stream in a 100-turn session', status: inSession.cpuShare <= 0.2 ? 'pass' : 'FAIL', detail: `${(inSession.cpuShare * 100).toFixed(0)}%` });
+  for (const [id, what] of [['W7m', 'the in-process 100-turn session after the stream'], ['W7rm', '`adk resume` of 100 turns, resting']]) {
+    const m = find(rows, id, 'adk');
+    if (m) out.push({ id: 'W7', target: `W7 (issue 32): memory of ${what} ≤ 200 MB`, status: m.value <= 200 ? 'pass' : 'FAIL', detail: `${fmtV(m)}${m.max !== undefined ? ` (max ${m.max.toFixed(0)})` : ''}` });
+  }
+  const resume = find(rows, 'W7r', 'adk');
+  if (resume) out.push({ id: 'W7', target: 'W7 (issue 32): `adk resume` of 100 turns to the input box ≤ 1 s', status: resume.max <= 1000 ? 'pass' : 'FAIL', detail: `${fmtV(resume)} (max ${resume.max.toFixed(0)} ms)` });
+
   // W8 (issue 14): the cost of a turn does not grow with the session; listing reads metadata and each session's newest 20 messages only; requests stay bounded.
   for (const kind of ['SQLite', 'Redis']) {
     const w8 = rows.filter((r) => r.id === 'W8' && r.value !== undefined && r.workload.includes(kind));
