@@ -100,8 +100,9 @@ describe('fork, continue and the resume list (tmux)', () => {
     const list = await tmux.waitForScreen('rlist', (s) => s.includes('Resume which session?') && s.includes('about apples'), 'the list');
     expect(list).toMatch(/❯ about cherries/);
     await sleep(200);
-    tmux.type('rlist', 'ban');
-    const filtered = await tmux.waitForScreen('rlist', (s) => s.includes('Filter: ban') && !s.includes('about apples'), 'the list filtered');
+    // Long enough that no random session id (8 characters of [a-z0-9]) holds it.
+    tmux.type('rlist', 'bananas');
+    const filtered = await tmux.waitForScreen('rlist', (s) => s.includes('Filter: bananas') && !s.includes('about apples'), 'the list filtered');
     expect(filtered).toMatch(/❯ about bananas/);
     expect(filtered).not.toContain('about cherries');
     tmux.keys('rlist', 'Enter');

@@ -27,13 +27,14 @@ describe('/resume picker (tmux)', () => {
     tmux.keys('picker', 'Down');
     await tmux.waitForScreen('picker', (s) => s.includes('❯ about apples'), 'the selection moved');
     // Issue 32: typing filters the list (by title, first message or id); Backspace widens it again.
-    tmux.type('picker', 'banx');
-    await tmux.waitForScreen('picker', (s) => s.includes('Filter: banx') && s.includes('no match') && !s.includes('about apples'), 'nothing matches');
+    // The filters are long enough that no random session id (8 characters of [a-z0-9]) holds them.
+    tmux.type('picker', 'bananx');
+    await tmux.waitForScreen('picker', (s) => s.includes('Filter: bananx') && s.includes('no match') && !s.includes('about apples'), 'nothing matches');
     tmux.keys('picker', 'BSpace');
-    await tmux.waitForScreen('picker', (s) => s.includes('Filter: ban') && s.includes('❯ about bananas') && !s.includes('about apples'), 'the list filtered');
-    tmux.keys('picker', 'BSpace', 'BSpace', 'BSpace');
+    await tmux.waitForScreen('picker', (s) => s.includes('Filter: banan') && s.includes('❯ about bananas') && !s.includes('about apples'), 'the list filtered');
+    tmux.keys('picker', 'BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace');
     await tmux.waitForScreen('picker', (s) => s.includes('about apples') && s.includes('about bananas'), 'the whole list again');
-    tmux.type('picker', 'APP');
+    tmux.type('picker', 'APPLES');
     await tmux.waitForScreen('picker', (s) => s.includes('❯ about apples') && !s.includes('about bananas'), 'filtered, any case');
     tmux.keys('picker', 'Enter');
     await tmux.waitForScreen('picker', (s) => s.includes('answer to: about apples') && s.includes(PROMPT), 'the picked session shown');
