@@ -65,7 +65,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   let hub: ServedHub;
   try {
     hub = redisUrl
-      ? await QueuedHub.open({ stores, redisUrl, newTeam })
+      ? await QueuedHub.open({ stores, redisUrl, newTeam, log: (line) => process.stderr.write(`adk serve: ${line}\n`) })
       : new SessionHub({ stores, newTeam, sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }) });
   } catch (e) {
     await stores.close();

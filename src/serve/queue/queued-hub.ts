@@ -11,6 +11,7 @@ import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { cancelKey, RedisSessionEvents } from './redis-events.js';
 import { QueuedSession, type QueueParts } from './queued-session.js';
 import { loadQueueKey } from './queue-key.js';
+import { RedisOutageLog } from './redis-outage.js';
 import { TURN_QUEUE, verifyTurnJob, type TurnJob } from './turn-job.js';
 
 /** How long a cancel mark waits for a queued turn to start (seconds). */
@@ -29,13 +30,17 @@ export class QueuedHub implements ServedHub {
     private readonly connections: Redis[],
   ) {}
 
-  /** `queueKey`: the key jobs are signed with (default: loadQueueKey, from ADK_QUEUE_KEY or ADK_HOME). */
-  static async open(o: { stores: AdkStores; redisUrl: string; newTeam(agent?: string): Promise<ServedTeam>; queueKey?: Uint8Array | undefined }): Promise<QueuedHub> {
+  /**
+   * `queueKey`: the key jobs are signed with (default: loadQueueKey, from ADK_QUEUE_KEY or ADK_HOME).
+   * `log`: one line when Redis goes away and one when it is back (default: nothing).
+   */
+  static async open(o: { stores: AdkStores; redisUrl: string; newTeam(agent?: string): Promise<ServedTeam>; queueKey?: Uint8Array | undefined; log?: ((line: string) => void) | undefined }): Promise<QueuedHub> {
     const queueKey = o.queueKey ?? loadQueueKey();
     const { bullmq, Redis } = await loadQueueLibs();
-    const commands = connectRedis(Redis, o.redisUrl);
-    const subscriber = connectRedis(Redis, o.redisUrl);
-    const queue = new bullmq.Queue<TurnJob>(TURN_QUEUE, { connection: commands });
+    const outage = new RedisOutageLog(o.log ?? (() => {}));
+    const commands = connectRedis(Redis, o.redisUrl, outage);
+    const subscriber = connectRedis(Redis, o.redisUrl, outage);
+    const queue = outage.watch(new bullmq.Queue<TurnJob>(TURN_QUEUE, { connection: commands }));
     const parts: QueueParts = {
       stores: o.stores,
       events: new RedisSessionEvents(commands, subscriber),
@@ -48,9 +53,8 @@ export class QueuedHub implements ServedHub {
     // A turn no worker could finish (it killed every worker it ran on, its session stayed locked):
     // whoever streams it is told, and the session is freed. Every server may say so; only the first
     // does, while the turn still holds the session.
-    const failures = new bullmq.QueueEvents(TURN_QUEUE, { connection: commands });
+    const failures = outage.watch(new bullmq.QueueEvents(TURN_QUEUE, { connection: commands }));
     failures.on('failed', ({ jobId, failedReason }) => void hub.turnFailed(jobId, failedReason).catch(() => {}));
-    failures.on('error', () => {});
     hub.failures = failures;
     return hub;
   }

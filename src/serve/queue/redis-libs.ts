@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { importOptional, notInstalled } from '../../core/optional-peer.js';
 import { importModule } from '../../core/dynamic-import.js';
+import type { RedisOutageLog } from './redis-outage.js';
 
 /** BullMQ and ioredis, loaded when a server or worker runs on Redis (optional peer dependencies). */
 export async function loadQueueLibs(): Promise<{ bullmq: typeof import('bullmq'); Redis: typeof import('ioredis').Redis }> {
@@ -11,9 +12,7 @@ export async function loadQueueLibs(): Promise<{ bullmq: typeof import('bullmq')
 }
 
 /** A connection as BullMQ wants it (no per-command retry limit: blocking reads wait). */
-export function connectRedis(RedisClass: typeof import('ioredis').Redis, url: string): Redis {
-  const redis = new RedisClass(url, { maxRetriesPerRequest: null, lazyConnect: false });
-  // Failures reach callers through their commands; the client reconnects by itself.
-  redis.on('error', () => {});
-  return redis;
+export function connectRedis(RedisClass: typeof import('ioredis').Redis, url: string, outage: RedisOutageLog): Redis {
+  // Failures reach callers through their commands; the client reconnects by itself; the outage is said once.
+  return outage.watch(new RedisClass(url, { maxRetriesPerRequest: null, lazyConnect: false }));
 }

@@ -9,6 +9,7 @@ import type { ServedTeam } from '../session-hub.js';
 import { runTurn } from '../turn-run.js';
 import { kvJournal } from './kv-journal.js';
 import { TeamCache } from './team-cache.js';
+import { RedisOutageLog } from './redis-outage.js';
 import { connectRedis, loadQueueLibs } from './redis-libs.js';
 import { CANCEL_CHANNEL, cancelKey, RedisSessionEvents } from './redis-events.js';
 import { answersProblem, TURN_QUEUE, verifyTurnJob, type TurnJob } from './turn-job.js';
@@ -44,11 +45,12 @@ export interface RunningWorker {
  */
 export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWorker> {
   const { bullmq, Redis } = await loadQueueLibs();
-  const commands = connectRedis(Redis, o.redisUrl);
-  const listener = connectRedis(Redis, o.redisUrl);
+  const log = o.log ?? (() => {});
+  const outage = new RedisOutageLog(log);
+  const commands = connectRedis(Redis, o.redisUrl, outage);
+  const listener = connectRedis(Redis, o.redisUrl, outage);
   const events = new RedisSessionEvents(commands);
   const secrets = o.secrets ?? [];
-  const log = o.log ?? (() => {});
   const running = new Map<string, { abort: AbortController; lost: AbortController }>();
   const teams = new TeamCache((record) => o.sessionTeam(record));
 
@@ -71,7 +73,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
     // A turn is handed on each time its worker dies; a turn that kills every worker stops somewhere.
     maxStalledCount: 5,
   });
-  worker.on('error', () => {});
+  outage.watch(worker);
   // This worker stalled past its lock: the job is another worker's now. Stop, and say nothing more.
   worker.on('lockRenewalFailed', (ids: string[]) => {
     for (const id of ids) running.get(id)?.lost.abort();
