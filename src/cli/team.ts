@@ -20,6 +20,7 @@ import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
 import { readPermissionSettings } from './settings/permission-rules.js';
 import { settingsPath } from './settings/settings-files.js';
+import { checkPersonalCommand, pathOutside, personalLaunchDir } from './mcp/personal-launch.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
@@ -195,12 +196,11 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
   if (!config.agents.has(rootName)) {
     throw new CliError(`agent '${rootName}' is not defined in ${location.path}; defined: ${[...config.agents.keys()].join(', ')}`);
   }
-  addPersonalMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd, 'editor');
+  addPersonalMcpServers(config, rootName, opts.editorMcpServers ?? [], cwd, env, 'editor');
   // The person's own servers (`adk mcp add --scope user`) join teams of the bundled file or of a file
-  // they trusted: an unreviewed agents.yaml must not steer their credentialed tools. They start in
-  // ADK_HOME, so a folder's files (.npmrc, node_modules/.bin) cannot change what they run.
+  // they trusted: an unreviewed agents.yaml must not steer their credentialed tools.
   const ownFile = location.source === 'bundled' || (opts.trust ?? new TrustStore()).isTrusted(location.path, hash);
-  if (ownFile) addPersonalMcpServers(config, rootName, Object.entries(readUserServers(env)).map(([name, e]) => ({ name, ...e })), defaultAdkHome(env), 'user');
+  if (ownFile) addPersonalMcpServers(config, rootName, Object.entries(readUserServers(env)).map(([name, e]) => ({ name, ...e })), cwd, env, 'user');
 
   // Credentials a remote MCP server is sent (`Authorization: Bearer ${TOKEN}`) are secrets from here on.
   for (const s of config.mcpServers.values()) for (const [k, v] of Object.entries(s.headers ?? {})) if (SECRET_HEADER.test(k)) addConfigSecret(v);
@@ -321,8 +321,15 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
  * user`) join the config, their tools given to the root agent. They are the person's, not the
  * folder's: folder trust does not gate them, and their credentials are redacted everywhere.
  */
-function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Array<{ name: string } & McpServerEntry>, cwd: string, from: 'editor' | 'user'): void {
+/**
+ * The person's own servers (the editor's, their `--scope user` ones) join the root agent. They start
+ * in adk's own launch folder with no workspace folder on PATH (personal-launch), so nothing the
+ * workspace holds (.npmrc, node_modules/.bin, a package named like the server) changes what they run.
+ */
+function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Array<{ name: string } & McpServerEntry>, workspace: string, env: NodeJS.ProcessEnv, from: 'editor' | 'user'): void {
   if (!servers.length) return;
+  for (const s of servers) if (!s.url) checkPersonalCommand(s.command, s.name, from);
+  const cwd = personalLaunchDir(env);
   const root = config.agents.get(rootName)!;
   if (root.type !== 'chat' && root.type !== 'deep') {
     if (from === 'editor') throw new CliError(`the editor's MCP servers need a chat or deep agent at the root; '${rootName}' is a ${root.type} agent`);
@@ -333,7 +340,8 @@ function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Ar
     // A name agents.yaml already uses stays the file's; the person's server gets its own.
     const name = config.mcpServers.has(s.name) ? `${from}_${s.name}` : s.name;
     for (const [k, v] of Object.entries({ ...s.env, ...s.headers })) if (SECRET_HEADER.test(k)) addConfigSecret(v);
-    config.mcpServers.set(name, { name, command: s.command ?? '', args: s.args ?? [], env: { ...s.env }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
+    const path = pathOutside(workspace, s.env?.PATH ?? env.PATH);
+    config.mcpServers.set(name, { name, command: s.command ?? '', args: s.args ?? [], env: { ...s.env, PATH: path }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
     root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }

@@ -118,6 +118,11 @@ describe('adk mcp', () => {
     expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'add', content: '42' });
     await adk(['mcp', 'remove', 'calc']);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ servers: {} });
+    // Your servers start outside any folder (issue 42): a relative command would name the folder's file.
+    const relative = await runCli(['mcp', 'add', '--scope', 'user', 'rel', '--', './node_modules/.bin/server'], { env: env(), cwd: dir });
+    expect(relative.code).toBe(2);
+    expect(relative.stderr).toMatch(/your MCP server 'rel' names the relative command '\.\/node_modules\/\.bin\/server'.*absolute path/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ servers: {} });
   });
 
   it('does not reach the servers of an agents.yaml nobody trusted, and explains bad input', async () => {

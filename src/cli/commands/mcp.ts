@@ -6,10 +6,10 @@ import { sanitizeText } from '../../ui/text/sanitize.js';
 import { addServer, editProjectServers, projectServers, removeServer } from '../mcp/project-servers.js';
 import { describeEntry, maskedEntry, type McpServerEntry } from '../mcp/server-entry.js';
 import { readUserServers, userMcpFile, writeUserServers } from '../mcp/user-servers.js';
+import { checkPersonalCommand, pathOutside, personalLaunchDir } from '../mcp/personal-launch.js';
 import { TrustStore } from '../trust.js';
 import { addConfigSecret, configSecretValues } from '../secrets.js';
 import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
-import { defaultAdkHome } from '../../core/store/store-url.js';
 
 type Scope = 'project' | 'user';
 
@@ -43,6 +43,7 @@ export async function mcpAddCommand(name: string, target: string, args: string[]
     await editProjectServers(file, (doc) => addServer(doc, name, entry));
     out(`Added MCP server ${name} (${describeEntry(entry)}) to ${file}; its default agent has its tools.\n`);
   } else {
+    checkPersonalCommand(entry.command, name, 'user');
     const servers = readUserServers();
     if (servers[name]) throw new CliError(`you already have an MCP server '${name}' (${userMcpFile()}): adk mcp remove ${name} --scope user first`, ExitCode.usage);
     writeUserServers({ ...servers, [name]: entry });
@@ -155,8 +156,9 @@ async function health(s: Found, withTools = false): Promise<{ status: string; to
   oauth?.setOAuthSecretSink(addConfigSecret);
   for (const [k, v] of Object.entries({ ...s.entry.headers, ...s.entry.env })) if (/auth|token|key|secret|cookie|passw/i.test(k)) addConfigSecret(v);
   const pool = new McpServerPool(
-    // The person's own servers start in ADK_HOME: a folder's files (.npmrc, node_modules/.bin) must not change what they run.
-    { [s.name]: { ...s.entry, cwd: s.scope === 'user' ? defaultAdkHome() : process.cwd() } },
+    // The person's own servers start in adk's launch folder with no workspace folder on PATH, as in a run:
+    // a folder's files (.npmrc, node_modules/.bin) must not change what they run.
+    { [s.name]: s.scope === 'user' ? { ...s.entry, cwd: personalLaunchDir(), env: { ...s.entry.env, PATH: pathOutside(process.cwd(), s.entry.env?.PATH ?? process.env.PATH) } } : { ...s.entry, cwd: process.cwd() } },
     { startTimeoutMs: 10_000, ...(oauth ? { authProvider: (n: string, u: string) => oauth.oauthProvider(n, u, { interactive: false }) } : {}) },
   );
   try {
