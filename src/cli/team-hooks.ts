@@ -1,6 +1,11 @@
 import { Hooks } from '../core/middlewares/hooks/middleware.js';
 import { hasHooks, mergeHooks, type HooksConfig } from '../core/middlewares/hooks/config.js';
 import { relative } from 'node:path';
+import type { HookSandbox } from '../core/middlewares/hooks/runner.js';
+import { defaultAdkHome } from '../core/store/store-url.js';
+import { sandboxStatus } from '../core/tools/sandbox/bwrap.js';
+import { realPathOrSelf } from './paths.js';
+import { shellSandboxFromEnv } from './shell-sandbox-env.js';
 import type { TeamConfig } from '../core/config/index.js';
 import { folderHookGuard, folderHooksCode, hookCodeChange, hookCodeTrusted, trustedHookCode, type FolderHookTrust } from './settings/hook-code-trust.js';
 import { hookPowers, readSettingsHooks, untrustedHookFiles, type FolderHooksFile } from './settings/settings-hooks.js';
@@ -64,6 +69,25 @@ export async function teamHooks(config: TeamConfig, cwd: string, env: NodeJS.Pro
     ),
   ];
   const shellEnv = env.ADK_SHELL_ENV?.split(/[\s,]+/).filter(Boolean);
-  const hooks = hasHooks(all) ? new Hooks({ hooks: all, cwd, env, extraEnv: shellEnv, guard: guarded.size ? folderHookGuard(cwd, guarded, trust) : undefined }) : undefined;
+  const hooks = hasHooks(all)
+    ? new Hooks({ hooks: all, cwd, env, extraEnv: shellEnv, guard: guarded.size ? folderHookGuard(cwd, guarded, trust) : undefined, sandbox: hookSandbox(cwd, env) })
+    : undefined;
   return { ...(hooks ? { hooks } : {}), ...(notices.length ? { notice: notices.join('\n') } : {}), problems: settings.problems };
+}
+
+/**
+ * Every hook of a team runs in the shell's sandbox (issue 42): whatever code the workspace holds for
+ * it (a script, package.json's scripts, a Makefile) then has no more power than a sandboxed command.
+ * With the shell's sandbox turned off, hooks run on the host, and only those that run no such code.
+ */
+function hookSandbox(cwd: string, env: NodeJS.ProcessEnv): HookSandbox {
+  const off = shellSandboxFromEnv(env) === 'off';
+  return {
+    status: () => (off ? Promise.resolve({ reason: 'the sandbox is off (ADK_SHELL_SANDBOX=off)' }) : sandboxStatus(env, cwd)),
+    spec: {
+      workspace: realPathOrSelf(cwd),
+      readPaths: env.ADK_SANDBOX_READ_PATHS?.split(/[\s,]+/).filter(Boolean),
+      hidden: [defaultAdkHome(env)],
+    },
+  };
 }

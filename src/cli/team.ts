@@ -21,6 +21,7 @@ import { projectAllowRules } from './settings.js';
 import { readPermissionSettings } from './settings/permission-rules.js';
 import { settingsPath } from './settings/settings-files.js';
 import { checkPersonalCommand, pathOutside, personalLaunchDir } from './mcp/personal-launch.js';
+import { shellSandboxFromEnv } from './shell-sandbox-env.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
@@ -401,10 +402,3 @@ function unsandboxedNotice(reason: string): string {
   return `shell commands run WITHOUT a sandbox here: ${reason}. "Always allow" and allow rules do not cover shell then: it asks before every command (unless agents.yaml turns its approval off); read each one. (ADK_SHELL_SANDBOX=off says this is intended.)`;
 }
 
-/** ADK_SHELL_SANDBOX (or `adk config set shell_sandbox off`): `off` or `auto`; anything else is a clear error. */
-function shellSandboxFromEnv(env: Record<string, string | undefined>): 'auto' | 'off' | undefined {
-  const v = env.ADK_SHELL_SANDBOX?.trim().toLowerCase();
-  if (!v) return undefined;
-  if (v === 'off' || v === 'auto') return v;
-  throw new CliError(`ADK_SHELL_SANDBOX must be "auto" or "off", not "${env.ADK_SHELL_SANDBOX}"`, ExitCode.usage);
-}

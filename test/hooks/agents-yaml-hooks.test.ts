@@ -26,7 +26,7 @@ agents:
     const r = validateConfig({ file }, { env: {} });
     expect(r.problems, formatProblems(r.problems)).toEqual([]);
     expect(r.config!.hooks?.PreToolUse?.[0]).toMatchObject({ matcher: 'shell|write_file', hooks: [{ command: './check.sh', timeout: 5 }], source: 'agents.yaml' });
-    expect(configPowers(r.config!, {}).map((p) => p.text)).toEqual(['runs `./check.sh` on PreToolUse (shell|write_file)']);
+    expect(configPowers(r.config!, {}).map((p) => p.text)).toEqual(['runs `./check.sh` in the sandbox on PreToolUse (shell|write_file)']);
   });
 
   it('names file:line:col for an unknown event and a bad hook', () => {

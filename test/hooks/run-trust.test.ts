@@ -24,7 +24,7 @@ describe('hooks in adk run', () => {
     expect(existsSync(join(work, 'own-hook-ran'))).toBe(true);
 
     const trusted = await runCli(['trust', '.adk/settings.json', '--yes'], { cwd: work, env });
-    expect(trusted.stdout).toContain('runs `touch folder-hook-ran` on UserPromptSubmit');
+    expect(trusted.stdout).toContain('runs `touch folder-hook-ran` in the sandbox on UserPromptSubmit');
     const second = await runCli(['run', 'hello'], { cwd: work, env });
     expect(second.code).toBe(0);
     expect(existsSync(join(work, 'folder-hook-ran'))).toBe(true);

@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from './types.js';
 import { isDir, isFile, realOrSelf } from '../fs-checks.js';
 import { listHooks } from '../middlewares/hooks/config.js';
+import { shellWords } from '../tools/shell-words.js';
+
+export { shellWords };
 
 /**
  * What an agents file runs besides itself, so that trust and a session's binding cover it: every
@@ -441,33 +444,3 @@ function isInside(root: string, p: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-/** The words of a shell command line, quotes removed: enough to find the files a `sh -c` script names. */
-export function shellWords(script: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let quote: string | undefined;
-  let has = false;
-  for (let i = 0; i < script.length; i++) {
-    const c = script[i];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < script.length) cur += script[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      has = true;
-    } else if (c === '\\' && i + 1 < script.length) {
-      cur += script[++i];
-      has = true;
-    } else if (/[\s;&|()<>`$]/.test(c)) {
-      if (has || cur) words.push(cur);
-      cur = '';
-      has = false;
-    } else {
-      cur += c;
-      has = true;
-    }
-  }
-  if (has || cur) words.push(cur);
-  return words.filter(Boolean);
-}

@@ -6,8 +6,10 @@ import type { TeamConfig, ToolRef } from './types.js';
 import { listHooks } from '../middlewares/hooks/config.js';
 
 /** `runs \`./check.sh\` on PreToolUse (shell|write_file)`: a hook as the trust prompt shows it. */
-export function hookPowerText(h: { event: string; matcher: string; command: string }): string {
-  return `runs \`${h.command}\` on ${h.event}${h.matcher === '*' ? '' : ` (${h.matcher})`}`;
+export function hookPowerText(h: { event: string; matcher: string; command: string; sandbox?: 'off' | undefined; network?: boolean | undefined }): string {
+  // Where it runs is part of what is trusted: the sandbox (the workspace and nothing else), or the host.
+  const where = h.sandbox === 'off' ? 'on the host, outside the sandbox' : `in the sandbox${h.network ? ' with network' : ''}`;
+  return `runs \`${h.command}\` ${where} on ${h.event}${h.matcher === '*' ? '' : ` (${h.matcher})`}`;
 }
 
 /** Something an agents file can do that a repository must not do to a person who only cloned it. */

@@ -11,11 +11,17 @@ export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'St
 /** A point in a run where hooks run: Claude Code's event names. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** One command a hook runs: `timeout` in seconds (default 60). */
+/**
+ * One command a hook runs: `timeout` in seconds (default 60). Where the caller sandboxes hooks (adk's
+ * CLI), it runs inside the shell's sandbox; adk's own keys say otherwise: `sandbox: off` runs it on the
+ * host, `network: true` lets it use the network. In a folder's files both are powers the person trusts.
+ */
 export interface HookCommand {
   type: 'command';
   command: string;
   timeout?: number | undefined;
+  sandbox?: 'off' | undefined;
+  network?: boolean | undefined;
 }
 
 /** A matcher and its commands; `source` names the file it came from (for `/hooks`). */
@@ -90,15 +96,25 @@ function parseGroup(g: unknown, at: Array<string | number>, problems: HooksProbl
   g.hooks.forEach((h, j) => {
     const p = [...at, 'hooks', j];
     if (!isRecord(h)) return void problems.push({ path: p, message: 'a hook must be a mapping { type: command, command, timeout }' });
-    for (const k of Object.keys(h)) if (!['type', 'command', 'timeout'].includes(k)) problems.push({ path: [...p, k], message: `unknown key '${k}' (allowed: type, command, timeout)`, atKey: true });
+    for (const k of Object.keys(h)) if (!HOOK_KEYS.includes(k)) problems.push({ path: [...p, k], message: `unknown key '${k}' (allowed: ${HOOK_KEYS.join(', ')})`, atKey: true });
     if (h.type !== 'command') return void problems.push({ path: [...p, 'type'], message: "type must be 'command'" });
     if (typeof h.command !== 'string' || !h.command.trim()) return void problems.push({ path: [...p, 'command'], message: 'command must be a non-empty string' });
     if (h.timeout !== undefined && (typeof h.timeout !== 'number' || !(h.timeout > 0))) return void problems.push({ path: [...p, 'timeout'], message: 'timeout must be a positive number of seconds' });
-    commands.push(h.timeout === undefined ? { type: 'command', command: h.command } : { type: 'command', command: h.command, timeout: h.timeout });
+    if (h.sandbox !== undefined && h.sandbox !== 'off' && h.sandbox !== 'auto') return void problems.push({ path: [...p, 'sandbox'], message: "sandbox must be 'off' (run on the host) or 'auto' (the default: inside the shell's sandbox)" });
+    if (h.network !== undefined && typeof h.network !== 'boolean') return void problems.push({ path: [...p, 'network'], message: 'network must be true or false' });
+    commands.push({
+      type: 'command',
+      command: h.command,
+      ...(h.timeout !== undefined ? { timeout: h.timeout } : {}),
+      ...(h.sandbox === 'off' ? { sandbox: 'off' as const } : {}),
+      ...(h.network ? { network: true } : {}),
+    });
   });
   if (!commands.length) return undefined;
   return g.matcher === undefined ? { hooks: commands } : { matcher: g.matcher, hooks: commands };
 }
+
+const HOOK_KEYS = ['type', 'command', 'timeout', 'sandbox', 'network'];
 
 /** Joins hook blocks (the person's settings, the project's, agents.yaml): every group of each runs. */
 export function mergeHooks(...configs: Array<HooksConfig | undefined>): HooksConfig {
@@ -115,10 +131,21 @@ export function hasHooks(c: HooksConfig | undefined): boolean {
 }
 
 /** One line per command: `PreToolUse  shell|rm  ./check.sh  (.adk/settings.json)`, for `/hooks` and the trust prompt. */
-export function listHooks(c: HooksConfig): Array<{ event: HookEvent; matcher: string; command: string; timeout?: number | undefined; source?: string | undefined }> {
-  const out: Array<{ event: HookEvent; matcher: string; command: string; timeout?: number | undefined; source?: string | undefined }> = [];
-  for (const event of HOOK_EVENTS) for (const g of c[event] ?? []) for (const h of g.hooks) out.push({ event, matcher: g.matcher || '*', command: h.command, timeout: h.timeout, source: g.source });
+export function listHooks(c: HooksConfig): ListedHook[] {
+  const out: ListedHook[] = [];
+  for (const event of HOOK_EVENTS) for (const g of c[event] ?? []) for (const h of g.hooks) out.push({ event, matcher: g.matcher || '*', command: h.command, timeout: h.timeout, sandbox: h.sandbox, network: h.network, source: g.source });
   return out;
+}
+
+/** One hook command with its event and matcher, as listHooks gives it. */
+export interface ListedHook {
+  event: HookEvent;
+  matcher: string;
+  command: string;
+  timeout?: number | undefined;
+  sandbox?: 'off' | undefined;
+  network?: boolean | undefined;
+  source?: string | undefined;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

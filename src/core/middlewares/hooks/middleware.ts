@@ -3,7 +3,7 @@ import type { Message } from '../../schema/message.js';
 import type { ToolCallRequest, ToolCallResult } from '../../agents/handlers.js';
 import { hasHooks, type HookEvent, type HooksConfig } from './config.js';
 import { matchValueOf, type HookEventFields } from './payloads.js';
-import { runHooks, type HookGuard, type HookOutcome } from './runner.js';
+import { runHooks, type HookGuard, type HookOutcome, type HookSandbox } from './runner.js';
 
 /** What `hooksMiddleware` runs, and where. */
 export interface HooksOptions {
@@ -22,6 +22,8 @@ export interface HooksOptions {
   permissionMode?: (() => string | undefined) | undefined;
   /** Asked before each hook command runs; a reason keeps it from running (see HookGuard). */
   guard?: HookGuard | undefined;
+  /** The sandbox hooks run in (see HookSandbox); without it, on the host. */
+  sandbox?: HookSandbox | undefined;
   /** What hooks tell the person (failures, `systemMessage`); default: nothing. */
   onNotice?: ((text: string) => void) | undefined;
   /**
@@ -79,7 +81,7 @@ export class Hooks {
       hook_event_name: event,
       ...fields,
     };
-    const outcome = await runHooks(o.hooks, event, matchValueOf(event, fields), input, { cwd: o.cwd, env: o.env, extraEnv: o.extraEnv, signal, guard: o.guard });
+    const outcome = await runHooks(o.hooks, event, matchValueOf(event, fields), input, { cwd: o.cwd, env: o.env, extraEnv: o.extraEnv, signal, guard: o.guard, sandbox: o.sandbox });
     for (const n of outcome.notices) this.tell(n);
     return outcome;
   }

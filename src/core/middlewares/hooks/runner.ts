@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { shellEnvironment } from '../../tools/builtin/shell.js';
+import { bwrapArgs, spawnSandboxed, type SandboxSpec, type SandboxStatus } from '../../tools/sandbox/bwrap.js';
 import type { HookCommand, HookEvent, HooksConfig } from './config.js';
+import { hostRunRisk } from './host-risk.js';
 import { matches } from './matcher.js';
 
 /** Claude Code's default: a hook that runs longer than 60 s is killed. */
@@ -21,6 +23,25 @@ export interface HookRunOptions {
    * since the person trusted it). Fails closed where a hook guards something: see refusedHook.
    */
   guard?: HookGuard | undefined;
+  /**
+   * The sandbox hooks run in (adk's CLI gives the shell's); without it they run on the host, as the
+   * library's caller wrote them. See HookSandbox.
+   */
+  sandbox?: HookSandbox | undefined;
+}
+
+/**
+ * Hooks inside the shell's sandbox: the workspace writable, nothing else of the machine, no network
+ * unless the hook says `network: true`, a pid namespace of their own (adk's memory out of reach). Code
+ * the workspace holds (a package.json script, a Makefile, conftest.py) then runs with no more power
+ * than a sandboxed command that could have written it. A hook that runs on the host instead (its
+ * `sandbox: off`, or no sandbox here) may not use a tool that runs such code (hostRunRisk): it is refused.
+ */
+export interface HookSandbox {
+  /** Whether bwrap works here (or why not). */
+  status(): Promise<SandboxStatus>;
+  /** The shell's sandbox without its network setting (each hook's own). */
+  spec: Omit<SandboxSpec, 'network'>;
 }
 
 /** Why a hook command must not run now, or undefined when it may. */
@@ -40,11 +61,10 @@ export interface HookRun {
 /**
  * Runs one hook command with `sh -c`, the event's JSON on stdin, in the workspace, with the same
  * credential-free environment the shell tool gives commands (a hook is code from a settings file;
- * it has no business with the person's API keys). It is not sandboxed: hooks are there to act
- * (format files, notify), and they are the person's, or a folder's they trusted. A timeout kills
- * the hook's whole process group.
+ * it has no business with the person's API keys); inside bwrap when `sandbox` is given (HookSandbox).
+ * A timeout kills the hook's whole process group (and, sandboxed, its pid namespace).
  */
-export function runHookCommand(hook: HookCommand, input: unknown, opts: HookRunOptions): Promise<HookRun> {
+export function runHookCommand(hook: HookCommand, input: unknown, opts: HookRunOptions, sandbox?: { bwrap: string; spec: Omit<SandboxSpec, 'network'> }): Promise<HookRun> {
   const timeoutMs = (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
   const env = { ...shellEnvironment(opts.env ?? process.env, opts.extraEnv ?? []), ADK_PROJECT_DIR: opts.cwd, CLAUDE_PROJECT_DIR: opts.cwd };
   return new Promise((resolve) => {
@@ -52,7 +72,10 @@ export function runHookCommand(hook: HookCommand, input: unknown, opts: HookRunO
     let stderr = '';
     let timedOut = false;
     let done = false;
-    const child = spawn('/bin/sh', ['-c', hook.command], { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const options = { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
+    const child: ChildProcess & { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream } = sandbox
+      ? (spawnSandboxed(sandbox.bwrap, bwrapArgs({ ...sandbox.spec, network: !!hook.network }, hook.command, opts.env ?? process.env), options) as never)
+      : spawn('/bin/sh', ['-c', hook.command], options);
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -153,14 +176,23 @@ function legacyDecision(d: unknown): string | undefined {
  */
 export async function runHooks(config: HooksConfig, event: HookEvent, matchValue: string | undefined, input: unknown, opts: HookRunOptions): Promise<HookOutcome> {
   const commands = new Map<string, HookCommand>();
-  for (const g of config[event] ?? []) if (matches(g.matcher, matchValue)) for (const h of g.hooks) if (!commands.has(h.command)) commands.set(h.command, h);
+  for (const g of config[event] ?? []) {
+    if (!matches(g.matcher, matchValue)) continue;
+    for (const h of g.hooks) {
+      const key = `${h.command}\0${h.sandbox ?? ''}\0${h.network ?? ''}`;
+      if (!commands.has(key)) commands.set(key, h);
+    }
+  }
   const outcome: HookOutcome = { context: [], notices: [] };
   if (!commands.size) return outcome;
   const results = await Promise.all(
     [...commands.values()].map(async (h) => {
       // A guard that fails is a refusal: the hook is not run unchecked.
       const refused = await Promise.resolve(opts.guard?.(h)).catch((e: unknown) => `the hook \`${h.command}\` was not run: its code could not be checked (${(e as Error).message})`);
-      return refused ? refusedHook(event, refused) : interpretHookRun(event, await runHookCommand(h, input, opts));
+      if (refused) return refusedHook(event, refused);
+      const place = await hookPlace(h, opts);
+      if ('refused' in place) return refusedHook(event, place.refused);
+      return interpretHookRun(event, await runHookCommand(h, input, opts, place.sandbox));
     }),
   );
   const rank = { deny: 3, ask: 2, allow: 1 } as const;
@@ -173,6 +205,17 @@ export async function runHooks(config: HooksConfig, event: HookEvent, matchValue
     outcome.notices.push(...r.notices);
   }
   return outcome;
+}
+
+/** Where a hook runs: in the sandbox, on the host, or (a host run of workspace code) nowhere. */
+async function hookPlace(h: HookCommand, opts: HookRunOptions): Promise<{ sandbox?: { bwrap: string; spec: Omit<SandboxSpec, 'network'> } } | { refused: string }> {
+  if (!opts.sandbox) return {};
+  const status = h.sandbox === 'off' ? undefined : await opts.sandbox.status();
+  if (status?.bwrap) return { sandbox: { bwrap: status.bwrap, spec: opts.sandbox.spec } };
+  const risk = hostRunRisk(h.command);
+  if (!risk) return {};
+  const instead = h.sandbox === 'off' ? 'remove its `sandbox: off`' : `the sandbox cannot run here: ${status?.reason ?? 'unknown'}`;
+  return { refused: `the hook \`${h.command}\` was not run on the host: ${risk}, code the workspace can change that adk cannot pin to what you trusted; it runs in the sandbox only (${instead})` };
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -201,9 +201,10 @@ function symlinkTarget(p: string): string | undefined {
 
 
 /**
- * Spawns bwrap with its seccomp program on SECCOMP_FD. `stdio` gives the first three descriptors.
+ * Spawns bwrap with its seccomp program on SECCOMP_FD. `stdio` gives the first three descriptors
+ * (a piped stdin is `child.stdin`, for hooks; the type says null for the shell's ignored one).
  */
-export function spawnSandboxed(bwrap: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; detached?: boolean; stdio: ['ignore', 'pipe', 'pipe'] }): ChildProcessByStdio<null, Readable, Readable> {
+export function spawnSandboxed(bwrap: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; detached?: boolean; stdio: ['ignore' | 'pipe', 'pipe', 'pipe'] }): ChildProcessByStdio<null, Readable, Readable> {
   const program = seccompProgram();
   const child = spawn(bwrap, args, { ...options, stdio: [...options.stdio, program ? 'pipe' : 'ignore'] });
   const fd = child.stdio[SECCOMP_FD] as NodeJS.WritableStream | null;
