@@ -280,7 +280,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     // The run's model and tool options for this agent (Runner's modelOptions, toolOptions, agents).
     const callOptions = callOptionsFor(ctx, this.name);
     const modelCall: ModelHandler = (messages, options) =>
-      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
+      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
     const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, options: callOptions.toolOptions, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };

@@ -8,6 +8,7 @@ import { failedAttemptUsage } from '../models/failed-attempt-usage.js';
 import { assertVision } from '../models/vision.js';
 import type { Message } from '../schema/message.js';
 import { MessageStream } from '../schema/message-stream.js';
+import { DeltaRedactor } from './delta-redactor.js';
 import type { CallIds } from './call-ids.js';
 import { fire, type ModelCallInfo, type RunCallbacks } from '../callbacks.js';
 import { messageEvent, streamEvent, type AgentEvent } from './types.js';
@@ -24,6 +25,8 @@ export interface ModelStepEnv {
   /** Told of each request: start, chunks, reply, failure (the run's callbacks and tracing). */
   callbacks?: RunCallbacks | undefined;
   runPath?: readonly string[] | undefined;
+  /** The run's secrets: streamed text is redacted before anyone sees a chunk (see DeltaRedactor). */
+  secrets?: (() => readonly string[]) | undefined;
 }
 
 /**
@@ -75,12 +78,13 @@ async function callOneModel(env: ModelStepEnv, messages: Message[], options: Mod
         return msg;
       }
       const assignIds = env.callIds.streamAssigner();
+      const redactor = DeltaRedactor.of(env.secrets?.());
       for await (const raw of env.model.stream(messages, opts)) {
         if (!stream) {
           stream = new MessageStream();
           env.emit(named(streamEvent(stream), env.agentName));
         }
-        const chunk = assignIds(raw);
+        const chunk = redactor ? redactor.chunk(assignIds(raw)) : assignIds(raw);
         if (info && cb!.onModelChunk) fire(cb, 'onModelChunk', info, chunk);
         stream.push(chunk);
       }
@@ -88,6 +92,8 @@ async function callOneModel(env: ModelStepEnv, messages: Message[], options: Mod
         stream = new MessageStream();
         env.emit(named(streamEvent(stream), env.agentName));
       }
+      const rest = redactor?.flush();
+      if (rest) stream.push(rest);
       stream.close();
       const reply = stream.snapshot();
       if (info) fire(cb, 'onModelEnd', info, reply);

@@ -49,14 +49,14 @@ function encodings(secret: string): string[] {
 }
 
 /** ASCII letters to lower case, nothing else: the text keeps its length, so positions carry over. */
-function foldCase(text: string): string {
+export function foldCase(text: string): string {
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : text;
 }
 
 let needleCache: { key: string; needles: string[] } | undefined;
 
 /** Every form of every secret, case-folded, without duplicates; computed once per set of secrets. */
-function needlesOf(secrets: readonly string[]): string[] {
+export function needlesOf(secrets: readonly string[]): string[] {
   const key = secrets.join('\u0000');
   if (needleCache?.key === key) return needleCache.needles;
   const out = new Set<string>();
@@ -73,7 +73,7 @@ function needlesOf(secrets: readonly string[]): string[] {
  * needle (no regular expression is built from a secret); overlapping finds are merged, so a secret
  * that contains another is replaced whole.
  */
-function redactString(text: string, needles: readonly string[]): string {
+export function redactString(text: string, needles: readonly string[]): string {
   if (text.length < MIN_SECRET_LENGTH) return text;
   const folded = foldCase(text);
   const found: Array<[number, number]> = [];
