@@ -4,6 +4,8 @@
  * endpoint (default http://localhost:4318). The exporter reads the standard OTEL_* variables itself;
  * nothing here prints them. The SDK loads only when export is on.
  */
+import { namedExports } from '../core/named-exports.js';
+
 export interface OtelExport {
   /** Sends what is left and stops. */
   shutdown(): Promise<void>;
@@ -23,10 +25,10 @@ export function otelExporting(): boolean {
 
 export async function startOtelExport(): Promise<OtelExport> {
   const [{ trace }, { BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
-    import('@opentelemetry/api').then((m) => named(m, 'trace')),
-    import('@opentelemetry/sdk-trace-base').then((m) => named(m, 'BasicTracerProvider')),
-    import('@opentelemetry/exporter-trace-otlp-http').then((m) => named(m, 'OTLPTraceExporter')),
-    import('@opentelemetry/resources').then((m) => named(m, 'resourceFromAttributes')),
+    import('@opentelemetry/api').then((m) => namedExports(m, 'trace')),
+    import('@opentelemetry/sdk-trace-base').then((m) => namedExports(m, 'BasicTracerProvider')),
+    import('@opentelemetry/exporter-trace-otlp-http').then((m) => namedExports(m, 'OTLPTraceExporter')),
+    import('@opentelemetry/resources').then((m) => namedExports(m, 'resourceFromAttributes')),
   ]);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME?.trim() || 'adk' }),
@@ -51,7 +53,3 @@ export async function withOtel<T>(flag: boolean | undefined, run: () => Promise<
   }
 }
 
-/** The module's named exports: bundled CommonJS builds put them under `default`. */
-function named<T extends object>(m: T, key: keyof T): T {
-  return key in m && m[key] !== undefined ? m : ((m as { default?: T }).default ?? m);
-}

@@ -7,3 +7,4 @@
 export function importModule<T = Record<string, unknown>>(specifier: string): Promise<T> {
   return import(specifier) as Promise<T>;
 }
+

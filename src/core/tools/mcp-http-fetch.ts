@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { buildConnector, Dispatcher } from 'undici';
+import { namedExports } from '../named-exports.js';
 import { addressPolicy, type AddressPolicy, type AllowEntry } from './net/address-policy.js';
 
 /** The fetch an MCP HTTP transport makes its requests with (the SDK's FetchLike). */
@@ -8,8 +9,12 @@ export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Respon
 
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
-/** undici takes about 50 ms to load: only a session that reaches a remote MCP server or A2A agent pays it. */
-const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
+/**
+ * undici takes about 50 ms to load: only a session that reaches a remote MCP server or A2A agent pays
+ * it. A bundle in ES-module form (the REPL's) gets undici, a CommonJS package, as a default export
+ * only; the CommonJS bundle and plain Node give its names too: either shape works.
+ */
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici').then((m) => namedExports(m, 'Agent')));
 
 /**
  * fetch for a remote MCP server under fetch_url's rules: public addresses only, unless the server's

@@ -1,3 +1,4 @@
+import { namedExports } from '../named-exports.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { ModelCallInfo, RunCallbacks } from '../callbacks.js';
 
@@ -19,8 +20,8 @@ let api: Promise<OtelApi | undefined> | undefined;
 /** `@opentelemetry/api` if it is installed (an optional peer dependency), else undefined. */
 function loadOtelApi(): Promise<OtelApi | undefined> {
   return (api ??= import('@opentelemetry/api').then(
-    // The namespace: its `default` export holds only the five API singletons.
-    (m) => (m.SpanStatusCode ? m : ((m as { default?: OtelApi }).default ?? m)),
+    // (its own `default` export holds only the five API singletons: SpanStatusCode tells them apart)
+    (m) => namedExports(m, 'SpanStatusCode'),
     () => undefined,
   ));
 }
