@@ -342,7 +342,9 @@ function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Ar
     const name = config.mcpServers.has(s.name) ? `${from}_${s.name}` : s.name;
     for (const [k, v] of Object.entries({ ...s.env, ...s.headers })) if (SECRET_HEADER.test(k)) addConfigSecret(v);
     const path = pathOutside(workspace, s.env?.PATH ?? env.PATH);
-    config.mcpServers.set(name, { name, command: s.command ?? '', args: s.args ?? [], env: { ...s.env, PATH: path }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
+    // The editor cannot vouch that a server only reads: only the person's own file says read-only.
+    const naming = { ...(s.prefix === false ? { prefix: false } : {}), ...(s.tools ? { tools: s.tools } : {}), ...(from === 'user' && s.readOnly ? { readOnly: true } : {}) };
+    config.mcpServers.set(name, { name, ...naming, command: s.command ?? '', args: s.args ?? [], env: { ...s.env, PATH: path }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
     root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }

@@ -268,8 +268,8 @@ describe('adk acp', () => {
   it('connects the stdio MCP servers the editor passes and gives their tools to the team; their credentials are never shown', async () => {
     const fixture = fileURLToPath(new URL('../tools/fixtures/mcp-server.mjs', import.meta.url));
     server().enqueue(
-      { toolCalls: [{ id: 'call_add', name: 'add', arguments: { a: 2, b: 3 } }] },
-      { toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { text: 'calc-secret-token-98765' } }] },
+      { toolCalls: [{ id: 'call_add', name: 'mcp__calc__add', arguments: { a: 2, b: 3 } }] },
+      { toolCalls: [{ id: 'call_echo', name: 'mcp__calc__echo', arguments: { text: 'calc-secret-token-98765' } }] },
       { content: 'It is 5.' },
     );
     const e = editor();
@@ -279,7 +279,7 @@ describe('adk acp', () => {
       mcpServers: [{ name: 'calc', command: process.execPath, args: [fixture], env: [{ name: 'CALC_TOKEN', value: 'calc-secret-token-98765' }] }],
     });
     expect(await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'add 2 and 3, token calc-secret-token-98765' }] })).toEqual({ stopReason: 'end_turn' });
-    expect(server().chatRequests[0]!.body.tools.map((t: any) => t.function.name)).toContain('add');
+    expect(server().chatRequests[0]!.body.tools.map((t: any) => t.function.name)).toContain('mcp__calc__add');
     expect(toolMessagesOf(server().chatRequests[1]!).at(-1).content).toBe('5');
     // The call's arguments and its result reach the editor with the credential blanked.
     expect(e.stdout).not.toContain('calc-secret-token-98765');
@@ -288,7 +288,7 @@ describe('adk acp', () => {
     // A remote server the editor knows, with its credential header: reached, and the credential never shown.
     const http = await startMcpHttpServer();
     try {
-      server().enqueue({ toolCalls: [{ id: 'call_who', name: 'whoami', arguments: {} }] }, { content: 'checked' });
+      server().enqueue({ toolCalls: [{ id: 'call_who', name: 'mcp__remote__whoami', arguments: {} }] }, { content: 'checked' });
       const remote = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'remote', url: http.url, headers: [{ name: 'Authorization', value: 'Bearer editor-header-secret-55' }] }] });
       await e.agent.request('session/prompt', { sessionId: remote.sessionId, prompt: [{ type: 'text', text: 'who am i' }] });
       expect(http.headers.at(-1)?.authorization).toBe('Bearer editor-header-secret-55');
@@ -388,15 +388,15 @@ agents:
       const { sessionId } = await e.agent.request('session/new', { cwd: dir, mcpServers: [{ type: 'http', name: 'live', url: http.url, headers: [] }] });
       await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
       const names = (i: number) => server().chatRequests[i]!.body.tools.map((t: any) => t.function.name);
-      expect(names(0)).toContain('whoami');
-      expect(names(0)).not.toContain('late_tool');
+      expect(names(0)).toContain('mcp__live__whoami');
+      expect(names(0)).not.toContain('mcp__live__late_tool');
       const seen = http.headers.length;
       http.addTool('late_tool', 'late');
       // The notification arrives on the session's stream and adk lists the tools again (one more request).
       for (let i = 0; i < 100 && http.headers.length === seen; i++) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 100));
       await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
-      expect(names(1)).toEqual(expect.arrayContaining(['whoami', 'late_tool']));
+      expect(names(1)).toEqual(expect.arrayContaining(['mcp__live__whoami', 'mcp__live__late_tool']));
     } finally {
       await http.close();
     }

@@ -26,7 +26,7 @@ mcp_servers:
 `,
     );
     trustAgentsFile(home, file);
-    server().enqueue({ toolCalls: [{ id: 'b', name: 'big', arguments: { mb: 12 } }] }, { toolCalls: [{ id: 'a', name: 'add', arguments: { a: 2, b: 3 } }] }, { content: 'done' });
+    server().enqueue({ toolCalls: [{ id: 'b', name: 'mcp__calc__big', arguments: { mb: 12 } }] }, { toolCalls: [{ id: 'a', name: 'mcp__calc__add', arguments: { a: 2, b: 3 } }] }, { content: 'done' });
     const r = await expectExit(['run', '--agents', file, '--json', 'big'], 0, { env: serverEnv(server(), undefined, home), timeoutMs: 60_000 });
     const [big, add] = ofType(r.lines, 'tool_result');
     expect(big.isError).toBe(false);

@@ -84,15 +84,15 @@ describe('adk mcp', () => {
     const list = await adk(['mcp', 'list']);
     expect(list.stdout).toMatch(/remote \(project\): .*✓ connected, \d+ tools/);
     const get = await adk(['mcp', 'get', 'remote', '--json']);
-    expect(JSON.parse(get.stdout)).toMatchObject({ name: 'remote', scope: 'project', url: http.url, tools: expect.arrayContaining(['whoami', 'slow_count']) });
+    expect(JSON.parse(get.stdout)).toMatchObject({ name: 'remote', scope: 'project', url: http.url, tools: expect.arrayContaining(['mcp__remote__whoami', 'mcp__remote__slow_count']) });
     expect(get.stdout).not.toContain(TOKEN);
 
-    server().enqueue({ toolCalls: [{ id: 'call_who', name: 'whoami', arguments: {} }] }, { content: 'Done.' });
+    server().enqueue({ toolCalls: [{ id: 'call_who', name: 'mcp__remote__whoami', arguments: {} }] }, { content: 'Done.' });
     const run = await expectExit(['run', '--json', 'who am i?'], 0, { env: { ...env(), OTEL_EXPORTER_OTLP_ENDPOINT: otlp }, cwd: dir });
     expect(http.headers.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(traces.join('\n')).toContain('execute_tool whoami');
+    expect(traces.join('\n')).toContain('execute_tool mcp__remote__whoami');
     expect(traces.join('\n')).not.toContain(TOKEN);
-    expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'whoami', content: 'auth: [REDACTED]' });
+    expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'mcp__remote__whoami', content: 'auth: [REDACTED]' });
     expect(toolMessagesOf(server().chatRequests[1]!)[0].content).toBe('auth: [REDACTED]');
     // The token is nowhere: not in the output, the model's requests, the store, or any file adk wrote.
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
@@ -113,9 +113,9 @@ describe('adk mcp', () => {
     const list = await adk(['mcp', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'calc', scope: 'user', status: expect.stringMatching(/✓ connected/), entry: expect.objectContaining({ env: { CALC_TOKEN: '***' } }) })]);
     // The bundled assistant team (no agents.yaml here) gets its tools.
-    server().enqueue({ toolCalls: [{ id: 'call_add', name: 'add', arguments: { a: 20, b: 22 } }] }, { content: 'It is 42.' });
+    server().enqueue({ toolCalls: [{ id: 'call_add', name: 'mcp__calc__add', arguments: { a: 20, b: 22 } }] }, { content: 'It is 42.' });
     const run = await adk(['run', '--json', '--agent', 'assistant', 'add 20 and 22']);
-    expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'add', content: '42' });
+    expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'mcp__calc__add', content: '42' });
     await adk(['mcp', 'remove', 'calc']);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ servers: {} });
     // Your servers start outside any folder (issue 42): a relative command would name the folder's file.
@@ -157,9 +157,9 @@ describe('adk mcp', () => {
       const login = await expectExit(['mcp', 'login', 'secure'], 0, { env: withBrowser(), cwd: dir });
       expect(login.stdout).toContain('Logged in to secure.');
       expect((await adk(['mcp', 'list'])).stdout).toMatch(/secure \(project\): .*✓ connected, 1 tools/);
-      server().enqueue({ toolCalls: [{ id: 'call_w', name: 'whoami', arguments: {} }] }, { content: 'ok' });
+      server().enqueue({ toolCalls: [{ id: 'call_w', name: 'mcp__secure__whoami', arguments: {} }] }, { content: 'ok' });
       const run = await adk(['run', '--json', 'who am i?']);
-      expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'whoami', isError: false });
+      expect(ofType(run.lines, 'tool_result')[0]).toMatchObject({ name: 'mcp__secure__whoami', isError: false });
       // The tokens live in ADK_HOME/mcp-auth (0600) and nowhere else adk wrote.
       const [authFile] = readdirSync(join(home, 'mcp-auth'));
       const tokens = JSON.parse(readFileSync(join(home, 'mcp-auth', authFile!), 'utf8')).tokens;

@@ -78,7 +78,7 @@ describe('server-everything over stdio', () => {
     const p = pool(servers);
     const tools = await p.toolsFor('everything');
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-structured-content', 'trigger-long-running-operation', 'get-resource-links', 'everything_read_resource']));
+    expect(names).toEqual(expect.arrayContaining([...['echo', 'get-sum', 'get-structured-content', 'trigger-long-running-operation', 'get-resource-links'].map((n) => `mcp__everything__${n}`), 'everything_read_resource']));
 
     expect((await p.call('everything', 'get-sum', { a: 2, b: 3 }, context())).content).toMatch(/\b5\b/);
 
@@ -126,7 +126,7 @@ describe('remote servers', () => {
     const { port, child } = await everythingOverHttp('streamableHttp');
     children.push(child);
     const p = pool({ remote: { url: `http://127.0.0.1:${port}/mcp` } });
-    expect((await p.toolsFor('remote')).map((t) => t.name)).toContain('get-sum');
+    expect((await p.toolsFor('remote')).map((t) => t.name)).toContain('mcp__remote__get-sum');
     expect((await p.call('remote', 'echo', { message: 'over http' }, context())).content).toContain('over http');
   });
 
@@ -150,11 +150,11 @@ describe('remote servers', () => {
     expect((await p.call('mine', 'slow_count', { n: 3 }, context(events))).content).toBe('counted to 3');
     expect(events.map((e) => e.output.custom.tail)).toEqual(['step 1 (1/3)', 'step 2 (2/3)', 'step 3 (3/3)']);
 
-    expect((await p.toolsFor('mine')).map((t) => t.name)).not.toContain('late_tool');
+    expect((await p.toolsFor('mine')).map((t) => t.name)).not.toContain('mcp__mine__late_tool');
     http.addTool('late_tool', 'I came later');
     const deadline = Date.now() + 5000;
-    while (!(await p.toolsFor('mine')).some((t) => t.name === 'late_tool') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect((await p.toolsFor('mine')).map((t) => t.name)).toContain('late_tool');
+    while (!(await p.toolsFor('mine')).some((t) => t.name === 'mcp__mine__late_tool') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await p.toolsFor('mine')).map((t) => t.name)).toContain('mcp__mine__late_tool');
     expect((await p.call('mine', 'late_tool', {}, context())).content).toBe('I came later');
   });
 

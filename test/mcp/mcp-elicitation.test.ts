@@ -44,7 +44,7 @@ const env = () => serverEnv(server(), 'test-key-123456', home);
 
 describe('MCP elicitation', () => {
   it('stops the run with the server’s form; a wrong answer asks again; a good one (adk resume) answers the question', async () => {
-    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Ada.' });
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'mcp__everything__trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Ada.' });
     const first = await expectExit(['run', '--json', 'fill in the form'], 3, { env: env(), cwd: dir });
     const [interrupt] = ofType(first.lines, 'interrupt');
     const [point] = interrupt.interrupts;
@@ -64,7 +64,7 @@ describe('MCP elicitation', () => {
   });
 
   it('inside an editor the server’s form is the editor’s form, and the waiting call goes on with the answer', async () => {
-    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Grace.' });
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'mcp__everything__trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Grace.' });
     const e = new TestEditor({ cwd: dir, env: env(), capabilities: { elicitation: { form: {} } } });
     editors.push(e);
     const forms: any[] = [];
@@ -81,7 +81,7 @@ describe('MCP elicitation', () => {
   });
 
   it('a tool’s structured result reaches adk run --json as tool_result.structured, and the model as text', async () => {
-    server().enqueue({ toolCalls: [{ id: 'call_s', name: 'get-structured-content', arguments: { location: 'Chicago' } }] }, { content: 'Mild.' });
+    server().enqueue({ toolCalls: [{ id: 'call_s', name: 'mcp__everything__get-structured-content', arguments: { location: 'Chicago' } }] }, { content: 'Mild.' });
     const run = await expectExit(['run', '--json', 'weather in Chicago?'], 0, { env: env(), cwd: dir });
     const [result] = ofType(run.lines, 'tool_result');
     expect(result.structured).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
@@ -89,7 +89,7 @@ describe('MCP elicitation', () => {
   });
 
   it('over adk serve the question is an interrupt on the session; an /interrupts answer goes to the waiting call', async () => {
-    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Sam.' });
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'mcp__everything__trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Sam.' });
     const children: ChildProcess[] = [];
     try {
       // `adk serve` runs in the folder whose (trusted) agents.yaml names server-everything.

@@ -43,7 +43,7 @@ async function everythingOverHttp(): Promise<number> {
 describe('a remote MCP server in the REPL (tmux)', () => {
   it('connects, lists its tools in /mcp, and a call of one of them answers', async () => {
     const port = await everythingOverHttp();
-    server().enqueue({ toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { message: 'over http in the REPL' } }] }, { content: 'Echoed.' });
+    server().enqueue({ toolCalls: [{ id: 'call_echo', name: 'mcp__everything__echo', arguments: { message: 'over http in the REPL' } }] }, { content: 'Echoed.' });
     const dir = tempDir('adk-mcp-remote-repl-');
     const work = join(dir, 'work');
     mkdirSync(work, { recursive: true });

@@ -43,7 +43,7 @@ describe('MCP in the REPL (tmux)', () => {
   }, 60_000);
 
   it('a server’s question (elicitation) is asked in the REPL and its answer goes to the waiting call', async () => {
-    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Ada.' });
+    server().enqueue({ toolCalls: [{ id: 'call_form', name: 'mcp__everything__trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks, Ada.' });
     const dir = tempDir('adk-mcp-elicit-repl-');
     const work = join(dir, 'work');
     mkdirSync(work, { recursive: true });

@@ -22,22 +22,22 @@ async function collect(agent: ChatModelAgent, text: string): Promise<AgentEvent[
 describe('ChatModelAgent with MCP tools', () => {
   it('calls an MCP tool and reads its result', async () => {
     const model = new ScriptedChatModel([
-      { toolCalls: [{ name: 'add', arguments: { a: 19, b: 23 } }] },
+      { toolCalls: [{ name: 'mcp__calc__add', arguments: { a: 19, b: 23 } }] },
       (messages) => ({ content: `The sum is ${messages[messages.length - 1].content}.` }),
     ]);
     const agent = new ChatModelAgent({ name: 'calc', description: 'adds', model, tools: await registry.resolve([{ mcp: 'calc' }]) });
     const events = await collect(agent, 'What is 19 + 23?');
     expect(events.filter((e) => e.error)).toEqual([]);
     const toolResult = events.find((e) => e.output?.message?.role === 'tool')?.output?.message?.message;
-    expect(toolResult).toMatchObject({ role: 'tool', content: '42', toolName: 'add' });
+    expect(toolResult).toMatchObject({ role: 'tool', content: '42', toolName: 'mcp__calc__add' });
     expect(events.at(-1)?.output?.message?.message?.content).toBe('The sum is 42.');
-    expect(model.calls[0].options?.tools?.map((t) => t.name)).toContain('add');
+    expect(model.calls[0].options?.tools?.map((t) => t.name)).toContain('mcp__calc__add');
   });
 
   it('keeps running when the server crashes: the calls come back as error results', async () => {
     const model = new ScriptedChatModel([
-      { toolCalls: [{ name: 'crash', arguments: {} }] },
-      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+      { toolCalls: [{ name: 'mcp__calc__crash', arguments: {} }] },
+      { toolCalls: [{ name: 'mcp__calc__add', arguments: { a: 1, b: 2 } }] },
       (messages) => ({ content: `Gave up: ${messages[messages.length - 1].content}` }),
     ]);
     const agent = new ChatModelAgent({ name: 'calc', description: 'adds', model, tools: await registry.resolve(['crash', 'add']) });

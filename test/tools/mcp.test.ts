@@ -22,8 +22,8 @@ describe('McpServerPool', () => {
     expect(pool.status('calc').state).toBe('idle');
     expect(pool.isStarted('calc')).toBe(false);
     const tools = await pool.toolsFor('calc');
-    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'big', 'crash', 'echo', 'fail', 'pid', 'slow']);
-    const add = tools.find((t) => t.name === 'add')!;
+    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'big', 'crash', 'echo', 'fail', 'pid', 'slow'].map((n) => `mcp__calc__${n}`));
+    const add = tools.find((t) => t.name === 'mcp__calc__add')!;
     expect(add.description).toBe('Add two numbers.');
     expect(add.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
     expect(add.parameters).not.toHaveProperty('$schema');
@@ -38,7 +38,7 @@ describe('McpServerPool', () => {
     const echo = await pool.tool('calc', 'echo');
     expect((await run(echo, { text: 'hi' })).content).toBe(`echo: hi\ncwd: ${FIXTURES}`);
     expect(await run(await pool.tool('calc', 'fail'), {})).toEqual({ content: 'it failed on purpose', isError: true });
-    await expect(pool.tool('calc', 'nope')).rejects.toThrow(/MCP server 'calc' has no tool 'nope' \(it has: add, /);
+    await expect(pool.tool('calc', 'nope')).rejects.toThrow(/MCP server 'calc' has no tool 'nope' \(it has: mcp__calc__add, /);
   });
 
   it('gives a clear error result after the server crashes, and later calls keep failing cleanly', async () => {

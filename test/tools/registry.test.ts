@@ -44,10 +44,12 @@ describe('ToolRegistry', () => {
   it('resolves { mcp }, MCP tool names and modules; servers start once and are shared', async () => {
     const reg = registry();
     const all = await reg.resolve([{ mcp: 'calc' }]);
-    expect(all.map((t) => t.name)).toContain('add');
+    expect(all.map((t) => t.name)).toContain('mcp__calc__add');
+    // By the server's own name or the name it is offered as (Claude Code's mcp__<server>__<tool>).
     const [add] = await reg.resolve(['add']);
-    expect(add).toBe(all.find((t) => t.name === 'add'));
-    expect(reg.knownNames()).toContain('pid');
+    expect(add).toBe(all.find((t) => t.name === 'mcp__calc__add'));
+    expect(await reg.resolve(['mcp__calc__add'])).toEqual([add]);
+    expect(reg.knownNames()).toContain('mcp__calc__pid');
     const [weather] = await reg.resolve([{ module: './tools/weather.mjs', export: 'weather' }]);
     expect(weather.name).toBe('weather');
     expect((await run(add, { a: 20, b: 22 })).content).toBe('42');
@@ -68,9 +70,11 @@ describe('ToolRegistry', () => {
     await expect(reg.resolve([{ mcp: 'other' }])).rejects.toThrow(/unknown MCP server 'other' \(configured: calc\)/);
     await expect(reg.resolve([{ module: '../x.mjs' }])).rejects.toThrow(ConfigError);
     await expect(reg.resolve([{ module: '/abs/x.mjs' }])).rejects.toThrow(/is absolute/);
-    const clash: Tool = { name: 'add', description: 'x', parameters: { type: 'object' }, execute: () => '' };
-    const withExtra = registry({ tools: [clash] });
-    await expect(withExtra.resolve(['add', { mcp: 'calc' }])).rejects.toThrow(/tool name 'add' is provided twice: by 'add' and by MCP server 'calc'/);
+    // A tool from code and an MCP tool of the same name never clash: the MCP one is prefixed (issue 43).
+    const same: Tool = { name: 'add', description: 'x', parameters: { type: 'object' }, execute: () => '' };
+    const withExtra = registry({ tools: [same] });
+    expect((await withExtra.resolve(['add', { mcp: 'calc' }])).map((t) => t.name)).toEqual(expect.arrayContaining(['add', 'mcp__calc__add']));
+    await expect(withExtra.resolve(['add', 'add'])).resolves.toHaveLength(1);
     await expect(reg.resolve([{ bogus: 1 } as never])).rejects.toThrow(/invalid tool reference/);
   });
 
@@ -81,8 +85,8 @@ describe('ToolRegistry', () => {
       mcpServers: { a: SERVER, b: { ...SERVER, cwd: './tools' } },
     });
     registries.push(reg);
-    const [echoA] = (await reg.resolve([{ mcp: 'a' }])).filter((t) => t.name === 'echo');
-    const [echoB] = (await reg.resolve([{ mcp: 'b' }])).filter((t) => t.name === 'echo');
+    const [echoA] = (await reg.resolve([{ mcp: 'a' }])).filter((t) => t.name === 'mcp__a__echo');
+    const [echoB] = (await reg.resolve([{ mcp: 'b' }])).filter((t) => t.name === 'mcp__b__echo');
     expect((await run(echoA, { text: 'x' })).content).toContain(`cwd: ${path.dirname(FIXTURES)}`);
     expect((await run(echoB, { text: 'x' })).content).toContain(`cwd: ${path.join(FIXTURES, 'tools')}`);
   });

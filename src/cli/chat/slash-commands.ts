@@ -162,7 +162,11 @@ async function mcpCommand(host: ChatHost, args: string, ui: ChatUi): Promise<voi
     const tools = await pool.toolsFor(server).catch((e: unknown) => e as Error);
     const where = pool.servers[server]?.url ?? [pool.servers[server]?.command, ...(pool.servers[server]?.args ?? [])].join(' ');
     if (tools instanceof Error) rows.push(`- **${server}** ✗ ${tools.message}${/adk mcp login/.test(tools.message) ? ` (or /mcp login ${server})` : ''}\n  \`${where}\``);
-    else rows.push(`- **${server}** ✓ ${tools.length} tools: ${tools.map((t) => `\`${t.name}\``).join(', ')}\n  \`${where}\``);
+    else {
+      rows.push(`- **${server}** ✓ ${tools.length} tools: ${tools.map((t) => `\`${t.name}\``).join(', ')}\n  \`${where}\``);
+      // prefix: false, but another tool has the name: it kept its prefix (no tool ever shadows another).
+      for (const note of pool.renamed(server)) rows.push(`  - ${note}`);
+    }
   }
   ui.markdown(`${rows.join('\n')}\n\nResources: \`@server:uri\` in a message; prompts: \`/server:prompt args\`.`, 'mcp');
 }

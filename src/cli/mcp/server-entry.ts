@@ -6,6 +6,10 @@ export interface McpServerEntry {
   url?: string | undefined;
   transport?: 'http' | 'sse' | undefined;
   headers?: Record<string, string> | undefined;
+  /** As in agents.yaml: `false` keeps the server's own tool names where free; `tools` filters; `readOnly` lets them run in plan mode. */
+  prefix?: boolean | undefined;
+  tools?: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
+  readOnly?: boolean | undefined;
 }
 
 /** Names of variables and headers that carry credentials: their values are redacted everywhere. */

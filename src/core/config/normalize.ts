@@ -54,6 +54,9 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     }
     if (s.cwd) def.cwd = path.resolve(dir, s.cwd);
     if (s.timeout_ms !== undefined) def.timeoutMs = s.timeout_ms;
+    if (s.prefix !== undefined) def.prefix = s.prefix;
+    if (s.tools) def.tools = { ...s.tools };
+    if (s.read_only) def.readOnly = true;
     mcpServers.set(name, def);
   }
 

@@ -47,6 +47,8 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     const headers = Object.keys(s.headers ?? {});
     if (s.url) add({ kind: 'mcp', text: `connects to MCP server ${s.name} at ${s.url}${headers.length ? ` sending headers ${headers.join(', ')}` : ''}` });
     else add({ kind: 'mcp', text: `starts MCP server ${s.name}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
+    // Plan mode runs only what reads; the server's own hints are not believed, the file's word is.
+    if (s.readOnly) add({ kind: 'mcp', text: `lets MCP server ${s.name}'s tools run in plan mode (read_only: true)` });
   }
   // A remote agent is sent the person's messages and its answers reach the models: an endpoint like an MCP server's.
   for (const a of config.agents.values()) for (const r of a.remoteSubAgents ?? []) add({ kind: 'a2a', text: `talks to the A2A agent at ${r.url}` });

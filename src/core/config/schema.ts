@@ -83,6 +83,12 @@ export const mcpServerSchema = z.strictObject({
   transport: z.enum(['http', 'sse']).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   timeout_ms: z.number().int().positive().optional(),
+  /** Offer the tools by the server's own names (default: `mcp__<server>__<tool>`). */
+  prefix: z.boolean().optional(),
+  /** Which tools are offered, by the server's own names. */
+  tools: z.strictObject({ include: z.array(z.string().min(1)).optional(), exclude: z.array(z.string().min(1)).optional() }).optional(),
+  /** The person's word that the server only reads: its tools run in plan mode (a trust power). */
+  read_only: z.boolean().optional(),
 });
 export type RawMcpServer = z.infer<typeof mcpServerSchema>;
 

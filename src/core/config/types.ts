@@ -78,6 +78,12 @@ export interface McpServerDef {
   cwd?: string | undefined;
   /** Per-call timeout for this server's tools. */
   timeoutMs?: number | undefined;
+  /** `false`: the tools keep the server's own names where nothing else has them (default: `mcp__<server>__<tool>`). */
+  prefix?: boolean | undefined;
+  /** Which tools are offered, by the server's own names (exclude wins). */
+  tools?: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
+  /** `read_only: true`: the person says the server only reads; its tools run in plan mode. */
+  readOnly?: boolean | undefined;
   pos: SourcePos;
 }
 

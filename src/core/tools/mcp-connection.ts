@@ -25,6 +25,18 @@ export interface McpServerConfig {
   headers?: Record<string, string> | undefined;
   /** Per-call timeout for this server's tools. */
   timeoutMs?: number | undefined;
+  /**
+   * Tools are offered as `mcp__<server>__<tool>` (Claude Code's names), so no two servers and no
+   * built-in ever share a name; `false` offers the server's own names where nothing else has them.
+   */
+  prefix?: boolean | undefined;
+  /** Which of the server's tools are offered, by the server's own names (exclude wins). */
+  tools?: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
+  /**
+   * The person marks the server read-only: its tools run in plan mode. A server's own
+   * `readOnlyHint` is its word, not the person's, and never counts.
+   */
+  readOnly?: boolean | undefined;
 }
 
 /** What a connection asks of whoever runs it: logins, network rules, and the person (elicitation). */

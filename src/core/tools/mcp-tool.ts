@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/client';
+import { createHash } from 'node:crypto';
 import { validateArguments } from './parameters.js';
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from './tool.js';
 
@@ -11,14 +12,26 @@ export function modelToolName(name: string): string {
   return clean || 'tool';
 }
 
-/** Wraps one tool listed by an MCP server as an adk Tool. */
-export function wrapMcpTool(server: string, info: McpToolInfo, call: McpCaller): Tool<Record<string, unknown>> {
+/**
+ * `mcp__<server>__<tool>`, Claude Code's name for an MCP tool, within the 64 characters a model
+ * API allows: a longer one keeps its start and ends in a hash of the whole, so it stays unique.
+ */
+export function mcpToolName(server: string, tool: string): string {
+  const full = `mcp__${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (full.length <= 64) return full;
+  return `${full.slice(0, 55)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * Wraps one tool listed by an MCP server as an adk Tool named `name`. It is read-only (runs in plan
+ * mode) only when the person marked the server so: the server's own `readOnlyHint` is no promise.
+ */
+export function wrapMcpTool(server: string, info: McpToolInfo, call: McpCaller, opts: { name?: string | undefined; readOnly?: boolean | undefined } = {}): Tool<Record<string, unknown>> {
   return {
-    name: modelToolName(info.name),
+    name: opts.name ?? mcpToolName(server, info.name),
     description: info.description || info.title || info.annotations?.title || `Tool '${info.name}' from MCP server '${server}'.`,
     parameters: usableSchema(info.inputSchema as JsonSchema),
-    // The server's own word: a hint, so only a tool it marks read-only runs in plan mode.
-    readOnly: info.annotations?.readOnlyHint === true,
+    readOnly: opts.readOnly === true,
     execute: (args, ctx) => call(server, info.name, args ?? {}, ctx),
   };
 }

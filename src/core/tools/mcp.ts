@@ -1,6 +1,6 @@
 import { cancelledBy } from '../errors.js';
 import type { McpConnection, McpConnectionHooks, McpServerConfig } from './mcp-connection.js';
-import { mcpResultToOutput, readResourceTool, wrapMcpTool } from './mcp-tool.js';
+import { mcpResultToOutput, mcpToolName, modelToolName, readResourceTool, wrapMcpTool } from './mcp-tool.js';
 import { McpElicitations } from './mcp-elicitation.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 import type { ToolOutputEvent } from './builtin/tool-output.js';
@@ -25,6 +25,8 @@ export interface McpPoolOptions {
   /** Logins for remote servers and the hosts they may resolve to. */
   authProvider?: McpConnectionHooks['authProvider'];
   allowHosts?: McpConnectionHooks['allowHosts'];
+  /** Names no MCP tool may take (the built-ins, tools from code): a server's tool keeps its prefix instead. */
+  reservedNames?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -82,12 +84,41 @@ export class McpServerPool {
     return this.wrapped.get(server);
   }
 
-  /** A server's tools as adk tools, and a tool to read the resources it links to when it has any. */
+  /**
+   * A server's tools as adk tools (those its `tools` filter lets through), and a tool to read the
+   * resources it links to when it has any. Names are `mcp__<server>__<tool>`; with `prefix: false`
+   * the server's own name, unless a built-in or another server's tool has it, which keeps the prefix
+   * (said in `renamed`, for /mcp): no listing, first or later, can shadow another tool.
+   */
   private wrap(server: string, c: McpConnection): Tool[] {
-    const tools = c.tools.map((t) => wrapMcpTool(server, t, (s, name, args, ctx) => this.call(s, name, args, ctx)));
+    const config = this.servers[server]!;
+    const include = config.tools?.include && new Set(config.tools.include);
+    const exclude = new Set(config.tools?.exclude ?? []);
+    const taken = new Set(this.options.reservedNames ?? []);
+    for (const [other, tools] of this.wrapped) if (other !== server) for (const t of tools) taken.add(t.name);
+    const renamed: string[] = [];
+    const tools = c.tools
+      .filter((t) => (!include || include.has(t.name)) && !exclude.has(t.name))
+      .map((t) => {
+        const own = modelToolName(t.name);
+        let name = mcpToolName(server, t.name);
+        if (config.prefix === false) {
+          if (taken.has(own)) renamed.push(`${t.name} is offered as ${name}: ${own} is taken`);
+          else name = own;
+        }
+        taken.add(name);
+        return wrapMcpTool(server, t, (s, n, args, ctx) => this.call(s, n, args, ctx), { name, readOnly: config.readOnly });
+      });
     if (c.capabilities?.resources) tools.push(readResourceTool(server, (uri, signal) => this.readResource(server, uri, signal)));
+    this.renamedBy.set(server, renamed);
     return tools;
   }
+
+  /** Tools of a `prefix: false` server that kept their prefix because another tool has the name (for /mcp). */
+  renamed(server: string): readonly string[] {
+    return this.renamedBy.get(server) ?? [];
+  }
+  private readonly renamedBy = new Map<string, string[]>();
 
   /** The server's tool list changed (tools/list_changed): the next lookups see the new one. */
   private toolsChanged(server: string): void {
@@ -123,15 +154,16 @@ export class McpServerPool {
 
   async tool(server: string, toolName: string): Promise<Tool> {
     const tools = await this.toolsFor(server);
-    const t = tools.find((x) => x.name === toolName);
+    // By the name it is offered as, or by the server's own.
+    const t = tools.find((x) => x.name === toolName || x.name === mcpToolName(server, toolName));
     if (!t) throw new Error(`MCP server '${server}' has no tool '${toolName}' (it has: ${tools.map((x) => x.name).join(', ') || 'none'})`);
     return t;
   }
 
-  /** The first server, in config order, that has a tool of this name. Starts servers until found. */
+  /** The first server, in config order, that has a tool of this name (as offered, or the server's own). Starts servers until found. */
   async findTool(toolName: string): Promise<{ server: string; tool: Tool } | undefined> {
     for (const server of this.serverNames()) {
-      const tool = (await this.toolsFor(server)).find((t) => t.name === toolName);
+      const tool = (await this.toolsFor(server)).find((t) => t.name === toolName || t.name === mcpToolName(server, toolName));
       if (tool) return { server, tool };
     }
     return undefined;

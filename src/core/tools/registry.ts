@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { BUILTIN_TOOL_NAMES, builtinTools, isBuiltinToolName, type BuiltinToolConfig, type BuiltinToolOptions } from './builtin/index.js';
 import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
+import { mcpToolName } from './mcp-tool.js';
 import { shellEnvironment } from './builtin/shell.js';
 import { ShellJobs } from './builtin/shell-jobs.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
@@ -62,7 +63,9 @@ export class ToolRegistry {
     );
     // Remote servers follow fetch_url's network rules, with its allow-list.
     const allowHosts = mcp?.allowHosts ?? parseAllowHosts(builtinOptions.fetchAllowHosts);
-    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard, allowHosts });
+    // No MCP tool takes a built-in's or a code tool's name (see McpServerPool's naming).
+    const reservedNames = new Set([...BUILTIN_TOOL_NAMES, ...this.extras.keys()]);
+    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard, allowHosts, reservedNames });
   }
 
   /** Names that resolve without starting anything, plus the tools of MCP servers started so far. */
@@ -140,7 +143,8 @@ export class ToolRegistry {
     const failures: string[] = [];
     for (const server of this.pool.serverNames()) {
       try {
-        const tool = (await this.pool.toolsFor(server)).find((t) => t.name === name);
+        // By the name it is offered as, or by the server's own (`tools: [add]` for mcp__calc__add).
+        const tool = (await this.pool.toolsFor(server)).find((t) => t.name === name || t.name === mcpToolName(server, name));
         if (tool) return tool;
       } catch (e) {
         failures.push((e as Error).message);
