@@ -52,7 +52,9 @@ agents:
 }
 
 describe('adk stays responsive and keeps its secrets under hostile tool work', () => {
-  it('a ReDoS grep and a 1 MB page of "<" each finish within 2 s', async () => {
+  // Catastrophic work would take hours (2^41 backtracking steps, ~10^12 for a quadratic parse of
+  // 1 MB): 10 s tells linear from that on a loaded CI machine (2.5 s was seen with the suite running).
+  it('a ReDoS grep and a 1 MB page of "<" each finish within 10 s', async () => {
     const ws = tempDir('adk-resp-ws-');
     writeFileSync(join(ws, 'a.txt'), `${'a'.repeat(41)}b\n`);
     const agents = writeAgentsFile(tempDir('adk-resp-cfg-'), 'version: 1\ndefault: t\nagents:\n  t:\n    description: d\n    instruction: i\n    tools: [grep, fetch_url]\n');
@@ -73,7 +75,7 @@ describe('adk stays responsive and keeps its secrets under hostile tool work', (
     for (const t of results) {
       const callId = t.callId ?? t.id;
       const took = seen.get(`tool_result:${callId}`)! - seen.get(`tool_call:${callId}`)!;
-      expect(took, `${t.name} took ${took} ms`).toBeLessThan(2000);
+      expect(took, `${t.name} took ${took} ms`).toBeLessThan(10_000);
     }
   });
 

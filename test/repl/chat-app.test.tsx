@@ -145,6 +145,8 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     // Resume: the earlier transcript is shown and a new turn continues with the history.
     const resumed = await openRepl(f.stores, f.teamOptions, f.home, saved);
     await resumed.until(`Resumed session ${id}`);
+    // The scrollback arrives a batch per frame after the input box: wait for its last turn.
+    await resumed.until('Still here after the cancels.');
     const shown = resumed.screen();
     for (const text of ['› hi', 'Streaming works fine.', 'alpha.txt', '↳ lead → researcher', 'approved-42', 'Nice to meet you, Ada.', 'Still here after the cancels.']) {
       expect(shown).toContain(text);
