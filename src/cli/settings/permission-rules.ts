@@ -1,6 +1,6 @@
 import { formatRule, parseAllowRule, type AllowRule } from '../../core/agents/allow-rules.js';
 import { TrustStore, trustFile } from '../trust.js';
-import { readSettingsFile, readSettingsFiles, settingsPath, updateSettingsFile, type SettingsFile, type SettingsScope } from './settings-files.js';
+import { changeSettingsFile, readSettingsFile, readSettingsFiles, settingsPath, type SettingsFile, type SettingsScope } from './settings-files.js';
 
 /**
  * Permission rules as Claude Code keeps them, in adk's rule syntax:
@@ -100,52 +100,40 @@ export function trustSettingsFile(file: SettingsFile, env: NodeJS.ProcessEnv = p
 /**
  * After adk wrote a folder file for the person, the new bytes are trusted, when the old ones were (or
  * held nothing a clone could abuse): adding a rule must not launder an untrusted file's hooks or rules.
+ * The file is read once: the bytes judged are the bytes changed, and the hash trusted is that of the
+ * bytes written (a swap between reads would otherwise be trusted).
  */
-function keepTrust(scope: SettingsScope, workspace: string, env: NodeJS.ProcessEnv, write: () => string): string {
-  if (scope === 'user') return write();
-  const before = readSettingsFile(scope, settingsPath(scope, workspace, env));
+function keepTrust(scope: SettingsScope, workspace: string, env: NodeJS.ProcessEnv, change: (data: Record<string, unknown>) => void): string {
+  const path = settingsPath(scope, workspace, env);
+  const before = readSettingsFile(scope, path);
+  if (scope === 'user') return changeSettingsFile(scope, workspace, change, env, before).path;
   const trust = new TrustStore(trustFile(env));
   const perms = permissionsObject(before.data);
   const harmless = !before.data || (!before.data.hooks && !(Array.isArray(perms?.allow) && perms.allow.length) && perms?.defaultMode === undefined);
   const wasTrusted = !before.error && (harmless || folderSettingsTrusted(before, trust));
-  const path = write();
-  const after = readSettingsFile(scope, path);
-  if (wasTrusted && after.sha256) trust.trust(path, after.sha256);
-  return path;
+  const written = changeSettingsFile(scope, workspace, change, env, before);
+  if (wasTrusted) trust.trust(written.path, written.sha256);
+  return written.path;
 }
 
 /** Adds a rule (choice 2 of an approval: the local file); returns the file written. */
 export function addPermissionRule(workspace: string, rule: AllowRule, kind: RuleKind = 'allow', scope: SettingsScope = 'local', env: NodeJS.ProcessEnv = process.env): string {
   const text = formatRule(rule);
-  return keepTrust(scope, workspace, env, () =>
-    updateSettingsFile(
-      scope,
-      workspace,
-      (data) => {
-        const perms = (permissionsObject(data) ?? {}) as Record<string, unknown>;
-        const list = Array.isArray(perms[kind]) ? (perms[kind] as unknown[]) : [];
-        if (!list.includes(text)) list.push(text);
-        perms[kind] = list;
-        data.permissions = perms;
-      },
-      env,
-    ),
-  );
+  return keepTrust(scope, workspace, env, (data) => {
+    const perms = (permissionsObject(data) ?? {}) as Record<string, unknown>;
+    const list = Array.isArray(perms[kind]) ? (perms[kind] as unknown[]) : [];
+    if (!list.includes(text)) list.push(text);
+    perms[kind] = list;
+    data.permissions = perms;
+  });
 }
 
 /** Removes one rule from the file it came from (`/permissions`). */
 export function removePermissionRule(workspace: string, r: Pick<SettingsRule, 'kind' | 'text' | 'scope'>, env: NodeJS.ProcessEnv = process.env): string {
-  return keepTrust(r.scope, workspace, env, () =>
-    updateSettingsFile(
-      r.scope,
-      workspace,
-      (data) => {
-        const perms = permissionsObject(data);
-        const list = perms?.[r.kind];
-        if (!perms || !Array.isArray(list)) return;
-        perms[r.kind] = list.filter((t) => t !== r.text);
-      },
-      env,
-    ),
-  );
+  return keepTrust(r.scope, workspace, env, (data) => {
+    const perms = permissionsObject(data);
+    const list = perms?.[r.kind];
+    if (!perms || !Array.isArray(list)) return;
+    perms[r.kind] = list.filter((t) => t !== r.text);
+  });
 }

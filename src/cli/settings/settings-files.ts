@@ -66,16 +66,31 @@ export function updateSettingsFile(
   change: (data: Record<string, unknown>) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
+  return changeSettingsFile(scope, workspace, change, env).path;
+}
+
+/**
+ * updateSettingsFile from the file as `current` read it (read now when not given), and the hash of
+ * the bytes written: whoever trusts the result trusts exactly those bytes, never a file read again
+ * (a sandboxed command can swap the folder's file between two reads).
+ */
+export function changeSettingsFile(
+  scope: SettingsScope,
+  workspace: string,
+  change: (data: Record<string, unknown>) => void,
+  env: NodeJS.ProcessEnv = process.env,
+  current: SettingsFile = readSettingsFile(scope, settingsPath(scope, workspace, env)),
+): { path: string; sha256: string } {
   const path = settingsPath(scope, workspace, env);
-  const current = readSettingsFile(scope, path);
   if (current.error) throw new Error(current.error);
-  const data = current.data ?? {};
+  const data = structuredClone(current.data ?? {});
   change(data);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(data, null, 2)}\n`;
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, path);
-  return path;
+  return { path, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
 /** `line:col` of the value at `keyPath` in a settings file (for a problem with one entry), else 1:1. */
