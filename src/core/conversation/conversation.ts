@@ -362,19 +362,35 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return this.record.messages as HistoryMessage[];
   }
 
-  /** A turn's events through a RunStream, finished (saved) once they end. */
+  /** The end of the last turn that started: a turn begins only after it (one turn at a time). */
+  private lastTurn: Promise<void> = Promise.resolve();
+
+  /**
+   * A turn's events through a RunStream, finished (saved) once they end. Turns run one at a time: a
+   * `send` while another turn runs waits for it to be saved, then sees it in its history (two at once
+   * lost an answer). A turn takes its place when it is first read, so a stream nobody reads holds
+   * nothing up.
+   */
   private recorded(start: () => Promise<AsyncIterable<AgentEvent>>): RunStream {
     const conv = this;
     let todos: Todo[] | undefined;
     let inner: RunStream | undefined;
     async function* events(): AsyncIterable<AgentEvent> {
-      inner = new RunStream(await start(), conv.id);
-      for await (const e of inner) {
-        const custom = e.output?.custom;
-        if (isTodosEvent(custom)) todos = custom.todos;
-        yield e;
+      const previous = conv.lastTurn;
+      let done!: () => void;
+      conv.lastTurn = new Promise<void>((resolve) => (done = resolve));
+      try {
+        await previous;
+        inner = new RunStream(await start(), conv.id);
+        for await (const e of inner) {
+          const custom = e.output?.custom;
+          if (isTodosEvent(custom)) todos = custom.todos;
+          yield e;
+        }
+        await conv.finishTurn(outcomeOf(await inner.result, todos));
+      } finally {
+        done();
       }
-      await conv.finishTurn(outcomeOf(await inner.result, todos));
     }
     return new RunStream(events(), this.id);
   }
