@@ -108,4 +108,28 @@ describe('AG-UI (POST /ag-ui/:agent)', () => {
     expect(((await resumed.json()) as any).error.code).toBe('no_interrupts');
     expect(model().chatRequests).toHaveLength(0);
   }, 30_000);
+
+  // Issue 43, item 3: AG-UI's abortRun() (CopilotKit's Stop) left the turn running on the server; the
+  // thread answered 409 session_busy to every new message until the abandoned turn ended.
+  it('abortRun() stops the turn on the server within a second; the next message on the thread is answered', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+    model().enqueue({ content: words, chunkSize: 4, chunkDelayMs: 50 }, { content: 'Answered after the stop.' });
+    const { base, token } = await serve();
+    const agent = new HttpAgent({ url: `${base}/ag-ui/chat`, headers: { authorization: `Bearer ${token}` }, threadId: 'thread-stop' });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'talk for a long time' });
+    let seen = 0;
+    const running = agent.runAgent({}, { onEvent: ({ event }) => void (event.type === EventType.TEXT_MESSAGE_CONTENT && seen++) }).catch(() => undefined);
+    while (seen < 3) await new Promise((r) => setTimeout(r, 20));
+    const aborted = model().abortedRequests;
+    const stoppedAt = Date.now();
+    agent.abortRun();
+    await running;
+    // The model request is cancelled: the server stopped the turn, not only the stream.
+    await model().waitForAborted(aborted + 1, 1000);
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    agent.addMessage({ id: 'u2', role: 'user', content: 'are you there?' });
+    let next: Awaited<ReturnType<typeof runOnce>> | undefined;
+    for (let i = 0; i < 20 && !next; i++) next = await runOnce(agent).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+    expect(next!.events.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT).map((e: any) => e.delta).join('')).toBe('Answered after the stop.');
+  }, 60_000);
 });

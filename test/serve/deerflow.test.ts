@@ -134,4 +134,35 @@ describe('DeerFlow 1.x protocol', () => {
     expectDeerFlowShape(again);
     expect(again.at(-1)!.data).toMatchObject({ agent: 'reporter', finish_reason: 'stop' });
   }, 60_000);
+
+  // Issue 43, item 3: DeerFlow's Stop aborts the page's fetch; the turn went on on the server and the
+  // thread answered 409 session_busy (which the page swallows) until it ended.
+  it("Stop (the page aborting its fetch) stops the turn within a second; the thread's next message is answered", async () => {
+    let stop = false;
+    model().onRequest((req) => {
+      const sys = system(req.body);
+      if (!stop && sys.includes('friendly research assistant')) {
+        stop = true;
+        return { content: Array.from({ length: 300 }, (_, i) => `w${i}`).join(' '), chunkSize: 4, chunkDelayMs: 50 };
+      }
+      return { content: 'Hello again.' };
+    });
+    const url = await startServe(mkdtempSync(join(tmpdir(), 'adk-deerflow-stop-')));
+    const page = new AbortController();
+    const res = await fetch(`${url}/api/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], thread_id: 'thread-stop', auto_accepted_plan: true }), signal: page.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    const aborted = model().abortedRequests;
+    const stoppedAt = Date.now();
+    page.abort();
+    await model().waitForAborted(aborted + 1, 1000);
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    let next: SseEvent[] | undefined;
+    for (let i = 0; i < 20 && !next; i++) {
+      const r = await fetch(`${url}/api/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hello?' }], thread_id: 'thread-stop', auto_accepted_plan: true }) });
+      if (r.status === 200) next = await readSse(r);
+      else await new Promise((x) => setTimeout(x, 100));
+    }
+    expect(next!.filter((e) => e.event === 'message_chunk').map((e) => e.data.content ?? '').join('')).toContain('Hello again.');
+  }, 60_000);
 });

@@ -251,4 +251,24 @@ describe('LangGraph API: multitask strategies, joinStream, stream modes, statele
     expect(rejected.messages.filter((m: any) => m.type === 'tool').at(-1).content).toContain('not today');
     expect(rejected.messages.filter((m: any) => m.type === 'tool').at(-1).content).not.toContain('again');
   });
+
+  // Issue 43, item 3: `on_disconnect: "cancel"` was read and ignored; the run went on after the client left.
+  it('onDisconnect: "cancel": the client aborting its stream stops the run within a second; the thread then answers', async () => {
+    const { client } = await serve();
+    const long = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    model().enqueue({ content: long, chunkSize: 4, chunkDelayMs: 50 }, { content: 'after the stop' });
+    const { thread_id: thread } = await client.threads.create();
+    const leave = new AbortController();
+    const aborted = model().abortedRequests;
+    const stream = client.runs.stream(thread, 'chat', { input: human('talk'), streamMode: 'messages-tuple', onDisconnect: 'cancel', signal: leave.signal });
+    let parts = 0;
+    await collect(stream, () => ++parts >= 4).catch(() => []);
+    const stoppedAt = Date.now();
+    leave.abort();
+    await model().waitForAborted(aborted + 1, 1000);
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    let answer: any;
+    for (let i = 0; i < 20 && !answer; i++) answer = await client.runs.wait(thread, 'chat', { input: human('still there?') }).catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+    expect(contents(answer).at(-1)).toBe('after the stop');
+  });
 });

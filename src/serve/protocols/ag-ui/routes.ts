@@ -97,14 +97,22 @@ export function addAgUiRoutes(app: Hono, hub: ServedHub, o: AgUiOptions): void {
     const write = (s: { write(t: string): Promise<unknown> }, e: BaseEvent) => s.write(`data: ${redactJsonText(JSON.stringify(e), o.secrets)}\n\n`);
     c.header('content-type', 'text/event-stream');
     c.header('cache-control', 'no-cache');
-    // The client going away does not stop the run (AG-UI has no cancel; adk's POST /cancel does).
+    // The client going away mid-turn stops it (AG-UI's abortRun, CopilotKit's Stop: AG-UI has no other
+    // cancel): saved cancelled, so the thread's next message is answered, not refused as busy.
+    let ended = false;
     return honoStream(c, async (s) => {
-      s.onAbort(() => queue.close());
+      s.onAbort(() => {
+        queue.close();
+        if (!ended) void live.cancel().catch(() => {});
+      });
       try {
         for (const e of translate.start()) await write(s, e);
         for await (const { event } of queue) {
           for (const e of translate.next(event)) await write(s, e);
-          if (event.type === 'done' || translate.ended) break;
+          if (event.type === 'done' || translate.ended) {
+            ended = true;
+            break;
+          }
         }
       } finally {
         unsubscribe();

@@ -116,12 +116,21 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
       unsubscribe();
       throw e;
     }
+    // DeerFlow's Stop aborts the page's fetch: the turn stops with it (saved cancelled), so the next
+    // message is answered rather than refused as busy (which the page would swallow).
+    let ended = false;
     return streamSSE(c, async (sse) => {
-      sse.onAbort(() => queue.close());
+      sse.onAbort(() => {
+        queue.close();
+        if (!ended) void live.cancel().catch(() => {});
+      });
       try {
         for await (const { event } of queue) {
           for (const out of translate.next(event)) await write(sse, out);
-          if (event.type === 'done') break;
+          if (event.type === 'done') {
+            ended = true;
+            break;
+          }
         }
       } finally {
         unsubscribe();

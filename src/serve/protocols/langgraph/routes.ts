@@ -306,11 +306,11 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
     return { b, assistantId: a.assistant_id, modes, t, temporary };
   }
 
-  async function begin(c: Context, threadId: string | undefined): Promise<{ started: StartedRun; modes: Set<StreamMode>; t: ThreadRecord; temporary: boolean }> {
+  async function begin(c: Context, threadId: string | undefined): Promise<{ started: StartedRun; modes: Set<StreamMode>; t: ThreadRecord; temporary: boolean; onDisconnect: 'cancel' | 'continue' }> {
     const { b, assistantId, modes, t, temporary } = await prepare(c, threadId);
     const started = await runs.start(t, assistantId, b);
     c.header('Content-Location', `/threads/${t.thread_id}/runs/${started.run.run_id}`);
-    return { started, modes, t, temporary };
+    return { started, modes, t, temporary, onDisconnect: b.on_disconnect ?? 'continue' };
   }
 
   async function deleteThread(t: ThreadRecord) {
@@ -335,23 +335,31 @@ export function langGraphApp(hub: ServedHub, o: LangGraphOptions): Hono {
   }
 
   async function streamRun(c: Context, threadId: string | undefined) {
-    const { started, modes, t, temporary } = await begin(c, threadId);
+    const { started, modes, t, temporary, onDisconnect } = await begin(c, threadId);
     const { run: r, events } = started;
     if (temporary) void started.finished.then(() => deleteThread(t)).catch(() => {});
     c.header('Location', `/threads/${t.thread_id}/runs/${r.run_id}/stream`);
     const translate = new RunTranslator({ thread: t.thread_id, runId: r.run_id, assistantId: r.assistant_id, modes, values: started.values, next: started.next, face });
     return streamSSE(c, async (sse) => {
       const heartbeat = setInterval(() => void sse.write(': heartbeat\n\n'), o.heartbeatMs);
-      // The client going away does not stop the run (LangGraph's on_disconnect default, "continue").
-      sse.onAbort(() => events.close());
+      // The client going away stops the run only when it asked so (`on_disconnect: "cancel"`; LangGraph's
+      // default is "continue").
+      let ended = false;
+      sse.onAbort(() => {
+        events.close();
+        if (onDisconnect === 'cancel' && !ended) void runs.session(t, r.assistant_id).then((live) => runs.stop(t.thread_id, live, 'interrupt')).catch(() => {});
+      });
       try {
         for (const e of translate.start()) await write(sse, e);
         for await (const e of events) {
           for (const out of translate.next(e.event)) await write(sse, out, e.id);
-          if (e.event.type === 'done') break;
+          if (e.event.type === 'done') {
+            ended = true;
+            break;
+          }
         }
-        const ended = await started.finished;
-        await write(sse, { event: 'end', data: { run_id: r.run_id, status: ended.status } });
+        const finished = await started.finished;
+        await write(sse, { event: 'end', data: { run_id: r.run_id, status: finished.status } });
       } finally {
         clearInterval(heartbeat);
       }
