@@ -78,7 +78,7 @@ program
   .option('--port <port>', 'port (default 8321; 0 picks a free one)')
   .option('--socket <path>', 'listen on a Unix socket only you can open (0600) instead of a port; no token is needed there')
   .option('--no-token', 'serve loopback without a token: every local account and container on this machine can then drive it')
-  .option('--cors <origin>', 'let this browser origin call the API')
+  .option('--cors <origin>', 'let this browser origin call the API (repeat for more)', (v: string, all: string[] = []) => [...all, v])
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
   .option('--deerflow2', 'also serve DeerFlow 2’s front end: its gateway paths under /api, signed in with the token as password (run it at --port 8001, where its build proxies)')

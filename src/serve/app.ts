@@ -43,8 +43,8 @@ export interface ServeAppOptions {
    * token one of these must be said.
    */
   unauthenticated?: 'socket' | 'opt-out' | undefined;
-  /** The one origin allowed to call the API from a browser (CORS is off without it). */
-  corsOrigin?: string | undefined;
+  /** Browser origins allowed to call the API (`--cors`, repeatable). */
+  corsOrigins?: readonly string[] | undefined;
   /** Largest request body (default 1 MiB): larger ones get 413. */
   maxBodyBytes?: number | undefined;
   /** Values never sent to a client (API keys): replaced by [REDACTED] in events. */
@@ -96,7 +96,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
 
-  if (o.corsOrigin) app.use('*', cors({ origin: o.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Cache-Control'] }));
+  const corsOrigins = [...(o.corsOrigins ?? [])];
+  if (corsOrigins.length) app.use('*', cors({ origin: corsOrigins, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Cache-Control'] }));
   // Without a token the server is loopback-only (or a Unix socket); a page on another site that
   // points its own DNS name at 127.0.0.1 (rebinding) is refused by its Host header.
   // DeerFlow 2's sign-in sessions (its pages cannot send the token): signed with the token.
@@ -116,7 +117,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
     }
     // A browser says where a request comes from: another site is refused unless --cors named it.
     const origin = c.req.header('origin');
-    if (c.req.header('sec-fetch-site') === 'cross-site' && (!o.corsOrigin || origin !== o.corsOrigin)) {
+    if (c.req.header('sec-fetch-site') === 'cross-site' && (!origin || !corsOrigins.includes(origin))) {
       throw new HttpError(403, 'cross_site', 'requests from other sites are refused (adk serve --cors <origin> allows one)');
     }
     await next();

@@ -21,7 +21,7 @@ let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
 /** A served hub on a loopback port; a token unless `unauthenticated` says otherwise (`call` sends it). */
-async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigin?: string; tools?: Tool<any>[] } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigins?: string[]; tools?: Tool<any>[] } = {}) {
   if (!opts.unauthenticated) opts = { token: 'test-token-0123456789', ...opts };
   ran = [];
   const stores = await openAdkStores('memory://');
@@ -323,8 +323,8 @@ describe('adk serve: edges found in review', () => {
     expect(ran).toEqual(['a', 'b']);
   });
 
-  it("--cors answers the preflight of the named origin, with the headers DeerFlow's front end sends; other origins get no grant", async () => {
-    const { server } = await serve([], { corsOrigin: 'http://localhost:3000' });
+  it("--cors answers the preflight of each named origin (repeatable), with the headers DeerFlow's front end sends; other origins get no grant", async () => {
+    const { server } = await serve([], { corsOrigins: ['http://localhost:3000', 'http://localhost:5173'] });
     const preflight = (origin: string) =>
       fetch(`${server.url}/api/chat/stream`, {
         method: 'OPTIONS',
@@ -335,6 +335,8 @@ describe('adk serve: edges found in review', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     const allowed = (ok.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
     expect(allowed).toEqual(expect.arrayContaining(['content-type', 'cache-control', 'authorization', 'last-event-id']));
+    // Issue 43, item 10: a second --cors replaced the first; both now count.
+    expect((await preflight('http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const other = await preflight('http://evil.example');
     expect(other.headers.get('access-control-allow-origin')).not.toBe('http://evil.example');
   });

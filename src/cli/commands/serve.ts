@@ -20,7 +20,8 @@ export interface ServeCommandOptions {
   model?: string;
   host?: string;
   port?: string;
-  cors?: string;
+  /** Browser origins allowed to call the API (`--cors`, repeatable). */
+  cors?: string[] | string;
   /** The root agent DeerFlow's front end talks to (default `research`). */
   deerflowAgent?: string;
   /** With a Redis store: run turns here rather than queue them for `adk worker`. */
@@ -49,9 +50,10 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   const host = opts.host ?? '127.0.0.1';
   const noToken = opts.token === false;
   if (noToken && opts.socket) throw new CliError('--socket needs no token already: leave out --no-token');
-  if (noToken && opts.cors) throw new CliError('--cors with --no-token would let that web site drive this server with nobody’s credentials: drop --no-token');
+  const corsOrigins = [opts.cors ?? []].flat().map((o) => o.trim()).filter(Boolean);
+  if (noToken && corsOrigins.length) throw new CliError('--cors with --no-token would let that web site drive this server with nobody’s credentials: drop --no-token');
   // `null` is the origin of sandboxed frames, files and data: URLs: any page can make one.
-  if (opts.cors?.trim().toLowerCase() === 'null') throw new CliError("--cors null would let any sandboxed page or local file call this server: name the page's real origin (https://host:port)");
+  if (corsOrigins.some((o) => o.toLowerCase() === 'null')) throw new CliError("--cors null would let any sandboxed page or local file call this server: name the page's real origin (https://host:port)");
   const auth = noToken || opts.socket ? undefined : serveToken(env);
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
@@ -79,7 +81,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         agents: () => ({ default: first.rootName, teams: agentForest(config) }),
         token: auth?.token,
         unauthenticated: opts.socket ? 'socket' : noToken ? 'opt-out' : undefined,
-        corsOrigin: opts.cors,
+        corsOrigins,
         secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(auth ? [auth.token] : [])],
         version: packageVersion(),
         webRoot: WEB_ROOT,

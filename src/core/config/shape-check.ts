@@ -152,6 +152,12 @@ function checkAgent(name: string, raw: unknown, c: ProblemCollector): (RawAgent 
   const parsed = checkObject(schema, rest, path, c, (key, at) =>
     at.length > 0 ? unknownPartKey(key, at) : unknownAgentKey(key, type ?? 'chat', type !== undefined),
   );
+  // A porter's trap: Eino reads a model agent's 0 as "the default", a reader of the file as "none".
+  // Said once, here, rather than guessed. (A loop's 0 is unbounded, in Eino and here: documented.)
+  if (parsed && type !== 'loop' && (parsed as RawAgent).max_iterations === 0) {
+    c.report([...path, 'max_iterations'], `max_iterations: 0 is no limit for ${type ?? 'chat'} agent '${name}' (Eino reads it as the default)`, { hint: 'leave it out for the default (20), or give the number of model calls, at least 1' });
+    return undefined;
+  }
   return parsed ? { ...(parsed as RawAgent), type } : { type };
 }
 
