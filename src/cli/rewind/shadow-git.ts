@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, cp, lstat, mkdir, readFile, realpath, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { cp, lstat, mkdir, readFile, realpath, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { childPath, openDirForCreate, openInside } from '../../core/tools/fs/verified-open.js';
+import { writeInside } from '../../core/tools/fs/write-inside.js';
+import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * Snapshots of a workspace's files in a git repository of adk's own (under ADK_HOME, never the
@@ -131,52 +133,64 @@ export class ShadowGit {
 
   /**
    * Makes each of `paths` in the workspace what it is in `target`: written back (mode and symlinks
-   * kept), or deleted when the tree does not have it (its folders too, once empty).
+   * kept), or deleted when the tree does not have it (its folders too, once empty). Every change goes
+   * through a verified descriptor of the file's folder, as the file tools' writes do: a folder swapped
+   * for a symlink meanwhile (a background command) cannot carry a write or a delete out of the workspace.
    */
   async restore(target: Map<string, TreeEntry>, paths: readonly string[]): Promise<void> {
     const root = await realpath(this.workspace);
     for (const path of paths) {
-      const file = await this.inside(root, path);
+      const file = this.inside(root, path);
+      const rel = relative(root, dirname(file));
       const entry = target.get(path);
       if (!entry) {
-        await unlink(file).catch(() => {});
-        await this.pruneEmpty(root, dirname(file));
+        const dir = await openInside(root, dirname(file), path, 'dir').catch(() => undefined);
+        if (!dir) continue; // its folder is gone (or is no folder of the workspace): nothing to delete
+        try {
+          await unlink(childPath(dir, basename(file))).catch(() => {});
+        } finally {
+          await dir.fh.close();
+        }
+        await this.pruneEmpty(root, rel);
         continue;
       }
       const data = (await this.git(['cat-file', 'blob', entry.blob], { bytes: true })) as unknown as Buffer;
-      await mkdir(dirname(file), { recursive: true });
-      await this.inside(root, path); // the folder made is still inside (no link out of the workspace on the way)
-      const st = await lstat(file).catch(() => undefined);
-      if (entry.mode === '120000') {
-        if (st) await unlink(file);
-        await symlink(data.toString('utf8'), file);
+      if (entry.mode !== '120000') {
+        // A temp file renamed over the name through the folder's descriptor: a symlink or a second
+        // hard link at the name is replaced, never written through.
+        await writeInside(root, file, path, data, entry.mode === '100755' ? 0o755 : 0o644);
         continue;
       }
-      if (st?.isSymbolicLink()) await unlink(file);
-      else if (st && st.nlink > 1) await unlink(file); // never write through a second hard link
-      await writeFile(file, data);
-      await chmod(file, entry.mode === '100755' ? 0o755 : 0o644);
+      const dir = await openDirForCreate(root, rel, path);
+      try {
+        const at = childPath(dir, basename(file));
+        await unlink(at).catch(() => {});
+        await symlink(data.toString('utf8'), at);
+      } finally {
+        await dir.fh.close();
+      }
     }
   }
 
-  /** The absolute path of `path`, refused when it leaves the workspace (`..`, `.git`, a linked folder). */
-  private async inside(root: string, path: string): Promise<string> {
+  /** The absolute path of `path`, refused when it is no workspace file (`..`, `.git`, absolute). */
+  private inside(root: string, path: string): string {
     const parts = path.split('/');
     if (!path || path.startsWith('/') || parts.some((p) => p === '..' || p === '' || p === '.') || parts[0] === '.git') throw new Error(`refusing to restore ${path}: not a workspace file`);
-    const file = join(root, path);
-    const parent = await realpath(dirname(file)).catch(() => undefined);
-    if (parent !== undefined && parent !== root && !parent.startsWith(root + sep)) throw new Error(`refusing to restore ${path}: its folder leads out of the workspace`);
-    return file;
+    return join(root, path);
   }
 
-  private async pruneEmpty(root: string, dir: string): Promise<void> {
-    while (dir !== root && dir.startsWith(root + sep)) {
+  /** Removes `rel` and the folders above it while empty, each through its verified parent's descriptor. */
+  private async pruneEmpty(root: string, rel: string): Promise<void> {
+    for (let dir = rel; dir && dir !== '.'; dir = dirname(dir)) {
+      const parent = await openInside(root, join(root, dirname(dir)), dirname(dir), 'dir').catch(() => undefined);
+      if (!parent) return;
       try {
-        await rmdir(dir);
+        await rmdir(childPath(parent, basename(dir)));
       } catch {
         return;
+      } finally {
+        await parent.fh.close();
       }
-      dir = dirname(dir);
     }
   }
 
