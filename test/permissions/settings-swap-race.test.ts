@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,4 +50,39 @@ describe('a folder settings file swapped while adk adds a rule to it', () => {
     }
     expect(wins).toBe(0);
   }, 60_000);
+});
+
+// Review of issue 42 (H1, M2): the temp file's name was predictable (`<file>.<adk pid>.tmp`, the pid in
+// every command's ADK_SHELL_JOB), so a sandboxed command could plant a symlink there and have adk write,
+// and trust, ADK_HOME's mcp.json; a folder settings file that is itself a link borrowed its target's trust.
+describe("a folder's settings written through links a sandboxed command planted", () => {
+  function place() {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'adk-link-ws-')));
+    const home = mkdtempSync(join(tmpdir(), 'adk-link-home-'));
+    const env = { ...process.env, ADK_HOME: home };
+    writeFileSync(join(home, 'mcp.json'), '{"servers":{}}\n');
+    return { ws, home, env };
+  }
+  const add = (ws: string, env: NodeJS.ProcessEnv) => () => addPermissionRule(ws, { tool: 'shell', pattern: 'npm test*' }, 'allow', 'local', env);
+
+  it('a link at the old temp name, a link as the file, and a linked .adk folder: ADK_HOME is never written', () => {
+    for (const plant of ['temp', 'file', 'folder'] as const) {
+      const { ws, home, env } = place();
+      if (plant === 'folder') symlinkSync(home, join(ws, '.adk'));
+      else {
+        mkdirSync(join(ws, '.adk'));
+        if (plant === 'temp') {
+          writeFileSync(join(ws, '.adk', 'settings.local.json'), '{"servers":{"x":{"command":"/bin/sh"}}}\n');
+          symlinkSync(join(home, 'mcp.json'), join(ws, '.adk', `settings.local.json.${process.pid}.tmp`));
+        } else symlinkSync(join(home, 'mcp.json'), join(ws, '.adk', 'settings.local.json'));
+      }
+      try {
+        add(ws, env)();
+      } catch {
+        // refused: fine
+      }
+      expect(readFileSync(join(home, 'mcp.json'), 'utf8'), plant).toBe('{"servers":{}}\n');
+      expect(new TrustStore(trustFile(env)).list().some((e) => e.file.startsWith(home)), plant).toBe(false);
+    }
+  });
 });

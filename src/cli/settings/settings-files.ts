@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 
@@ -32,6 +32,10 @@ export function settingsPath(scope: SettingsScope, workspace: string, env: NodeJ
 
 /** Reads one settings file; JSON errors are reported with their line and column. */
 export function readSettingsFile(scope: SettingsScope, path: string): SettingsFile {
+  // A folder's file that is a link would borrow the trust of the file it leads to (another folder's).
+  if (scope !== 'user' && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    return { scope, path, data: undefined, error: `${path}:1:1: a folder's settings file must be a file, not a symbolic link (it would borrow the trust of where it leads)` };
+  }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -85,12 +89,52 @@ export function changeSettingsFile(
   if (current.error) throw new Error(current.error);
   const data = structuredClone(current.data ?? {});
   change(data);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
   const text = `${JSON.stringify(data, null, 2)}\n`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+  if (scope === 'user') {
+    // ADK_HOME: no sandboxed command can reach it; still, a name nobody can guess, created new.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+    writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+  } else {
+    // The folder's .adk is writable from the sandbox: a symlink planted at a temp name or at the file
+    // would carry this write elsewhere (ADK_HOME's mcp.json, the trust file) and get it trusted. Written
+    // through the verified folder's descriptor instead, as the file tools write.
+    writeInFolderFile(realpathSync(workspace), relative(workspace, path), text);
+  }
   return { path, sha256: createHash('sha256').update(text).digest('hex') };
+}
+
+/**
+ * Writes `rel` (`.adk/<file>`) under the real workspace `root` so that no symlink can redirect it: the
+ * folder is opened with O_NOFOLLOW and checked on its descriptor, a temp file of a random name is
+ * created new (O_EXCL | O_NOFOLLOW) through it, and renamed over the name through it (a symlink at
+ * the name is replaced, never written through).
+ */
+function writeInFolderFile(root: string, rel: string, text: string): void {
+  const [folder, name, ...rest] = rel.split('/');
+  if (!folder || !name || rest.length) throw new Error(`refusing to write ${rel}: not a file of a folder's .adk`);
+  const dirPath = join(root, folder);
+  try {
+    mkdirSync(dirPath, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const fd = openSync(dirPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const via = existsSync('/proc/self/fd') ? `/proc/self/fd/${fd}` : dirPath;
+    if (via !== dirPath && readlinkSync(via) !== dirPath) throw new Error(`refusing to write ${rel}: ${folder} moved while adk wrote it`);
+    const tmp = `${via}/.${name}.${randomBytes(8).toString('hex')}.tmp`;
+    const out = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeFileSync(out, text);
+    } finally {
+      closeSync(out);
+    }
+    renameSync(tmp, `${via}/${name}`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `line:col` of the value at `keyPath` in a settings file (for a problem with one entry), else 1:1. */
