@@ -78,12 +78,13 @@ export async function teamHooks(config: TeamConfig, cwd: string, env: NodeJS.Pro
 /**
  * Every hook of a team runs in the shell's sandbox (issue 42): whatever code the workspace holds for
  * it (a script, package.json's scripts, a Makefile) then has no more power than a sandboxed command.
- * With the shell's sandbox turned off, hooks run on the host, and only those that run no such code.
+ * With the shell's sandbox turned off (ADK_SHELL_SANDBOX=off), hooks run on the host, and only those
+ * that run no such code; where bwrap cannot run, only hooks marked `sandbox: off` run (on the host, checked).
  */
 function hookSandbox(cwd: string, env: NodeJS.ProcessEnv): HookSandbox {
   const off = shellSandboxFromEnv(env) === 'off';
   return {
-    status: () => (off ? Promise.resolve({ reason: 'the sandbox is off (ADK_SHELL_SANDBOX=off)' }) : sandboxStatus(env, cwd)),
+    status: () => (off ? Promise.resolve({ reason: 'the sandbox is off (ADK_SHELL_SANDBOX=off)', off: true }) : sandboxStatus(env, cwd)),
     spec: {
       workspace: realPathOrSelf(cwd),
       readPaths: env.ADK_SANDBOX_READ_PATHS?.split(/[\s,]+/).filter(Boolean),

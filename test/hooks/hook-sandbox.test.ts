@@ -117,24 +117,39 @@ describe.skipIf(!hasBwrap)('a trusted hook runs in the sandbox', () => {
   }, 60_000);
 });
 
-describe('where no sandbox can be made, hooks run on the host only when all they run is pinned', () => {
+describe('where no sandbox can be made', () => {
+  it('a hook not marked `sandbox: off` does not run at all (it was trusted as a sandboxed one), and says how to run it on the host', async () => {
+    const { ws } = await workspace({ command: 'touch ran' }, {});
+    const notices = await callTool(ws, noSandbox);
+    expect(existsSync(join(ws, 'ran'))).toBe(false);
+    expect(notices.join('\n')).toMatch(/hooks run in the sandbox, which cannot run here \(bwrap is not installed.*give it "sandbox": "off"/);
+  }, 60_000);
+
+  // Review of issue 42 (H2): `bash -c "npm run fmt"` (the script one quoted word), `node --run`,
+  // `python3 -m black` (the working folder first on the import path), `source`, `$(…)` ran on the host.
   it.each([
     ['npm run --silent fmt', "`npm` runs package.json's scripts", { 'package.json': packageJson('touch OUTSIDE/pwned') }],
     ['pnpm fmt', "`pnpm` runs package.json's scripts", { 'package.json': packageJson('touch OUTSIDE/pwned') }],
     ['make fmt', '`make` runs the Makefile', { Makefile: 'fmt:\n\ttouch OUTSIDE/pwned\n' }],
-    ['python3 -m pytest -q', '`pytest` runs conftest.py', { 'conftest.py': "open('OUTSIDE/pwned', 'w')\n" }],
+    ['python3 -m pytest -q', '`python -m pytest` runs conftest.py', { 'conftest.py': "open('OUTSIDE/pwned', 'w')\n" }],
+    ['python3 -m black .', '`python -m black` imports from the working folder', { 'black.py': "open('OUTSIDE/pwned', 'w')\n" }],
     ['npx eslint .', '`eslint` runs its configuration', { 'eslint.config.js': "require('fs').writeFileSync('OUTSIDE/pwned', '')\n" }],
-    ['git commit -qm x', '`git` runs the repository\'s hooks', {}],
+    ['git commit -qm x', "`git` runs the repository's hooks", {}],
     ['cargo fmt', '`cargo` runs build scripts', {}],
-  ])('`%s` is refused (%s)', async (command, why, files) => {
-    const { ws, outside } = await workspace({ command }, files);
+    ['bash -c "npm run fmt"', "`npm` runs package.json's scripts", { 'package.json': packageJson('touch OUTSIDE/pwned') }],
+    ['sh -lc \'make lint\'', '`make` runs the Makefile', { Makefile: 'lint:\n\ttouch OUTSIDE/pwned\n' }],
+    ['node --run fmt', "`node --run` runs package.json's scripts", { 'package.json': packageJson('touch OUTSIDE/pwned') }],
+    ['. ./env.sh', '`.` runs code it reads at run time', { 'env.sh': 'touch OUTSIDE/pwned\n' }],
+    ['echo $(cat cmd.txt)', '`$(…)` runs a command adk cannot see', { 'cmd.txt': 'x' }],
+  ])('`%s` with sandbox: off is refused on the host (%s)', async (command, why, files) => {
+    const { ws, outside } = await workspace({ command, sandbox: 'off' }, files);
     const notices = await callTool(ws, noSandbox);
     expect(existsSync(join(outside, 'pwned'))).toBe(false);
     expect(notices.join('\n')).toContain(why);
   }, 60_000);
 
-  it('a script the hook names (fingerprinted with the trust) still runs', async () => {
-    const { ws } = await workspace({ command: 'sh .adk/check.sh' }, {});
+  it('with sandbox: off, a script the hook names (fingerprinted with the trust) still runs', async () => {
+    const { ws } = await workspace({ command: 'sh .adk/check.sh', sandbox: 'off' }, {});
     writeFileSync(join(ws, '.adk', 'check.sh'), 'touch checked\n');
     await trustSettingsFile(join(ws, '.adk', 'settings.json'), store(), true).catch(() => {});
     await callTool(ws, noSandbox);

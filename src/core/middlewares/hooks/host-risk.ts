@@ -25,20 +25,41 @@ const RUNNERS: ReadonlyArray<[readonly string[], string]> = [
 
 const BY_NAME = new Map(RUNNERS.flatMap(([names, why]) => names.map((n) => [n, why] as const)));
 
-/** Python runs these modules with `-m`: `python3 -m pytest`. */
+/** Interpreters whose program can come from the workspace without a file being named. */
 const PYTHON = /^python[\d.]*$/;
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash']);
+/** Flags that give node a program inline or from package.json (`--run`), or preload one. */
+const NODE_INLINE = new Set(['-e', '--eval', '-p', '--print', '--run', '-r', '--require', '--import', '--loader']);
 
 /**
- * Why `command` must not run on the host (each tool above it uses, in words), or undefined.
- * `python3 -m pytest` counts as pytest.
+ * Why `command` must not run on the host, in words, or undefined. A script given with `-c` is read
+ * again; `python -m`/`-c` (Python puts the working folder first on its import path), node's inline
+ * and `--run` programs, `source`/`.`, `eval` and command substitution count as running code adk
+ * cannot pin. Matched on any word: refusing a hook that merely mentions one is the safe mistake.
  */
 export function hostRunRisk(command: string): string | undefined {
-  const words = shellWords(command);
   const found = new Map<string, string>();
+  collect(command.replace(/\$\{?(?:ADK|CLAUDE)_PROJECT_DIR\}?/g, ''), found, 0);
+  return found.size ? [...found].map(([n, why]) => `\`${n}\` ${why}`).join('; ') : undefined;
+}
+
+function collect(script: string, found: Map<string, string>, depth: number): void {
+  if (/\$\(|`/.test(script)) found.set('$(…)', 'runs a command adk cannot see before it runs');
+  const words = shellWords(script);
   words.forEach((word, i) => {
     const name = path.basename(word).replace(/\.(?:cmd|exe)$/, '');
-    const module = PYTHON.test(name) && words[i + 1] === '-m' ? words[i + 2] : undefined;
-    for (const n of [name, module]) if (n && BY_NAME.has(n)) found.set(n, BY_NAME.get(n)!);
+    const next = words[i + 1];
+    if (BY_NAME.has(name)) found.set(name, BY_NAME.get(name)!);
+    if (name === 'eval' || name === 'source' || (name === '.' && i === 0)) found.set(name, 'runs code it reads at run time');
+    if (PYTHON.test(name) && (next === '-m' || next === '-c')) {
+      const mod = next === '-m' ? words[i + 2] : undefined;
+      found.set(mod ? `python -m ${mod}` : 'python -c', BY_NAME.get(mod ?? '') ?? 'imports from the working folder (the workspace) first');
+    }
+    if ((name === 'node' || name === 'nodejs') && next && NODE_INLINE.has(next)) found.set(`node ${next}`, next === '--run' ? "runs package.json's scripts" : 'runs a program adk cannot pin');
+    // `bash -c "npm run fmt"`: the script is one word; read it again.
+    if (SHELLS.has(name) && depth < 3) {
+      const c = words.findIndex((w, j) => j > i && /^-[a-z]*c[a-z]*$/.test(w));
+      if (c > i && words[c + 1]) collect(words[c + 1]!, found, depth + 1);
+    }
   });
-  return found.size ? [...found].map(([n, why]) => `\`${n}\` ${why}`).join('; ') : undefined;
 }

@@ -38,8 +38,8 @@ export interface HookRunOptions {
  * `sandbox: off`, or no sandbox here) may not use a tool that runs such code (hostRunRisk): it is refused.
  */
 export interface HookSandbox {
-  /** Whether bwrap works here (or why not). */
-  status(): Promise<SandboxStatus>;
+  /** Whether bwrap works here (or why not); `off`: the person turned the sandbox off (hooks then run on the host, checked). */
+  status(): Promise<SandboxStatus & { off?: boolean }>;
   /** The shell's sandbox without its network setting (each hook's own). */
   spec: Omit<SandboxSpec, 'network'>;
 }
@@ -212,9 +212,12 @@ async function hookPlace(h: HookCommand, opts: HookRunOptions): Promise<{ sandbo
   if (!opts.sandbox) return {};
   const status = h.sandbox === 'off' ? undefined : await opts.sandbox.status();
   if (status?.bwrap) return { sandbox: { bwrap: status.bwrap, spec: opts.sandbox.spec } };
+  // No sandbox here (bwrap missing or refused): a hook the person (or a trusted file) did not mark
+  // `sandbox: off` was trusted as one that runs in the sandbox, so it does not run on the host instead.
+  if (status && !status.off) return { refused: `the hook \`${h.command}\` was not run: hooks run in the sandbox, which cannot run here (${status.reason ?? 'unknown'}); to run it on the host, give it "sandbox": "off"` };
   const risk = hostRunRisk(h.command);
   if (!risk) return {};
-  const instead = h.sandbox === 'off' ? 'remove its `sandbox: off`' : `the sandbox cannot run here: ${status?.reason ?? 'unknown'}`;
+  const instead = h.sandbox === 'off' ? 'remove its `sandbox: off`' : 'the sandbox is off (ADK_SHELL_SANDBOX=off)';
   return { refused: `the hook \`${h.command}\` was not run on the host: ${risk}, code the workspace can change that adk cannot pin to what you trusted; it runs in the sandbox only (${instead})` };
 }
 
