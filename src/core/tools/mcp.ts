@@ -103,7 +103,8 @@ export class McpServerPool {
         const own = modelToolName(t.name);
         let name = mcpToolName(server, t.name);
         if (config.prefix === false) {
-          if (taken.has(own)) renamed.push(`${t.name} is offered as ${name}: ${own} is taken`);
+          // Its own name, unless another tool has it or it looks like another server's (mcp__x__y, x_read_resource).
+          if (taken.has(own) || own.startsWith('mcp__') || own.endsWith('_read_resource')) renamed.push(`${t.name} is offered as ${name}: ${own} is taken`);
           else name = own;
         }
         taken.add(name);
