@@ -1,3 +1,4 @@
+import { redactSecrets } from '../store/redact.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { systemMessage, userMessage, type Message } from '../schema/message.js';
 import { isSummaryMessage, SUMMARY_HEADER } from './cut.js';
@@ -39,6 +40,8 @@ export interface SummaryOptions {
   signal?: AbortSignal | undefined;
   /** Each summary reply, so its usage is counted with the run's (see usage-meter.ts). */
   onReply?: ((reply: Message) => void) | undefined;
+  /** The run's secrets: redacted from what the summary request sends, as from every model request. */
+  secrets?: readonly string[] | undefined;
 }
 
 /** Each message as a line of a plain transcript (tool results and arguments cut to a few thousand characters). */
@@ -73,7 +76,8 @@ export async function writeSummary(messages: readonly Message[], opts: SummaryOp
       lines.push(line);
       used += cost;
     }
-    const reply = await opts.model.generate(request(lines), { signal: opts.signal });
+    const messages = request(lines);
+    const reply = await opts.model.generate(opts.secrets?.length ? redactSecrets(messages, opts.secrets) : messages, { signal: opts.signal });
     opts.onReply?.(reply);
     summary = reply.content.trim();
     if (!summary) throw new Error('the model wrote an empty summary');

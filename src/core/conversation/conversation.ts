@@ -280,6 +280,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       keepTurns: opts.force ? 0 : (c.options.keepTurns ?? DEFAULT_KEEP_TURNS),
       instructions,
       signal: opts.signal,
+      secrets: this.stores.secrets?.(),
     });
     if (!result) return undefined;
     // A failed summary changes nothing here: `/compact` says so, and between turns the in-run

@@ -95,7 +95,7 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     const onReply = (reply: Message) => reportModelCall(ctx.run.callbacks, { agentName: ctx.agentName, runPath: ctx.runPath, model: ctx.model.modelName, messages: [] }, reply);
     // The other middlewares hear of it first (PreCompact hooks, `trigger: auto`, no instructions as in Claude Code).
     const beforeSummary = () => ctx.compacting?.({ trigger: 'auto' }) ?? Promise.resolve();
-    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary });
+    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary, secrets: ctx.run.secrets?.() });
     if (!c) return undefined;
     const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
     const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
