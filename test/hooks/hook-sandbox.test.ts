@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { ChatModelAgent, InMemoryCheckpointStore, Runner, ScriptedChatModel, userMessage, type Tool } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import { ChatModelAgent, InMemoryCheckpointStore, Runner, ScriptedChatModel, userMessage } from '../../src/core/index.js';
 import type { TeamConfig } from '../../src/core/config/index.js';
 import { sandboxStatus } from '../../src/core/tools/sandbox/bwrap.js';
+import { readFileTool, useHookHome } from './hook-home.js';
 import { teamHooks } from '../../src/cli/team-hooks.js';
 import { trustSettingsFile } from '../../src/cli/commands/trust-settings.js';
 import { TrustStore, trustFile } from '../../src/cli/trust.js';
@@ -20,16 +20,7 @@ import { TrustStore, trustFile } from '../../src/cli/trust.js';
  * code from the workspace adk cannot pin (package.json scripts, a Makefile, conftest.py, a linter's
  * config): it is refused with the reason, never run unchecked.
  */
-const home = mkdtempSync(join(tmpdir(), 'adk-hook-sandbox-home-'));
-let savedHome: string | undefined;
-beforeAll(() => {
-  savedHome = process.env.ADK_HOME;
-  process.env.ADK_HOME = home;
-});
-afterAll(() => {
-  if (savedHome === undefined) delete process.env.ADK_HOME;
-  else process.env.ADK_HOME = savedHome;
-});
+const home = useHookHome('adk-hook-sandbox-home-');
 
 const store = () => new TrustStore(trustFile({ ...process.env, ADK_HOME: home }));
 const config = { hooks: undefined } as unknown as TeamConfig;
@@ -53,13 +44,6 @@ async function workspace(hook: Record<string, unknown>, files: Record<string, st
   return { ws, outside };
 }
 
-const readFile: Tool<{ path: string }> = {
-  name: 'read_file',
-  description: 'Read a file.',
-  parameters: z.object({ path: z.string() }),
-  readOnly: true,
-  execute: ({ path }) => `read: ${path}`,
-};
 
 /** One read_file call with the folder's hooks as `adk chat` loads them; the notices the person was shown. */
 async function callTool(ws: string, env: Record<string, string> = {}): Promise<string[]> {
@@ -67,7 +51,7 @@ async function callTool(ws: string, env: Record<string, string> = {}): Promise<s
   const notices: string[] = [];
   r.hooks!.onNotice = (t) => notices.push(t);
   const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' }, id: 'c1' }] }, { content: 'ok' }]);
-  const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [readFile], middlewares: [r.hooks!.middleware()] });
+  const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [readFileTool], middlewares: [r.hooks!.middleware()] });
   const runner = new Runner({ agent, checkpointStore: new InMemoryCheckpointStore() });
   for await (const e of runner.run([userMessage('go')], { checkpointId: 'cp' })) void e;
   return notices;

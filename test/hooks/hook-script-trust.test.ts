@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { ChatModelAgent, InMemoryCheckpointStore, Runner, ScriptedChatModel, userMessage, type Tool } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import { ChatModelAgent, InMemoryCheckpointStore, Runner, ScriptedChatModel, userMessage } from '../../src/core/index.js';
 import type { Hooks } from '../../src/core/middlewares/hooks/index.js';
 import type { TeamConfig } from '../../src/core/config/index.js';
+import { readFileTool, useHookHome } from './hook-home.js';
 import { teamHooks, UntrustedFolderHooksError } from '../../src/cli/team-hooks.js';
 import { trustSettingsFile } from '../../src/cli/commands/trust-settings.js';
 import { TrustStore, trustFile } from '../../src/cli/trust.js';
@@ -17,17 +17,7 @@ import { TrustStore, trustFile } from '../../src/cli/trust.js';
  * hook does not run, the call it checks is blocked with the reason, and the person is told how to
  * trust it again (`adk trust .adk/settings.json`), after which it runs.
  */
-const home = mkdtempSync(join(tmpdir(), 'adk-hook-code-home-'));
-let savedHome: string | undefined;
-beforeAll(() => {
-  // `adk trust` (trustSettingsFile) uses the process's ADK_HOME.
-  savedHome = process.env.ADK_HOME;
-  process.env.ADK_HOME = home;
-});
-afterAll(() => {
-  if (savedHome === undefined) delete process.env.ADK_HOME;
-  else process.env.ADK_HOME = savedHome;
-});
+const home = useHookHome('adk-hook-code-home-');
 
 const env = () => ({ ...process.env, ADK_HOME: home });
 const store = () => new TrustStore(trustFile(env()));
@@ -42,18 +32,11 @@ function workspace(command = 'sh .adk/check.sh'): string {
   return ws;
 }
 
-const readFile: Tool<{ path: string }> = {
-  name: 'read_file',
-  description: 'Read a file.',
-  parameters: z.object({ path: z.string() }),
-  readOnly: true,
-  execute: ({ path }) => `read: ${path}`,
-};
 
 /** One read_file call through the hooks; the tool result the model got back. */
 async function callTool(hooks: Hooks): Promise<string | undefined> {
   const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' }, id: 'c1' }] }, { content: 'ok' }]);
-  const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [readFile], middlewares: [hooks.middleware()] });
+  const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [readFileTool], middlewares: [hooks.middleware()] });
   const runner = new Runner({ agent, checkpointStore: new InMemoryCheckpointStore() });
   for await (const e of runner.run([userMessage('go')], { checkpointId: 'cp' })) void e;
   const content = model.calls[1]?.messages.find((m) => m.role === 'tool')?.content;
