@@ -20,7 +20,7 @@ import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { projectAllowRules } from './settings.js';
 import { readPermissionSettings } from './settings/permission-rules.js';
 import { settingsPath } from './settings/settings-files.js';
-import { checkPersonalCommand, pathOutside, personalLaunchDir } from './mcp/personal-launch.js';
+import { checkPersonalCommand, personalLaunch } from './mcp/personal-launch.js';
 import { shellSandboxFromEnv } from './shell-sandbox-env.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
@@ -330,7 +330,6 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
 function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Array<{ name: string } & McpServerEntry>, workspace: string, env: NodeJS.ProcessEnv, from: 'editor' | 'user'): void {
   if (!servers.length) return;
   for (const s of servers) if (!s.url) checkPersonalCommand(s.command, s.name, from);
-  const cwd = personalLaunchDir(env);
   const root = config.agents.get(rootName)!;
   if (root.type !== 'chat' && root.type !== 'deep') {
     if (from === 'editor') throw new CliError(`the editor's MCP servers need a chat or deep agent at the root; '${rootName}' is a ${root.type} agent`);
@@ -341,10 +340,10 @@ function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Ar
     // A name agents.yaml already uses stays the file's; the person's server gets its own.
     const name = config.mcpServers.has(s.name) ? `${from}_${s.name}` : s.name;
     for (const [k, v] of Object.entries({ ...s.env, ...s.headers })) if (SECRET_HEADER.test(k)) addConfigSecret(v);
-    const path = pathOutside(workspace, s.env?.PATH ?? env.PATH);
+    const launch = personalLaunch(s, workspace, env);
     // The editor cannot vouch that a server only reads: only the person's own file says read-only.
     const naming = { ...(s.prefix === false ? { prefix: false } : {}), ...(s.tools ? { tools: s.tools } : {}), ...(from === 'user' && s.readOnly ? { readOnly: true } : {}) };
-    config.mcpServers.set(name, { name, ...naming, command: s.command ?? '', args: s.args ?? [], env: { ...s.env, PATH: path }, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), cwd, pos });
+    config.mcpServers.set(name, { name, ...naming, command: s.command ?? '', args: s.args ?? [], ...launch, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), pos });
     root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }

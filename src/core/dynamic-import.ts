@@ -7,4 +7,3 @@
 export function importModule<T = Record<string, unknown>>(specifier: string): Promise<T> {
   return import(specifier) as Promise<T>;
 }
-

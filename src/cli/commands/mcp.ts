@@ -6,7 +6,7 @@ import { sanitizeText } from '../../ui/text/sanitize.js';
 import { addServer, editProjectServers, projectServers, removeServer } from '../mcp/project-servers.js';
 import { describeEntry, maskedEntry, type McpServerEntry } from '../mcp/server-entry.js';
 import { readUserServers, userMcpFile, writeUserServers } from '../mcp/user-servers.js';
-import { checkPersonalCommand, pathOutside, personalLaunchDir } from '../mcp/personal-launch.js';
+import { checkPersonalCommand, personalLaunch } from '../mcp/personal-launch.js';
 import { TrustStore } from '../trust.js';
 import { addConfigSecret, configSecretValues } from '../secrets.js';
 import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
@@ -158,7 +158,7 @@ async function health(s: Found, withTools = false): Promise<{ status: string; to
   const pool = new McpServerPool(
     // The person's own servers start in adk's launch folder with no workspace folder on PATH, as in a run:
     // a folder's files (.npmrc, node_modules/.bin) must not change what they run.
-    { [s.name]: s.scope === 'user' ? { ...s.entry, cwd: personalLaunchDir(), env: { ...s.entry.env, PATH: pathOutside(process.cwd(), s.entry.env?.PATH ?? process.env.PATH) } } : { ...s.entry, cwd: process.cwd() } },
+    { [s.name]: s.scope === 'user' ? { ...s.entry, ...personalLaunch(s.entry, process.cwd()) } : { ...s.entry, cwd: process.cwd() } },
     { startTimeoutMs: 10_000, ...(oauth ? { authProvider: (n: string, u: string) => oauth.oauthProvider(n, u, { interactive: false }) } : {}) },
   );
   try {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -14,10 +14,18 @@ import { realPathOrSelf } from '../paths.js';
  */
 export function personalLaunchDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = join(defaultAdkHome(env), 'mcp-launch');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, 'package.json'), '{ "private": true, "description": "adk starts your own MCP servers here, away from any workspace" }\n');
-  writeFileSync(join(dir, 'uv.toml'), '');
+  const stub = join(dir, 'package.json');
+  if (!existsSync(stub) || !existsSync(join(dir, 'uv.toml'))) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(stub, '{ "private": true, "description": "adk starts your own MCP servers here, away from any workspace" }\n');
+    writeFileSync(join(dir, 'uv.toml'), '');
+  }
   return dir;
+}
+
+/** How one of the person's servers is started: in the launch folder, with `workspace` out of its PATH. */
+export function personalLaunch(entry: { env?: Record<string, string> | undefined }, workspace: string, env: NodeJS.ProcessEnv = process.env): { cwd: string; env: Record<string, string> } {
+  return { cwd: personalLaunchDir(env), env: { ...entry.env, PATH: pathOutside(workspace, entry.env?.PATH ?? env.PATH) } };
 }
 
 /** PATH without what the workspace can write: relative entries (resolved where a program starts) and folders inside it. */

@@ -22,6 +22,11 @@ export function mcpToolName(server: string, tool: string): string {
   return `${full.slice(0, 55)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
 }
 
+/** Whether `tool` (one of `server`'s) answers to `name`: the name it is offered as, or the server's own. */
+export function isMcpToolNamed(tool: { name: string }, server: string, name: string): boolean {
+  return tool.name === name || tool.name === mcpToolName(server, name);
+}
+
 /**
  * Wraps one tool listed by an MCP server as an adk Tool named `name`. It is read-only (runs in plan
  * mode) only when the person marked the server so: the server's own `readOnlyHint` is no promise.

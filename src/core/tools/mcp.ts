@@ -1,6 +1,6 @@
 import { cancelledBy } from '../errors.js';
 import type { McpConnection, McpConnectionHooks, McpServerConfig } from './mcp-connection.js';
-import { mcpResultToOutput, mcpToolName, modelToolName, readResourceTool, wrapMcpTool } from './mcp-tool.js';
+import { isMcpToolNamed, mcpResultToOutput, mcpToolName, modelToolName, readResourceTool, wrapMcpTool } from './mcp-tool.js';
 import { McpElicitations } from './mcp-elicitation.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 import type { ToolOutputEvent } from './builtin/tool-output.js';
@@ -155,8 +155,7 @@ export class McpServerPool {
 
   async tool(server: string, toolName: string): Promise<Tool> {
     const tools = await this.toolsFor(server);
-    // By the name it is offered as, or by the server's own.
-    const t = tools.find((x) => x.name === toolName || x.name === mcpToolName(server, toolName));
+    const t = tools.find((x) => isMcpToolNamed(x, server, toolName));
     if (!t) throw new Error(`MCP server '${server}' has no tool '${toolName}' (it has: ${tools.map((x) => x.name).join(', ') || 'none'})`);
     return t;
   }
@@ -164,7 +163,7 @@ export class McpServerPool {
   /** The first server, in config order, that has a tool of this name (as offered, or the server's own). Starts servers until found. */
   async findTool(toolName: string): Promise<{ server: string; tool: Tool } | undefined> {
     for (const server of this.serverNames()) {
-      const tool = (await this.toolsFor(server)).find((t) => t.name === toolName || t.name === mcpToolName(server, toolName));
+      const tool = (await this.toolsFor(server)).find((t) => isMcpToolNamed(t, server, toolName));
       if (tool) return { server, tool };
     }
     return undefined;

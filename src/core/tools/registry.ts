@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { BUILTIN_TOOL_NAMES, builtinTools, isBuiltinToolName, type BuiltinToolConfig, type BuiltinToolOptions } from './builtin/index.js';
 import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
-import { mcpToolName } from './mcp-tool.js';
+import { isMcpToolNamed } from './mcp-tool.js';
 import { shellEnvironment } from './builtin/shell.js';
 import { ShellJobs } from './builtin/shell-jobs.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
@@ -144,7 +144,7 @@ export class ToolRegistry {
     for (const server of this.pool.serverNames()) {
       try {
         // By the name it is offered as, or by the server's own (`tools: [add]` for mcp__calc__add).
-        const tool = (await this.pool.toolsFor(server)).find((t) => t.name === name || t.name === mcpToolName(server, name));
+        const tool = (await this.pool.toolsFor(server)).find((t) => isMcpToolNamed(t, server, name));
         if (tool) return tool;
       } catch (e) {
         failures.push((e as Error).message);
