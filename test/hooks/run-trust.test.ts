@@ -29,4 +29,14 @@ describe('hooks in adk run', () => {
     expect(second.code).toBe(0);
     expect(existsSync(join(work, 'folder-hook-ran'))).toBe(true);
   }, 60_000);
+
+  // A hook entry adk cannot read (here a `sandbox` value it does not know) is left out of a run with a
+  // warning; `adk trust` said only "It runs no hooks." and trusted the file. It now says what it leaves out.
+  it('adk trust names, at file:line:col, a hook entry it leaves out', async () => {
+    const work = tempDir('adk-trust-bad-hook-');
+    mkdirSync(join(work, '.adk'));
+    writeFileSync(join(work, '.adk', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'read_file', hooks: [{ type: 'command', command: 'true', sandbox: 'on' }] }] } }));
+    const r = await runCli(['trust', '.adk/settings.json', '--yes'], { cwd: work, env: serverEnv(server(), 'test-key-123456', tempHome()) });
+    expect(r.stdout).toMatch(/Left out \(not run\):\n  - .*\.adk\/settings\.json:1:\d+: sandbox must be 'off'/);
+  }, 30_000);
 });

@@ -5,7 +5,7 @@ import { hookPowerText } from '../../core/config/powers.js';
 import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { confirmTrust } from './confirm-trust.js';
-import { readSettingsFile } from '../settings/settings-files.js';
+import { readSettingsFile, settingsValuePosition } from '../settings/settings-files.js';
 import { describeCode, type TrustStore } from '../trust.js';
 import { folderHooksCode, trustFolderHooks } from '../settings/hook-code-trust.js';
 
@@ -24,10 +24,12 @@ export async function trustSettingsFile(path: string, store: TrustStore, yes: bo
   const file = realpathSync(path);
   const f = readSettingsFile(file.endsWith('settings.local.json') ? 'local' : 'project', file);
   if (f.error || !f.data || !f.sha256) throw new CliError(f.error ?? `${file} cannot be read`, ExitCode.usage);
-  const parsed = parseHooks(f.data.hooks).hooks;
+  const { hooks: parsed, problems } = parseHooks(f.data.hooks);
   const hooks = listHooks(parsed);
   out(`${file}\n`);
   out(hooks.length ? `It would:\n${hooks.map((h) => `  - ${hookPowerText(h)}\n`).join('')}` : 'It runs no hooks.\n');
+  // An entry adk cannot read is left out, here as in a run: said before anything is trusted.
+  if (problems.length) out(`Left out (not run):\n${problems.map((p) => `  - ${file}:${settingsValuePosition(file, ['hooks', ...p.path])}: ${p.message}\n`).join('')}`);
   // Trust covers the workspace code the hooks run (hook-code-trust): a script changed later stops its hook.
   const code = (await folderHooksCode(dirname(dirname(file)), parsed)).all;
   const lines = describeCode(code);
