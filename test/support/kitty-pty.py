@@ -32,6 +32,9 @@ def read_until(pred, timeout):
 report = {}
 report['queried'] = read_until(lambda s: b'\x1b[?u' in s, 15)
 if report['queried']:
+    # Late, as a loaded machine or a remote terminal answers: past Ink's own 200 ms window, which
+    # lost the answer at random on a busy start.
+    time.sleep(0.6)
     os.write(fd, b'\x1b[?0u')  # "kitty protocol supported, no flags yet"
 report['enabled'] = read_until(lambda s: b'\x1b[>1u' in s, 5)
 report['prompt'] = read_until(lambda s: b'essage, or / for commands' in s, 15)

@@ -193,8 +193,11 @@ export async function startRepl(o: ReplOptions): Promise<number> {
     const suspend = () => suspendToShell(handOver);
     const edit = (text: string) => editInEditor(text, handOver);
     host.editInEditor = edit;
+    // The terminal's answer to adk's own kitty query (startup-keys.ts) decides; Ink asks only when adk did not.
+    const kitty = await o.startupKeys?.kittyKeyboard();
     o.startupKeys?.handOver();
-    const instance = render(<frame.Root><ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} /></frame.Root>, { ...REPL_RENDER_OPTIONS, stdout: inkStdout(process.stdout) });
+    const kittyKeyboard = kitty === undefined ? REPL_RENDER_OPTIONS.kittyKeyboard : { mode: kitty ? 'enabled' : 'disabled' } as const;
+    const instance = render(<frame.Root><ReplRoot start={start} history={new InputHistory()} onExit={() => exit()} promptArmMs={o.promptArmMs} onSuspend={suspend} editInEditor={edit} /></frame.Root>, { ...REPL_RENDER_OPTIONS, kittyKeyboard, stdout: inkStdout(process.stdout) });
     frame.attach(instance);
     // Back from the shell or the editor: the live area is painted again under what they wrote.
     repaint = () => {

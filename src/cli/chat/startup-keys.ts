@@ -1,4 +1,5 @@
 import { dieBySignal } from '../signals.js';
+import { KITTY_QUERY, KittyAnswers, mayAnswerKitty } from './kitty-query.js';
 
 const CTRL_C = 0x03;
 
@@ -10,6 +11,8 @@ export interface StartupKeys {
   resume(): void;
   /** Stops reading for good (adk chat ends before its REPL): stdin no longer keeps the process alive. */
   stop(): void;
+  /** Whether the terminal speaks the kitty keyboard protocol (undefined: it was not asked). */
+  kittyKeyboard(): Promise<boolean | undefined>;
 }
 
 /**
@@ -19,13 +22,16 @@ export interface StartupKeys {
  * within a second: this reads the keys meanwhile, keeps them for the REPL, and on Ctrl-C gives the
  * terminal back and ends the process as SIGINT would.
  */
-export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin): StartupKeys {
+export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): StartupKeys {
   const kept: Buffer[] = [];
+  // Asked now, while this reader listens, so the answer is never lost to a busy start (kitty-query.ts).
+  const kitty = stdout.isTTY && mayAnswerKitty() ? new KittyAnswers() : undefined;
   // 'readable' and read(), as Ink reads: the stream stays in the mode Ink expects when it takes over.
   const onReadable = () => {
     let chunk: Buffer | string | null;
     while ((chunk = stdin.read()) !== null) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const read = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const bytes = kitty ? kitty.take(read) : read;
       if (bytes.includes(CTRL_C)) {
         stdin.setRawMode?.(false);
         return dieBySignal('SIGINT');
@@ -42,12 +48,14 @@ export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin): Star
     stdin.on('readable', onReadable);
   };
   resume();
+  if (kitty) stdout.write(KITTY_QUERY);
   return {
     handOver() {
       if (!reading) return;
       reading = false;
       stdin.off('readable', onReadable);
-      if (kept.length) stdin.unshift(Buffer.concat(kept.splice(0)));
+      if (kitty) kept.push(kitty.leftover());
+      if (kept.some((b) => b.length)) stdin.unshift(Buffer.concat(kept.splice(0)));
     },
     resume,
     stop() {
@@ -56,5 +64,6 @@ export function watchStartupKeys(stdin: NodeJS.ReadStream = process.stdin): Star
       stdin.off('readable', onReadable);
       stdin.unref();
     },
+    kittyKeyboard: async () => (kitty ? kitty.supported() : undefined),
   };
 }
