@@ -229,6 +229,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
     codeGuard,
+    ...(codeGuard ? { trustedCode: { dir: config.dir, files: code.files } } : {}),
     ...(oauth ? { mcp: { authProvider: (name: string, url: string) => oauth.oauthProvider(name, url, { interactive: false, env }) } } : {}),
   });
   const modelNames = new Set<string>();

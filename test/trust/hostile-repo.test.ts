@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../support/openai-server.js';
@@ -217,7 +217,8 @@ describe('trust covers the code an agents file runs, and its real location', () 
   it('an agents.yaml symlinked to a trusted file is built from the trusted folder, not the one holding the link', async () => {
     const { symlinkSync } = await import('node:fs');
     const trusted = tempDir('adk-trusted-proj-');
-    const tool = `import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./loaded-here.txt', import.meta.url), 'x');\nexport default { name: 'noop', description: 'x', parameters: { type: 'object', properties: {} }, execute: async () => 'ok' };\n`;
+    // Module tools run in the sandbox (the workspace writable, their own folder read-only): it says where it was loaded from in the workspace.
+    const tool = `import { writeFileSync } from 'node:fs';\nwriteFileSync('loaded-from.txt', new URL('.', import.meta.url).pathname);\nexport default { name: 'noop', description: 'x', parameters: { type: 'object', properties: {} }, execute: async () => 'ok' };\n`;
     writeFileSync(join(trusted, 'tool.js'), tool);
     writeAgentsFile(trusted, `version: 1\ndefault: a\nagents:\n  a: { description: A., instruction: Be brief., tools: [{ module: ./tool.js }] }\n`);
     const env = serverEnv(server(), 'sk-secret-test-key-0001', home);
@@ -228,7 +229,6 @@ describe('trust covers the code an agents file runs, and its real location', () 
     server().enqueue({ content: 'hi' });
     const r = await runCli(['run', 'hello'], { env, cwd: cloned });
     expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(join(trusted, 'loaded-here.txt'))).toBe(true);
-    expect(existsSync(join(cloned, 'loaded-here.txt')), "the cloned folder's module ran under borrowed trust").toBe(false);
+    expect(readFileSync(join(cloned, 'loaded-from.txt'), 'utf8'), "the cloned folder's module ran under borrowed trust").toBe(`${realpathSync(trusted)}/`);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellEnvironment } from './builtin/shell.js';
 import { hostModule } from './module-host/module-host.js';
+import type { ModuleSandbox } from './module-host/module-process.js';
 import { parametersJsonSchema } from './parameters.js';
 import type { Tool } from './tool.js';
 import { isInside } from './workspace.js';
@@ -43,11 +44,13 @@ export interface ModuleToolOptions {
   onClose?: ((close: () => Promise<void>) => void) | undefined;
   /** Asked before the module loads (also again, after a cancel) and before each call; a change refuses both. */
   codeGuard?: (() => Promise<string | undefined>) | undefined;
+  /** Where its process runs (asked at each start): inside bwrap, or not (see ModuleSandbox). */
+  sandbox?: (() => Promise<ModuleSandbox>) | undefined;
 }
 
 /**
- * Loads a tool from a JS module next to agents.yaml, in a worker thread of its own that sees only
- * an allow-listed environment (the same as shell commands), and checks its shape.
+ * Loads a tool from a JS module next to agents.yaml, in a process of its own (in the sandbox where
+ * bwrap works) that sees only an allow-listed environment (the same as shell commands), and checks its shape.
  */
 export async function loadModuleTool(baseDir: string, spec: ModuleToolSpec, options: ModuleToolOptions = {}): Promise<Tool> {
   const refused = checkModulePath(baseDir, spec.module);
@@ -56,7 +59,7 @@ export async function loadModuleTool(baseDir: string, spec: ModuleToolSpec, opti
   if (file === undefined) throw new ConfigError(`module '${spec.module}' does not exist (looked in ${path.resolve(baseDir)})`);
 
   const exportName = spec.export ?? 'default';
-  const hosted = await hostModule(file, exportName, spec.module, options.env ?? shellEnvironment(process.env), options.codeGuard);
+  const hosted = await hostModule(file, exportName, spec.module, options.env ?? shellEnvironment(process.env), options.codeGuard, options.sandbox);
   const where = `export '${exportName}' of module '${spec.module}'`;
   try {
     if (!hosted.describe.isObject) throw new ConfigError(`${where} is not a tool object ({ name, description, parameters, execute }); got ${hosted.describe.typeOf}`);

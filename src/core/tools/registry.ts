@@ -6,6 +6,12 @@ import { isMcpToolNamed } from './mcp-tool.js';
 import { shellEnvironment } from './builtin/shell.js';
 import { ShellJobs } from './builtin/shell-jobs.js';
 import { loadModuleTool, type ModuleToolSpec } from './module-tool.js';
+import type { ModuleSandbox } from './module-host/module-process.js';
+import { PinnedCode, type TrustedCode } from './module-host/pinned-code.js';
+import { sandboxStatus } from './sandbox/bwrap.js';
+import { realOrSelf } from '../fs-checks.js';
+import { realpath } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Tool } from './tool.js';
 import { parseAllowHosts } from './net/address-policy.js';
 
@@ -27,6 +33,8 @@ export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspace
    * changed in the code that was trusted, or undefined. A change refuses the load.
    */
   codeGuard?: CodeGuard | undefined;
+  /** The code that was trusted (hashes by file): a module tool's process sees these exact bytes, pinned at each start. */
+  trustedCode?: TrustedCode | undefined;
 }
 
 export type CodeGuard = () => Promise<string | undefined>;
@@ -48,10 +56,12 @@ export class ToolRegistry {
   readonly jobs: ShellJobs;
   private readonly ownsJobs: boolean;
   private readonly codeGuard: CodeGuard | undefined;
+  private readonly pinned: PinnedCode | undefined;
 
   constructor(options: ToolRegistryOptions) {
-    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, ...builtinOptions } = options;
+    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, trustedCode, ...builtinOptions } = options;
     this.codeGuard = codeGuard;
+    this.pinned = trustedCode ? new PinnedCode(trustedCode) : undefined;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
     this.ownsJobs = !builtinOptions.shellJobs;
     this.jobs = builtinOptions.shellJobs ?? new ShellJobs();
@@ -121,6 +131,7 @@ export class ToolRegistry {
           env: shellEnvironment(process.env, this.builtinOptions.shellEnv),
           onClose: (close) => this.moduleClosers.push(close),
           codeGuard: this.codeGuard,
+          sandbox: () => this.moduleSandbox(),
         });
         this.modules.set(key, p);
         p.catch(() => this.modules.delete(key));
@@ -130,10 +141,31 @@ export class ToolRegistry {
     throw new ConfigError(`invalid tool reference ${JSON.stringify(ref)}: use a tool name, { mcp: server } or { module: path, export?: name }`);
   }
 
-  /** Stops the MCP servers, the module tools' workers and the background shell jobs (its own ones). */
+  /**
+   * Where module tools run: the shell's sandbox (unless it is off), with the network (they are
+   * trusted code, often API clients), the agents file's folder and adk's own packages (zod) readable.
+   * What they gain is distance: no key in their memory or environment, and none in any process they
+   * can see, adk's included.
+   */
+  private async moduleSandbox(): Promise<ModuleSandbox> {
+    const workspace = await realpath(this.builtinOptions.workspaceRoot);
+    const zod = realOrSelf(createRequire(import.meta.url).resolve('zod'));
+    const packages = zod.slice(0, zod.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
+    const spec = {
+      workspace,
+      network: true,
+      readPaths: [this.baseDir, packages, ...(this.builtinOptions.shellReadPaths ?? [])],
+      hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [],
+    };
+    if (this.builtinOptions.shellSandbox === 'off') return { spec, pins: this.pinned?.pin() };
+    return { bwrap: (await sandboxStatus(process.env, workspace)).bwrap, spec, pins: this.pinned?.pin() };
+  }
+
+  /** Stops the MCP servers, the module tools' processes and the background shell jobs (its own ones). */
   async close(): Promise<void> {
     if (this.ownsJobs) this.jobs.close();
     await Promise.all([this.pool.close(), ...this.moduleClosers.splice(0).map((c) => c())]);
+    this.pinned?.release();
   }
 
   private async byName(name: string): Promise<Tool> {

@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
-import type { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { cancelledBy, ConfigError } from '../../errors.js';
 import { ToolInterrupt, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
-import { moduleToolWorker } from './worker-main.js';
+import { startModuleProcess, type ModuleProcess, type ModuleSandbox } from './module-process.js';
 
 /** After a cancel, a call gets this long to stop by itself before its worker is terminated. */
 const STOP_GRACE_MS = 500;
@@ -34,17 +33,17 @@ export interface HostedModule {
 }
 
 /**
- * Runs a module tool in a worker thread of its own: it sees only `env` as process.env (keys stay
- * with adk unless listed), and a call stuck in CPU work is stopped by terminating the worker, so
- * a cancel always takes effect. The worker is started again for the next call.
+ * Runs a module tool in a process of its own (module-process.ts): inside the sandbox where bwrap works,
+ * so its code can read no memory of a process that holds a key (adk's `/proc/PID/mem` included) and a
+ * module swapped after its check still runs with no more power than a sandboxed command; it sees only
+ * `env` as process.env. A call stuck in CPU work is stopped by ending the process, so a cancel always
+ * takes effect; the process is started again for the next call.
  */
-export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv, codeGuard?: () => Promise<string | undefined>): Promise<HostedModule> {
+export async function hostModule(file: string, exportName: string, where: string, env: NodeJS.ProcessEnv, codeGuard?: () => Promise<string | undefined>, sandbox?: () => Promise<ModuleSandbox>): Promise<HostedModule> {
   // zod's ES module entry, as the person's module gets it; the CLI's CommonJS bundle has no
   // import.meta.resolve and takes the CommonJS entry (zod shares its registry across the two).
   const zodUrl = typeof import.meta.resolve === 'function' ? import.meta.resolve('zod') : pathToFileURL(createRequire(import.meta.url).resolve('zod')).href;
-  // Loaded when a module tool is, not at every CLI start.
-  const { Worker: WorkerThread } = await import('node:worker_threads');
-  let worker: Worker | undefined;
+  let worker: ModuleProcess | undefined;
   let describe: Ready | undefined;
   let nextId = 1;
   const pending = new Map<number, Pending>();
@@ -62,19 +61,17 @@ export async function hostModule(file: string, exportName: string, where: string
 
   async function start(): Promise<Ready> {
     await guard();
-    // `require` is handed over by name: a bundler rewrites `require` calls inside the function's own source.
-    const w = new WorkerThread(`const workerRequire = require; (${String(moduleToolWorker)})()`, {
-      eval: true,
-      env: { ...env },
-      workerData: { file: pathToFileURL(file).href, exportName, zodUrl },
-      stdout: false,
-      stderr: false,
-    });
+    const w = startModuleProcess({ file: pathToFileURL(file).href, exportName, zodUrl }, env, (await sandbox?.()) ?? { spec: { workspace: process.cwd(), network: true } });
     worker = w;
-    w.unref();
+    // Held while it loads; idle afterwards, it does not keep adk running (each call refs it again).
+    w.ref();
     return new Promise<Ready>((resolve, reject) => {
-      w.on('message', (m: { type: string; id?: number } & Record<string, unknown>) => {
-        if (m.type === 'ready') return resolve(m as unknown as Ready);
+      w.onMessage((m) => {
+        if (m.type === 'ready') {
+          if (!pending.size) w.unref();
+          return resolve(m as unknown as Ready);
+        }
+        if (m.type === 'load-error' || m.type === 'no-export') w.unref();
         if (m.type === 'load-error') return reject(new ConfigError(`module '${where}' could not be loaded: ${String(m.message)}`));
         if (m.type === 'no-export') {
           const names = (m.exports as string[]).sort().join(', ') || 'none';
@@ -90,14 +87,11 @@ export async function hostModule(file: string, exportName: string, where: string
         else if (m.type === 'interrupt') p.reject(new ToolInterrupt(m.info, m.state));
         else p.reject(new Error(String(m.message)));
       });
-      w.on('error', (e) => {
-        reject(new ConfigError(`module '${where}' could not be loaded: ${e.message}`));
-        failAll(new Error(`module tool crashed: ${e.message}`));
-      });
-      w.on('exit', () => {
-        reject(new ConfigError(`module '${where}' stopped while loading`));
+      w.onExit((stderr) => {
+        const why = stderr ? `: ${stderr.split('\n').slice(-3).join(' ')}` : '';
+        reject(new ConfigError(`module '${where}' stopped while loading${why}`));
         if (worker === w) worker = undefined;
-        failAll(new Error('module tool stopped'));
+        failAll(new Error(`module tool stopped${why}`));
       });
     });
   }

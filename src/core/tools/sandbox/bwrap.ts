@@ -33,6 +33,8 @@ export interface SandboxSpec {
   readPaths?: readonly string[] | undefined;
   /** Paths that stay hidden even inside the workspace or a read path (ADK_HOME). */
   hidden?: readonly string[] | undefined;
+  /** A private folder of adk's shown read-only at `at` (under /run): the checked copies of module code (module-host/pinned-code.ts). */
+  privateFolder?: { from: string; at: string } | undefined;
 }
 
 /** The fd bwrap reads the seccomp program from (`stdio[3]` of the spawned bwrap). */
@@ -120,6 +122,7 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   }
   args.push('--bind', spec.workspace, spec.workspace);
   visible.push(spec.workspace);
+  if (spec.privateFolder) args.push('--ro-bind', spec.privateFolder.from, spec.privateFolder.at);
   for (const p of SYSTEM_SECRETS) hide(args, p, visible);
   for (const h of sshHostKeys()) hide(args, h, visible);
   // Root inside is an ordinary user, but its files are still root's outside: what only root may read
