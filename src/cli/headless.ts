@@ -10,6 +10,7 @@ import { TextSink } from './text-sink.js';
 import { sanitizeText } from '../ui/text/sanitize.js';
 import { redactSecrets, secretsFromEnv } from '../core/store/redact.js';
 import { configSecretValues } from './secrets.js';
+import { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, type OnApproval } from './unattended.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
   completed: ExitCode.ok,
@@ -35,7 +36,7 @@ const writeErr = (s: string) => void (outputClosed() || process.stderr.write(san
 export async function runHeadless(
   conv: Conversation<Team>,
   start: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>,
-  opts: { json?: boolean },
+  opts: { json?: boolean; onApproval?: OnApproval },
 ): Promise<number> {
   secrets = [...secretsFromEnv(), ...configSecretValues()];
   const json = opts.json ? new JsonlSink(write) : undefined;
@@ -62,13 +63,30 @@ export async function runHeadless(
   try {
     json?.session(conv.id, conv.team.agent.name);
     conv.onSaveRetry = (e, attempt, delayMs) => writeErr(`adk: ${oneLine(e.message)}; saving again in ${Math.round(delayMs)} ms (attempt ${attempt + 1})\n`);
-    const summary = await drainRun(await start(signal), sink, signal);
+    let summary = await drainRun(await start(signal), sink, signal);
     try {
       await conv.finishTurn(summary);
     } catch (e) {
       return unsaved(conv, summary, e as Error, json);
     }
-    if (summary.status === 'interrupted') {
+    // Unattended (--on-approval deny): every call that would ask is answered "no", with a reason the model sees, and the run goes on.
+    for (let round = 0; opts.onApproval === 'deny' && summary.status === 'interrupted' && onlyApprovals(conv.pending) && round < MAX_DENIAL_ROUNDS; round++) {
+      writeErr(`adk: denied, nobody is there to approve it (--on-approval deny): ${describePending(conv.pending)}\n`);
+      const next = await drainRun(await conv.resumeTurn(denials(conv.pending), signal), sink, signal);
+      try {
+        await conv.finishTurn(next);
+      } catch (e) {
+        return unsaved(conv, next, e as Error, json);
+      }
+      summary = withUsageOf(summary, next);
+    }
+    // Unattended (--on-approval fail, or deny with nothing left to deny): the run ends here, naming what it waited on.
+    if (summary.status === 'interrupted' && opts.onApproval && opts.onApproval !== 'ask') {
+      json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
+      const why = opts.onApproval === 'deny' && onlyApprovals(conv.pending) ? `still asking after ${MAX_DENIAL_ROUNDS} denials` : 'nobody is there to answer it';
+      const error = new Error(`approval needed (${why}, --on-approval ${opts.onApproval}): ${describePending(conv.pending)}; nothing of it ran. The session is saved: adk resume ${conv.id}`);
+      summary = { ...summary, status: 'incomplete', incompleteReason: 'approval_needed', error };
+    } else if (summary.status === 'interrupted') {
       json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
       writeErr(`adk: waiting for you (session ${conv.id} is saved): ${answerHint(conv.id, summary)}\n`);
     }
@@ -81,6 +99,17 @@ export async function runHeadless(
   } finally {
     dispose();
   }
+}
+
+/** `next` (a run resumed after denials) with the tokens of every run before it counted in. */
+function withUsageOf(before: RunSummary, next: RunSummary): RunSummary {
+  const byModel = { ...before.usageByModel };
+  for (const [model, u] of Object.entries(next.usageByModel ?? {})) {
+    const was = byModel[model];
+    byModel[model] = was ? { ...was, promptTokens: was.promptTokens + u.promptTokens, completionTokens: was.completionTokens + u.completionTokens } : u;
+  }
+  const usage = { ...next.usage, promptTokens: before.usage.promptTokens + next.usage.promptTokens, completionTokens: before.usage.completionTokens + next.usage.completionTokens };
+  return { ...next, usage, ...(Object.keys(byModel).length ? { usageByModel: byModel } : {}) };
 }
 
 /** The turn ran but its session could not be saved: keep it in a file and say where. */

@@ -31,7 +31,7 @@ program
     process.exitCode = await withOtel(opts.otel, () => chatCommand(opts));
   });
 
-program
+const runCommandLine = program
   .command('run')
   .description('run one prompt headless; `-` reads the prompt from stdin')
   .argument('<prompt...>', 'the prompt, or - for stdin')
@@ -42,13 +42,13 @@ program
   .option('--session <id>', 'add this turn to an existing session')
   .option('--file <path>', 'attach an image (png, jpg, webp, gif) or a PDF to the prompt (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
   .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
-  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)')
-  .action(async (prompt: string[], opts) => {
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)');
+unattendedOptions(runCommandLine).action(async (prompt: string[], opts) => {
     const [{ runCommand }, { withOtel }] = await Promise.all([import('./commands/run.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => runCommand(prompt, opts));
   });
 
-program
+const resumeCommandLine = program
   .command('resume')
   .description('continue a session: answer its pending interrupts, or add a prompt')
   .argument('[id]', 'session id (or a unique prefix); without one, a list of the sessions to pick from (typing filters it)')
@@ -62,8 +62,8 @@ program
   .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')
   .option('--model <model>', 'model name')
   .option('--fork', 'continue in a new session with its history (the session itself stays as it is)')
-  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
-  .action(async (id: string | undefined, prompt: string[], opts) => {
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP');
+unattendedOptions(resumeCommandLine).action(async (id: string | undefined, prompt: string[], opts) => {
     const [{ resumeCommand }, { withOtel }] = await Promise.all([import('./commands/resume.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => resumeCommand(id, prompt, opts));
   });
@@ -269,6 +269,17 @@ void main().then(() => {
     process.exit();
   }, 250).unref();
 });
+
+/** The flags of a run nobody watches (src/cli/unattended.ts): `adk run` and a headless `adk resume`. */
+function unattendedOptions(command: Command): Command {
+  const repeat = (v: string, prev: string[] = []) => [...prev, v];
+  return command
+    .option('--permission-mode <mode>', 'default, accept-edits (file edits run unasked), plan (read-only tools), or bypass (needs --dangerously-skip-permissions)')
+    .option('--dangerously-skip-permissions', 'allow the bypass mode (every call runs unasked); refused as root outside a sandbox')
+    .option('--allow <rule>', 'let calls matching this rule run unasked, for this run: shell(npm test), write_file(docs/*) (repeatable)', repeat)
+    .option('--deny <rule>', 'never run calls matching this rule, for this run (repeatable)', repeat)
+    .option('--on-approval <what>', 'when a call needs a person: ask (stop and wait, exit 3), deny (answer "no" with a reason and go on), fail (end incomplete, exit 1)');
+}
 
 /** `a,b c` → ['a', 'b', 'c'] (repeatable options add up). */
 function splitList(value: string, previous: string[] = []): string[] {

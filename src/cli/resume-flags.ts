@@ -2,4 +2,4 @@
 export const ANSWER_OPTIONS = ['approve', 'reject', 'always', 'input', 'targets'] as const;
 
 /** The flags with which `adk resume` never opens the REPL (boot decides on them before parsing). */
-export const HEADLESS_RESUME_FLAGS: ReadonlySet<string> = new Set(['--json', ...ANSWER_OPTIONS.map((o) => `--${o}`)]);
+export const HEADLESS_RESUME_FLAGS: ReadonlySet<string> = new Set(['--json', '--on-approval', ...ANSWER_OPTIONS.map((o) => `--${o}`)]);

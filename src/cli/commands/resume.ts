@@ -7,8 +7,9 @@ import { openStores } from '../stores.js';
 import { loadTeam, type Team } from '../team.js';
 import { ANSWER_OPTIONS } from '../resume-flags.js';
 import { forkedSession } from '../chat/choose-session.js';
+import { unattendedPolicy, type Unattended, type UnattendedFlags } from '../unattended.js';
 
-export interface ResumeCommandOptions extends AnswerFlags {
+export interface ResumeCommandOptions extends AnswerFlags, UnattendedFlags {
   json?: boolean;
   model?: string;
   /** A new session with the history of `id`; `id` itself stays as it is. */
@@ -18,12 +19,13 @@ export interface ResumeCommandOptions extends AnswerFlags {
 const answering = (o: AnswerFlags) => ANSWER_OPTIONS.some((k) => o[k] !== undefined && o[k] !== false);
 
 export async function resumeCommand(id: string | undefined, words: string[], opts: ResumeCommandOptions): Promise<number> {
-  const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && words.length === 0;
+  const interactive = process.stdout.isTTY && process.stdin.isTTY && !opts.json && !answering(opts) && !opts.onApproval && words.length === 0;
   if (interactive) {
     const { chatCommand } = await import('./chat.js');
     // No id: a list of the sessions to pick from.
-    return chatCommand({ resume: id, pick: !id, fork: opts.fork, model: opts.model });
+    return chatCommand({ resume: id, pick: !id, fork: opts.fork, model: opts.model, permissionMode: opts.permissionMode, dangerouslySkipPermissions: opts.dangerouslySkipPermissions });
   }
+  const unattended = unattendedPolicy(opts);
   if (!id) throw new CliError('give a session id: adk resume <id> (adk sessions lists them); in a terminal, adk resume alone shows a list');
   // boot set the terminal raw in case the REPL opens; headless, Ctrl-C must be a signal again.
   if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
@@ -34,7 +36,9 @@ export async function resumeCommand(id: string | undefined, words: string[], opt
     try {
       const team = await loadTeam(sessionTeamOptions(record, { model: opts.model }));
       try {
-        return await continueSession(Conversation.open(stores, team, record, lease), words.join(' ').trim(), opts);
+        const conv = Conversation.open(stores, team, record, lease);
+        unattended.apply(conv);
+        return await continueSession(conv, words.join(' ').trim(), opts, unattended);
       } finally {
         await team.close();
       }
@@ -46,7 +50,8 @@ export async function resumeCommand(id: string | undefined, words: string[], opt
   }
 }
 
-async function continueSession(conv: Conversation<Team>, prompt: string, opts: ResumeCommandOptions): Promise<number> {
+async function continueSession(conv: Conversation<Team>, prompt: string, opts: ResumeCommandOptions, unattended: Unattended): Promise<number> {
+  const headless = { json: opts.json, onApproval: unattended.onApproval };
   const record = conv.record;
   const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
   // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);
@@ -55,11 +60,11 @@ async function continueSession(conv: Conversation<Team>, prompt: string, opts: R
     if (prompt) throw new CliError(`session ${record.id} is waiting on an interrupt; answer it before adding a prompt`);
     const targets = answerTargets(record.pendingInterrupts, opts);
     for (const tool of grantsFromFlags(record.pendingInterrupts, opts)) await conv.grant(tool);
-    return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), opts);
+    return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), headless);
   }
   if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
   if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
-  return runHeadless(conv, (signal) => conv.startTurn(prompt, signal), opts);
+  return runHeadless(conv, (signal) => conv.startTurn(prompt, signal), headless);
 }
 
 function answerTargets(pending: Conversation['pending'], flags: AnswerFlags): Record<string, unknown> {

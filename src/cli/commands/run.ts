@@ -7,8 +7,9 @@ import { promptFromArgs } from '../stdin.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, type Team } from '../team.js';
+import { unattendedPolicy, type UnattendedFlags } from '../unattended.js';
 
-export interface RunCommandOptions {
+export interface RunCommandOptions extends UnattendedFlags {
   json?: boolean;
   model?: string;
   agents?: string;
@@ -23,6 +24,8 @@ export interface RunCommandOptions {
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
   const prompt = await promptFromArgs(words);
   if (!prompt.trim()) throw new CliError('the prompt is empty');
+  // A bad flag is a usage error before anything starts.
+  const unattended = unattendedPolicy(opts);
   // Files are read before anything starts: a missing or too large one is a usage error, no request made.
   const parts = await attachedFiles(opts.file ?? []);
   // A new session's team does not depend on the store: it is built while the store opens. The store
@@ -45,7 +48,8 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
           : await unwrap(early!);
         try {
           const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
-          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), opts);
+          unattended.apply(conv);
+          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval });
         } finally {
           if (existing) await team.close();
         }

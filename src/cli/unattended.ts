@@ -1,0 +1,69 @@
+import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
+import type { Conversation } from '../core/conversation/conversation.js';
+import type { PendingInterrupt } from '../core/store/index.js';
+import { permissionModePolicy, startingMode } from './chat/permission-mode.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import type { Team } from './team.js';
+
+/** What a headless run does when a call needs a person: wait for one (exit 3), answer "no", or end the run. */
+export type OnApproval = 'ask' | 'deny' | 'fail';
+const ON_APPROVAL: readonly OnApproval[] = ['ask', 'deny', 'fail'];
+
+/** The flags of a run nobody watches (`adk run`, headless `adk resume`). */
+export interface UnattendedFlags {
+  permissionMode?: string;
+  dangerouslySkipPermissions?: boolean;
+  allow?: string[];
+  deny?: string[];
+  onApproval?: string;
+}
+
+/** The policy those flags make, checked before anything starts (a bad flag is a usage error). */
+export interface Unattended {
+  onApproval: OnApproval;
+  apply(conv: Conversation<Team>): void;
+}
+
+/** The reason the model is given for a call nobody could approve (`--on-approval deny`). */
+export const UNATTENDED_DENIAL = 'Not run: adk is running unattended (--on-approval deny) and no one can approve this call. Do the task without it, or say what you would need.';
+
+/** How many times in one run `--on-approval deny` answers before the run ends (a model that only asks again would loop). */
+export const MAX_DENIAL_ROUNDS = 25;
+
+export function unattendedPolicy(flags: UnattendedFlags): Unattended {
+  const onApproval = (flags.onApproval ?? 'ask').trim().toLowerCase() as OnApproval;
+  if (!ON_APPROVAL.includes(onApproval)) throw new CliError(`--on-approval ${flags.onApproval}: expected one of ${ON_APPROVAL.join(', ')}`, ExitCode.usage);
+  // The REPL's rules: bypass only with --dangerously-skip-permissions, refused as root outside a sandbox.
+  const start = startingMode({ permissionMode: flags.permissionMode, dangerouslySkipPermissions: flags.dangerouslySkipPermissions });
+  if ('error' in start) throw new CliError(start.error, ExitCode.usage);
+  const rules = (flag: string, texts: string[] = []): AllowRule[] =>
+    texts.map((text) => {
+      const r = parseAllowRule(text);
+      if (typeof r === 'string') throw new CliError(`--${flag} ${r}`, ExitCode.usage);
+      return { ...r, source: `--${flag}` };
+    });
+  const allow = rules('allow', flags.allow);
+  const deny = rules('deny', flags.deny);
+  return {
+    onApproval,
+    apply(conv) {
+      conv.mode = permissionModePolicy(start.mode);
+      // For this process only: nothing is written to the session or a settings file.
+      conv.team.allowRules = [...conv.team.allowRules, ...allow];
+      conv.team.denyRules = [...conv.team.denyRules, ...deny];
+    },
+  };
+}
+
+/** Whether every question a run stopped at is a call to approve (the only kind `deny` can answer). */
+export const onlyApprovals = (pending: readonly PendingInterrupt[]) => pending.length > 0 && pending.every((p) => p.kind === 'approval' || p.kind === 'plan_review');
+
+/** "No" to each of them, with the reason the model sees. */
+export function denials(pending: readonly PendingInterrupt[]): Record<string, unknown> {
+  return Object.fromEntries(pending.map((p) => [p.id, p.kind === 'plan_review' ? { accept: false, feedback: UNATTENDED_DENIAL } : { approved: false, reason: UNATTENDED_DENIAL }]));
+}
+
+/** The calls a run waits on, as one line: `shell {"command":"rm -rf build"}`. */
+export function describePending(pending: readonly PendingInterrupt[]): string {
+  return pending.map((p) => (p.tool ? `${p.tool} ${JSON.stringify(p.arguments ?? {})}` : p.kind)).join('; ');
+}
