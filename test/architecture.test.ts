@@ -35,7 +35,7 @@ const CORE_LAYERS: Array<[name: string, members: string[]]> = [
   [
     'contracts',
     [
-      'agents/events.ts', 'agents/types.ts', 'agents/handlers.ts', 'agents/run-context.ts', 'agents/run-journal.ts', 'agents/session.ts', 'agents/history.ts', 'agents/call-ids.ts',
+      'agents/events.ts', 'agents/types.ts', 'agents/handlers.ts', 'agents/run-context.ts', 'agents/run-journal.ts', 'agents/run-budget.ts', 'agents/session.ts', 'agents/history.ts', 'agents/call-ids.ts',
       'agents/middleware.ts', 'tools/tool-info.ts', 'tools/tool.ts', 'models/chat-model.ts', 'models/pricing.ts', 'callbacks.ts', 'checkpoint.ts', 'run-status.ts',
     ],
   ],

@@ -36,7 +36,7 @@ const writeErr = (s: string) => void (outputClosed() || process.stderr.write(san
 export async function runHeadless(
   conv: Conversation<Team>,
   start: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>,
-  opts: { json?: boolean; onApproval?: OnApproval },
+  opts: { json?: boolean; onApproval?: OnApproval; maxTimeMs?: number | undefined },
 ): Promise<number> {
   secrets = [...secretsFromEnv(), ...configSecretValues()];
   const json = opts.json ? new JsonlSink(write) : undefined;
@@ -55,7 +55,9 @@ export async function runHeadless(
   const interrupt = abortOnSignals(dieBySignal);
   const output = stopOnClosedOutput();
   outputClosed = output.closed;
-  const signal = AbortSignal.any([interrupt.signal, output.signal]);
+  // --max-time: the run is cancelled as Ctrl-C would (saved at its safe point), then reported as a budget.
+  const timeUp = opts.maxTimeMs ? AbortSignal.timeout(opts.maxTimeMs) : undefined;
+  const signal = AbortSignal.any([interrupt.signal, output.signal, ...(timeUp ? [timeUp] : [])]);
   const dispose = () => {
     interrupt.dispose();
     output.dispose();
@@ -79,6 +81,10 @@ export async function runHeadless(
         return unsaved(conv, next, e as Error, json);
       }
       summary = withUsageOf(summary, next);
+    }
+    if (timeUp?.aborted && summary.status === 'cancelled' && !interrupt.signal.aborted) {
+      const error = new Error(`budget reached: max_time (${Math.round(opts.maxTimeMs! / 1000)} s); the run was stopped at a safe point. The session is saved: adk resume ${conv.id}`);
+      summary = { ...summary, status: 'incomplete', incompleteReason: 'budget', error };
     }
     // Unattended (--on-approval fail, or deny with nothing left to deny): the run ends here, naming what it waited on.
     if (summary.status === 'interrupted' && opts.onApproval && opts.onApproval !== 'ask') {

@@ -278,7 +278,11 @@ function unattendedOptions(command: Command): Command {
     .option('--dangerously-skip-permissions', 'allow the bypass mode (every call runs unasked); refused as root outside a sandbox')
     .option('--allow <rule>', 'let calls matching this rule run unasked, for this run: shell(npm test), write_file(docs/*) (repeatable)', repeat)
     .option('--deny <rule>', 'never run calls matching this rule, for this run (repeatable)', repeat)
-    .option('--on-approval <what>', 'when a call needs a person: ask (stop and wait, exit 3), deny (answer "no" with a reason and go on), fail (end incomplete, exit 1)');
+    .option('--on-approval <what>', 'when a call needs a person: ask (stop and wait, exit 3), deny (answer "no" with a reason and go on), fail (end incomplete, exit 1)')
+    .option('--max-model-calls <n>', 'end the run (incomplete, reason budget) before its n+1th model call, sub-agents included')
+    .option('--max-tool-calls <n>', 'end the run before its n+1th tool call')
+    .option('--max-tokens <n>', 'end the run before the next model call once n tokens (in and out) are spent')
+    .option('--max-time <duration>', 'cancel the run at its next safe point after this long (90s, 20m, 1h) and end it incomplete');
 }
 
 /** `a,b c` → ['a', 'b', 'c'] (repeatable options add up). */

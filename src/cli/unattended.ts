@@ -1,4 +1,5 @@
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
+import { RunBudget, type BudgetLimits } from '../core/agents/run-budget.js';
 import type { Conversation } from '../core/conversation/conversation.js';
 import type { PendingInterrupt } from '../core/store/index.js';
 import { permissionModePolicy, startingMode } from './chat/permission-mode.js';
@@ -16,11 +17,17 @@ export interface UnattendedFlags {
   allow?: string[];
   deny?: string[];
   onApproval?: string;
+  maxModelCalls?: string;
+  maxToolCalls?: string;
+  maxTokens?: string;
+  maxTime?: string;
 }
 
 /** The policy those flags make, checked before anything starts (a bad flag is a usage error). */
 export interface Unattended {
   onApproval: OnApproval;
+  /** `--max-time`: the run is cancelled at its checkpoint after this long, and ends incomplete (`budget`). */
+  maxTimeMs?: number | undefined;
   apply(conv: Conversation<Team>): void;
 }
 
@@ -44,9 +51,18 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
     });
   const allow = rules('allow', flags.allow);
   const deny = rules('deny', flags.deny);
+  const limits: BudgetLimits = {
+    maxModelCalls: count('max-model-calls', flags.maxModelCalls),
+    maxToolCalls: count('max-tool-calls', flags.maxToolCalls),
+    maxTokens: count('max-tokens', flags.maxTokens),
+  };
+  const budgeted = Object.values(limits).some((v) => v !== undefined);
   return {
     onApproval,
+    maxTimeMs: flags.maxTime === undefined ? undefined : duration(flags.maxTime),
     apply(conv) {
+      // One budget for the whole run: the rounds --on-approval deny resumes count against it too.
+      if (budgeted) conv.budget = new RunBudget(limits);
       conv.mode = permissionModePolicy(start.mode);
       // For this process only: nothing is written to the session or a settings file.
       conv.team.allowRules = [...conv.team.allowRules, ...allow];
@@ -66,4 +82,22 @@ export function denials(pending: readonly PendingInterrupt[]): Record<string, un
 /** The calls a run waits on, as one line: `shell {"command":"rm -rf build"}`. */
 export function describePending(pending: readonly PendingInterrupt[]): string {
   return pending.map((p) => (p.tool ? `${p.tool} ${JSON.stringify(p.arguments ?? {})}` : p.kind)).join('; ');
+}
+
+/** A whole number of at least 1 (`--max-model-calls 20`). */
+function count(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(`--${flag} ${text}: expected a whole number of at least 1`, ExitCode.usage);
+  return n;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `20m`, `1.5h`, `500ms`; a bare number is seconds. */
+export function duration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * UNITS[m[2] ?? 's']! : NaN;
+  if (!(ms >= 1)) throw new CliError(`--max-time ${text}: expected a duration such as 90s, 20m or 1h`, ExitCode.usage);
+  return ms;
 }

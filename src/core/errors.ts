@@ -30,6 +30,21 @@ export class IncompleteReplyError extends AdkError {
   }
 }
 
+/**
+ * A run reached one of its budgets (`max_model_calls`, `max_tool_calls`, `max_tokens`): checked before
+ * a call starts, so no call is cut in half. The run ends incomplete (reason `budget`); the session is
+ * saved and a new prompt continues it.
+ */
+export class BudgetExceededError extends IncompleteReplyError {
+  constructor(
+    readonly budget: string,
+    readonly spent: number,
+    readonly limit: number,
+  ) {
+    super('budget', `budget reached: ${budget} (${spent} spent of ${limit}); the run stopped before the next call`);
+  }
+}
+
 /** The model's final answer did not match the agent's output schema, after every retry. */
 export class StructuredOutputError extends AdkError {
   constructor(

@@ -1,3 +1,4 @@
+import type { RunBudget } from './agents/run-budget.js';
 import { setMaxListeners } from 'node:events';
 import { RunJournal, type JournalStore } from './agents/run-journal.js';
 import { toFlowAgent, type FlowAgent } from './agents/flow.js';
@@ -66,6 +67,8 @@ export interface RunOptions extends CallOptions {
   onSession?(session: Session): void;
   /** Calls that need approval but were allowed ahead of time (a session's grants, a project allow-list). */
   approvalPolicy?: ApprovalPolicy | undefined;
+  /** Caps on the run's model calls, tool calls and tokens (every agent of it); reaching one ends the run incomplete (`budget`). */
+  budget?: RunBudget | undefined;
   /** Where middlewares keep large texts for the session (whole tool results). */
   artifacts?: ArtifactStore | undefined;
   /** Messages the person sends while the run works: agents take them after a batch of tool calls. */
@@ -155,6 +158,7 @@ export class Runner<T = unknown> {
       enableStreaming,
       callbacks: opts.callbacks,
       approvalPolicy: opts.approvalPolicy,
+      budget: opts.budget,
       artifacts: opts.artifacts,
       inbox: opts.inbox,
       journal: opts.journal ? new RunJournal(opts.journal) : undefined,

@@ -51,7 +51,7 @@ export async function resumeCommand(id: string | undefined, words: string[], opt
 }
 
 async function continueSession(conv: Conversation<Team>, prompt: string, opts: ResumeCommandOptions, unattended: Unattended): Promise<number> {
-  const headless = { json: opts.json, onApproval: unattended.onApproval };
+  const headless = { json: opts.json, onApproval: unattended.onApproval, maxTimeMs: unattended.maxTimeMs };
   const record = conv.record;
   const resumable = !!record.checkpointId && (record.status === 'interrupted' || record.status === 'cancelled' || record.status === 'active');
   // A prompt after a cancelled run moves on (the stopped turn joins the history as far as it got);

@@ -49,7 +49,7 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
         try {
           const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
           unattended.apply(conv);
-          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval });
+          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval, maxTimeMs: unattended.maxTimeMs });
         } finally {
           if (existing) await team.close();
         }

@@ -73,7 +73,7 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   const address: AddressSegment[] = [...(caller?.address ?? []), { type: 'tool', id: options.name ?? agent.name, subId: ctx.callId }];
   // Approvals granted ahead and the at-most-once ledger reach the calls inside, as they reach the caller's own.
   // The caller's callbacks see the inner model requests (their usage counts), marked as nested.
-  const base = { address, signal: ctx.signal, callbacks: nestedCallbacks(caller?.callbacks), approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets, callOptions: caller?.callOptions };
+  const base = { address, signal: ctx.signal, callbacks: nestedCallbacks(caller?.callbacks), approvalPolicy: caller?.approvalPolicy, sideEffects: caller?.sideEffects, artifacts: caller?.artifacts, secrets: caller?.secrets, callOptions: caller?.callOptions, budget: caller?.budget };
 
   let inner: RunContext;
   let events: AsyncIterable<AgentEvent>;

@@ -279,14 +279,21 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
     // The run's model and tool options for this agent (Runner's modelOptions, toolOptions, agents).
     const callOptions = callOptionsFor(ctx, this.name);
-    const modelCall: ModelHandler = (messages, options) =>
-      callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
+    const modelCall: ModelHandler = async (messages, options) => {
+      // Before the call starts (a replayed one is not asked: the journal answers above this): a budget never cuts a call in half.
+      ctx.budget?.beforeModelCall();
+      const reply = await callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
+      ctx.budget?.spent(reply.usage);
+      return reply;
+    };
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
     const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, options: callOptions.toolOptions, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
-    const execute: ToolCallHandler = async (req) =>
-      redactToolResult(await executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments), ctx.secrets);
+    const execute: ToolCallHandler = async (req) => {
+      ctx.budget?.beforeToolCall();
+      return redactToolResult(await executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments), ctx.secrets);
+    };
     const journaled = ctx.journal ? ctx.journal.tool(execute, ctx.session.values) : execute;
     const baseTool = ctx.callbacks ? observedTool(journaled, ctx.callbacks, this.name, ctx.runPath) : journaled;
     const run: RunExec = {

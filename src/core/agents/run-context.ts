@@ -1,3 +1,4 @@
+import type { RunBudget } from './run-budget.js';
 import type { AddressSegment, ResumeContext } from '../interrupt.js';
 import { CallIds } from './call-ids.js';
 import { Session } from './session.js';
@@ -40,6 +41,8 @@ export interface RunContext {
   secrets?: (() => readonly string[]) | undefined;
   /** The run's model and tool options (the Runner's `modelOptions`, `toolOptions` and `agents`); see `callOptionsFor`. */
   callOptions?: CallOptions | undefined;
+  /** The run's caps on model calls, tool calls and tokens, shared by every agent of the run. */
+  budget?: RunBudget | undefined;
 }
 
 /** The model and tool options of one agent's calls (Eino's WithChatModelOptions and WithToolOptions). */

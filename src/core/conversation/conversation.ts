@@ -1,3 +1,4 @@
+import type { RunBudget } from '../agents/run-budget.js';
 import { StoreError } from '../store/errors.js';
 import type { UsageEvent } from '../models/usage-meter.js';
 import { withRetry } from '../store/retry.js';
@@ -186,6 +187,9 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    */
   mode?: ApprovalPolicy | undefined;
 
+  /** Caps for the runs this face starts (`adk run --max-model-calls`…): shared by each run until the face replaces it. */
+  budget?: RunBudget | undefined;
+
   /**
    * What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml,
    * adk config, settings files). A deny rule refuses a call before any of them is asked. Public so a
@@ -223,6 +227,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return {
       signal: this.runSignal(signal),
       approvalPolicy: this.approvalPolicy,
+      budget: this.budget,
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s: Session) => (this.session = s),
       inbox,

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from './helpers.js';
+
+// Issue 44: budgets for a run nobody watches. A scripted model that never stops (it always calls a
+// tool) is stopped at exactly the limit, checked before each call starts: the server sees N requests
+// for --max-model-calls N, sub-agents' requests included; the run ends incomplete (reason budget), exit 1.
+const server = useServer();
+const AGENTS = `version: 1
+default: boss
+agents:
+  boss:
+    description: Works forever.
+    instruction: Keep going.
+    tools: [shell, { agent: helper }]
+  helper:
+    description: Helps.
+    instruction: Help.
+    tools: [shell]
+`;
+const step = (i: number) => ({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: { command: `touch step${i}.txt` } }] });
+const forever = (n = 12) => Array.from({ length: n }, (_, i) => step(i));
+
+function setup() {
+  const cwd = tempDir('adk-budget-');
+  writeAgentsFile(cwd, AGENTS);
+  return { cwd, env: serverEnv(server(), 'sk-budget-key-000001', tempHome()) };
+}
+
+describe('adk run budgets', () => {
+  it('--max-model-calls 3: the server sees exactly 3 requests; incomplete/budget, exit 1, naming the budget', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-model-calls', '3', 'go'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(3);
+    expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'incomplete', reason: 'budget' });
+    expect(r.stderr).toContain('budget reached: max_model_calls (3 spent of 3)');
+    // The three replies' tool calls ran (each was allowed to start); nothing after the limit.
+    expect(['step0.txt', 'step1.txt', 'step2.txt', 'step3.txt'].map((f) => existsSync(join(cwd, f)))).toEqual([true, true, true, false]);
+  });
+
+  it("counts a sub-agent's model calls (an agent tool) against the same budget", async () => {
+    const { cwd, env } = setup();
+    server().enqueue({ toolCalls: [{ id: 'h', name: 'helper', arguments: { request: 'help' } }] }, ...forever());
+    await expectExit(['run', '--json', '--allow', 'shell', '--max-model-calls', '4', 'go'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(4);
+    // The boss's first request, then the helper's three: the helper ran out inside its own loop.
+    expect(server().chatRequests.slice(1).every((q) => JSON.stringify(q.body.messages[0]).includes('Help.'))).toBe(true);
+  });
+
+  it('--max-tool-calls 2: the third tool call never starts', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-tool-calls', '2', 'go'], 1, { env, cwd });
+    expect(r.stderr).toContain('budget reached: max_tool_calls (2 spent of 2)');
+    expect(['step0.txt', 'step1.txt', 'step2.txt'].map((f) => existsSync(join(cwd, f)))).toEqual([true, true, false]);
+    expect(ofType(r.lines, 'tool_result')).toHaveLength(2);
+  });
+
+  it('--max-tokens: no model call starts once the tokens spent reach the limit', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-tokens', '1', 'go'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(1);
+    expect(r.stderr).toMatch(/budget reached: max_tokens \(\d+ spent of 1\)/);
+  });
+
+  it('--max-time: a call in flight is cancelled at the deadline, the session saved; incomplete/budget, exit 1', async () => {
+    const { cwd, env } = setup();
+    server().enqueue({ ...step(0), delayMs: 30_000 });
+    const started = Date.now();
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-time', '1s', 'go'], 1, { env, cwd });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'incomplete', reason: 'budget' });
+    expect(r.stderr).toContain('budget reached: max_time (1 s)');
+  });
+
+  it('bad limits are usage errors', async () => {
+    const { cwd, env } = setup();
+    for (const [flag, value, message] of [
+      ['--max-model-calls', '0', '--max-model-calls 0: expected a whole number of at least 1'],
+      ['--max-time', 'soon', '--max-time soon: expected a duration such as 90s, 20m or 1h'],
+    ]) {
+      const r = await runCli(['run', flag!, value!, 'go'], { env, cwd });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+  });
+});
