@@ -282,6 +282,7 @@ function unattendedOptions(command: Command): Command {
     .option('--max-model-calls <n>', 'end the run (incomplete, reason budget) before its n+1th model call, sub-agents included')
     .option('--max-tool-calls <n>', 'end the run before its n+1th tool call')
     .option('--max-tokens <n>', 'end the run before the next model call once n tokens (in and out) are spent')
+    .option('--max-cost <usd>', 'end the run before the next model call once this many US dollars are spent (each model priced by its price: entry, else the bundled list price)')
     .option('--max-time <duration>', 'cancel the run at its next safe point after this long (90s, 20m, 1h) and end it incomplete');
 }
 

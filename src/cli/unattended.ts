@@ -20,6 +20,7 @@ export interface UnattendedFlags {
   maxModelCalls?: string;
   maxToolCalls?: string;
   maxTokens?: string;
+  maxCost?: string;
   maxTime?: string;
 }
 
@@ -55,6 +56,7 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
     maxModelCalls: count('max-model-calls', flags.maxModelCalls),
     maxToolCalls: count('max-tool-calls', flags.maxToolCalls),
     maxTokens: count('max-tokens', flags.maxTokens),
+    maxCost: dollars(flags.maxCost),
   };
   const budgeted = Object.values(limits).some((v) => v !== undefined);
   return {
@@ -100,4 +102,12 @@ export function duration(text: string): number {
   const ms = m ? Number(m[1]) * UNITS[m[2] ?? 's']! : NaN;
   if (!(ms >= 1)) throw new CliError(`--max-time ${text}: expected a duration such as 90s, 20m or 1h`, ExitCode.usage);
   return ms;
+}
+
+/** `2.50` or `$2.50`: US dollars, more than 0. */
+function dollars(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text.trim().replace(/^\$/, ''));
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--max-cost ${text}: expected US dollars such as 2.50`, ExitCode.usage);
+  return n;
 }

@@ -31,7 +31,7 @@ export class IncompleteReplyError extends AdkError {
 }
 
 /**
- * A run reached one of its budgets (`max_model_calls`, `max_tool_calls`, `max_tokens`): checked before
+ * A run reached one of its budgets (`max_model_calls`, `max_tool_calls`, `max_tokens`, `max_cost`): checked before
  * a call starts, so no call is cut in half. The run ends incomplete (reason `budget`); the session is
  * saved and a new prompt continues it.
  */
@@ -40,8 +40,9 @@ export class BudgetExceededError extends IncompleteReplyError {
     readonly budget: string,
     readonly spent: number,
     readonly limit: number,
+    detail?: string,
   ) {
-    super('budget', `budget reached: ${budget} (${spent} spent of ${limit}); the run stopped before the next call`);
+    super('budget', detail ?? `budget reached: ${budget} (${spent} spent of ${limit}); the run stopped before the next call`);
   }
 }
 

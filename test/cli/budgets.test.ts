@@ -66,6 +66,18 @@ describe('adk run budgets', () => {
     expect(r.stderr).toMatch(/budget reached: max_tokens \(\d+ spent of 1\)/);
   });
 
+  it('--max-cost: priced by the bundled list price; a model without a price does not run under a cost cap', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-cost', '0.000001', 'go'], 1, { env: { ...env, ADK_MODEL: 'gpt-4o-mini' }, cwd });
+    expect(server().chatRequests).toHaveLength(1);
+    expect(r.stderr).toMatch(/budget reached: max_cost \(\$0\.\d{4} spent of \$0\.0000\)/);
+    server().reset();
+    const unpriced = await expectExit(['run', '--json', '--max-cost', '5', 'go'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(0);
+    expect(unpriced.stderr).toContain("the price of model 'gpt-test' is unknown, so a cost budget cannot be kept; set price:");
+  });
+
   it('--max-time: a call in flight is cancelled at the deadline, the session saved; incomplete/budget, exit 1', async () => {
     const { cwd, env } = setup();
     server().enqueue({ ...step(0), delayMs: 30_000 });

@@ -1,5 +1,6 @@
 import { BudgetExceededError } from '../errors.js';
 import type { Usage } from '../schema/message.js';
+import { costUsd, formatUsd, type ModelPrice } from '../models/pricing.js';
 
 /** A run's caps, over every agent of it (sub-agents and agent tools included). */
 export interface BudgetLimits {
@@ -7,6 +8,8 @@ export interface BudgetLimits {
   maxToolCalls?: number | undefined;
   /** Prompt and completion tokens together, as the providers report them (adk's estimate where they do not). */
   maxTokens?: number | undefined;
+  /** US dollars, from each model's price (`price:` on its `models:` entry, else the bundled list price). */
+  maxCost?: number | undefined;
 }
 
 /**
@@ -18,20 +21,28 @@ export class RunBudget {
   modelCalls = 0;
   toolCalls = 0;
   tokens = 0;
+  costUsd = 0;
 
   constructor(readonly limits: BudgetLimits) {}
 
   /** Before a model call: throws when a limit is reached, else counts the call. */
-  beforeModelCall(): void {
-    const { maxModelCalls, maxTokens } = this.limits;
+  beforeModelCall(model?: { modelName: string; price?: ModelPrice | undefined }): void {
+    const { maxModelCalls, maxTokens, maxCost } = this.limits;
+    if (maxCost !== undefined) {
+      // A cap that cannot be counted is no cap: a model without a price does not run under one.
+      if (model && !model.price) throw new BudgetExceededError('max_cost', 0, maxCost, `the price of model '${model.modelName}' is unknown, so a cost budget cannot be kept; set price: { input, output } (USD per 1M tokens) on its models: entry`);
+      if (this.costUsd >= maxCost) throw new BudgetExceededError('max_cost', this.costUsd, maxCost, `budget reached: max_cost (${formatUsd(this.costUsd)} spent of ${formatUsd(maxCost)}); the run stopped before the next call`);
+    }
     if (maxModelCalls !== undefined && this.modelCalls >= maxModelCalls) throw new BudgetExceededError('max_model_calls', this.modelCalls, maxModelCalls);
     if (maxTokens !== undefined && this.tokens >= maxTokens) throw new BudgetExceededError('max_tokens', this.tokens, maxTokens);
     this.modelCalls++;
   }
 
-  /** A reply's tokens. */
-  spent(usage: Usage | undefined): void {
-    if (usage) this.tokens += usage.promptTokens + usage.completionTokens;
+  /** A reply's tokens, and their cost at the model's price. */
+  spent(usage: Usage | undefined, price?: ModelPrice | undefined): void {
+    if (!usage) return;
+    this.tokens += usage.promptTokens + usage.completionTokens;
+    if (price) this.costUsd += costUsd(usage, price);
   }
 
   /** Before a tool call: throws when the limit is reached, else counts the call. */
