@@ -10,6 +10,7 @@ import { TextSink } from './text-sink.js';
 import { sanitizeText } from '../ui/text/sanitize.js';
 import { redactSecrets, secretsFromEnv } from '../core/store/redact.js';
 import { configSecretValues } from './secrets.js';
+import { runGoalCheck, goalFeedback } from './goal.js';
 import { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, type OnApproval } from './unattended.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
@@ -30,12 +31,13 @@ const writeText = (s: string) => write(sanitizeText(redactSecrets(s, secrets)));
 const writeErr = (s: string) => void (outputClosed() || process.stderr.write(sanitizeText(redactSecrets(s, secrets))));
 
 /**
- * One headless step of a conversation (a new turn or a resume): streams it to stdout as text or
- * JSON Lines, saves the session however it ends, and returns the exit code.
+ * One headless step of a conversation (a new turn or a resume; in goal mode, the attempts that follow
+ * until the check passes): streams it to stdout as text or JSON Lines, saves the session however it
+ * ends, and returns the exit code.
  */
 export async function runHeadless(
   conv: Conversation<Team>,
-  start: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>,
+  start: ((signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>) | undefined,
   opts: { json?: boolean; onApproval?: OnApproval; maxTimeMs?: number | undefined },
 ): Promise<number> {
   secrets = [...secretsFromEnv(), ...configSecretValues()];
@@ -65,22 +67,52 @@ export async function runHeadless(
   try {
     json?.session(conv.id, conv.team.agent.name);
     conv.onSaveRetry = (e, attempt, delayMs) => writeErr(`adk: ${oneLine(e.message)}; saving again in ${Math.round(delayMs)} ms (attempt ${attempt + 1})\n`);
-    let summary = await drainRun(await start(signal), sink, signal);
-    try {
-      await conv.finishTurn(summary);
-    } catch (e) {
-      return unsaved(conv, summary, e as Error, json);
-    }
-    // Unattended (--on-approval deny): every call that would ask is answered "no", with a reason the model sees, and the run goes on.
-    for (let round = 0; opts.onApproval === 'deny' && summary.status === 'interrupted' && onlyApprovals(conv.pending) && round < MAX_DENIAL_ROUNDS; round++) {
-      writeErr(`adk: denied, nobody is there to approve it (--on-approval deny): ${describePending(conv.pending)}\n`);
-      const next = await drainRun(await conv.resumeTurn(denials(conv.pending), signal), sink, signal);
+    // One step: a run (a new turn or a resume) drained and saved, then every approval nobody can
+    // answer denied (--on-approval deny), each denial resumed with a reason the model sees.
+    const step = async (begin: (signal: AbortSignal) => Promise<AsyncIterable<AgentEvent>>, before?: RunSummary): Promise<RunSummary | number> => {
+      let summary = await drainRun(await begin(signal), sink, signal);
       try {
-        await conv.finishTurn(next);
+        await conv.finishTurn(summary);
       } catch (e) {
-        return unsaved(conv, next, e as Error, json);
+        return unsaved(conv, summary, e as Error, json);
       }
-      summary = withUsageOf(summary, next);
+      if (before) summary = withUsageOf(before, summary);
+      for (let round = 0; opts.onApproval === 'deny' && summary.status === 'interrupted' && onlyApprovals(conv.pending) && round < MAX_DENIAL_ROUNDS; round++) {
+        writeErr(`adk: denied, nobody is there to approve it (--on-approval deny): ${describePending(conv.pending)}\n`);
+        const next = await drainRun(await conv.resumeTurn(denials(conv.pending), signal), sink, signal);
+        try {
+          await conv.finishTurn(next);
+        } catch (e) {
+          return unsaved(conv, next, e as Error, json);
+        }
+        summary = withUsageOf(summary, next);
+      }
+      return summary;
+    };
+    // No run to start: a goal session whose last attempt finished before its check ran (adk stopped in between).
+    const first = start ? await step(start) : CHECK_ONLY;
+    if (typeof first === 'number') return first;
+    let summary = first;
+    // Goal mode (adk run --until): each attempt is a turn of the session; the check decides whether another follows.
+    for (let goal = conv.record.goal; goal && !goal.met && summary.status === 'completed' && !signal.aborted; goal = conv.record.goal) {
+      const result = await runGoalCheck(conv, goal.check, signal);
+      if (signal.aborted) break;
+      json?.goal({ attempt: goal.attempt, maxAttempts: goal.maxAttempts, check: goal.check, passed: result.passed, exitCode: result.exitCode });
+      writeErr(`adk: goal: attempt ${goal.attempt} · check ${result.passed ? 'passed' : `failed (exit ${result.exitCode})`}\n`);
+      if (result.passed) {
+        await conv.setGoal({ ...goal, met: true });
+        break;
+      }
+      if (goal.attempt >= goal.maxAttempts) {
+        const error = new Error(`goal not met after ${goal.maxAttempts} attempts: \`${goal.check}\` still fails (exit ${result.exitCode}). The session is saved: adk resume ${conv.id} "…" goes on`);
+        summary = { ...summary, status: 'incomplete', incompleteReason: 'goal_not_met', error };
+        break;
+      }
+      const attempt = goal.attempt + 1;
+      await conv.setGoal({ ...goal, attempt });
+      const next = await step((s) => conv.startTurn(goalFeedback(goal!.check, result, attempt, goal!.maxAttempts), s), summary);
+      if (typeof next === 'number') return next;
+      summary = next;
     }
     if (timeUp?.aborted && summary.status === 'cancelled' && !interrupt.signal.aborted) {
       const error = new Error(`budget reached: max_time (${Math.round(opts.maxTimeMs! / 1000)} s); the run was stopped at a safe point. The session is saved: adk resume ${conv.id}`);
@@ -106,6 +138,9 @@ export async function runHeadless(
     dispose();
   }
 }
+
+/** What a goal session resumed between its last attempt and that attempt's check starts from. */
+const CHECK_ONLY: RunSummary = { status: 'completed', output: '', usage: { promptTokens: 0, completionTokens: 0 }, interrupts: [], messages: [] };
 
 /** `next` (a run resumed after denials) with the tokens of every run before it counted in. */
 function withUsageOf(before: RunSummary, next: RunSummary): RunSummary {

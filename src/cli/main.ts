@@ -42,7 +42,9 @@ const runCommandLine = program
   .option('--session <id>', 'add this turn to an existing session')
   .option('--file <path>', 'attach an image (png, jpg, webp, gif) or a PDF to the prompt (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
   .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
-  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)');
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)')
+  .option('--until <check>', 'goal mode: after each attempt run this check in the sandbox (e.g. "npm test"); while it fails, its output goes to the model and another attempt follows')
+  .option('--max-attempts <n>', 'goal mode: attempts before the run ends incomplete (default 10)');
 unattendedOptions(runCommandLine).action(async (prompt: string[], opts) => {
     const [{ runCommand }, { withOtel }] = await Promise.all([import('./commands/run.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => runCommand(prompt, opts));

@@ -63,6 +63,15 @@ async function continueSession(conv: Conversation<Team>, prompt: string, opts: R
     return runHeadless(conv, (signal) => conv.resumeTurn(targets, signal), headless);
   }
   if (answering(opts)) throw new CliError(`session ${record.id} has no pending interrupts (status: ${record.status})`);
+  if (!prompt && record.goal && !record.goal.met) {
+    // A goal session that stopped after an attempt, before its check: the check runs, and the attempts go on.
+    if (record.status === 'completed') return runHeadless(conv, undefined, headless);
+    // adk stopped during attempt N (killed): the check after attempt N-1 runs again, and attempt N starts over with what it prints.
+    if (record.status === 'active' && record.goal.attempt > 1) {
+      await conv.setGoal({ ...record.goal, attempt: record.goal.attempt - 1 });
+      return runHeadless(conv, undefined, headless);
+    }
+  }
   if (!prompt) throw new CliError(`session ${record.id} is ${record.status}; give a prompt to continue it: adk resume ${record.id} "…"`);
   return runHeadless(conv, (signal) => conv.startTurn(prompt, signal), headless);
 }

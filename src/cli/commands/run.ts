@@ -1,13 +1,15 @@
 import { Conversation } from '../../core/conversation/conversation.js';
 import { ContentPartError } from '../../core/errors.js';
 import { readContentPart, type ContentPart } from '../../core/schema/index.js';
-import { CliError } from '../exit-codes.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 import { runHeadless } from '../headless.js';
 import { promptFromArgs } from '../stdin.js';
 import { lockedNewId, lockedSession, sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam, type Team } from '../team.js';
 import { unattendedPolicy, type UnattendedFlags } from '../unattended.js';
+import { DEFAULT_GOAL_ATTEMPTS } from '../goal.js';
+import type { SessionGoal } from '../../core/store/index.js';
 
 export interface RunCommandOptions extends UnattendedFlags {
   json?: boolean;
@@ -19,6 +21,9 @@ export interface RunCommandOptions extends UnattendedFlags {
   fallback?: string[];
   /** --file (repeatable): images and PDFs sent with the prompt. */
   file?: string[];
+  /** --until: goal mode, the check that must pass (run in the sandbox after each attempt). */
+  until?: string;
+  maxAttempts?: string;
 }
 
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
@@ -26,6 +31,7 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
   if (!prompt.trim()) throw new CliError('the prompt is empty');
   // A bad flag is a usage error before anything starts.
   const unattended = unattendedPolicy(opts);
+  const goal = goalOf(opts);
   // Files are read before anything starts: a missing or too large one is a usage error, no request made.
   const parts = await attachedFiles(opts.file ?? []);
   // A new session's team does not depend on the store: it is built while the store opens. The store
@@ -49,6 +55,8 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
         try {
           const conv = existing ? Conversation.open(stores, team, existing, lease) : await Conversation.create(stores, team, lease);
           unattended.apply(conv);
+          // Saved before the first attempt: a crash in any attempt resumes into the same goal.
+          if (goal) await conv.setGoal(goal);
           return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval, maxTimeMs: unattended.maxTimeMs });
         } finally {
           if (existing) await team.close();
@@ -87,4 +95,14 @@ async function unwrap(s: Promise<Settled>): Promise<Team> {
   const r = await s;
   if (r.team) return r.team;
   throw r.error;
+}
+
+/** `--until CHECK [--max-attempts N]`: the session's goal, or none. */
+function goalOf(opts: RunCommandOptions): SessionGoal | undefined {
+  if (opts.maxAttempts !== undefined && opts.until === undefined) throw new CliError('--max-attempts goes with --until CHECK (goal mode)', ExitCode.usage);
+  if (opts.until === undefined) return undefined;
+  if (!opts.until.trim()) throw new CliError('--until needs a check command, such as --until "npm test"', ExitCode.usage);
+  const maxAttempts = opts.maxAttempts === undefined ? DEFAULT_GOAL_ATTEMPTS : Number(opts.maxAttempts);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new CliError(`--max-attempts ${opts.maxAttempts}: expected a whole number of at least 1`, ExitCode.usage);
+  return { check: opts.until, attempt: 1, maxAttempts };
 }

@@ -7,7 +7,7 @@ import { lockSession, type LockOptions } from '../store/session-lock.js';
 import { newSessionId } from '../store/session-store.js';
 import type { SessionLease } from '../store/session-lock.js';
 import { RunStream } from '../run-result.js';
-import type { PendingInterrupt, SessionRecord } from '../store/session-record.js';
+import type { PendingInterrupt, SessionGoal, SessionRecord } from '../store/session-record.js';
 import type { ApprovalPolicy, CallOptions, RunInbox } from '../agents/run-context.js';
 import { formatRule, ruleAllows } from '../agents/allow-rules.js';
 import { compactMessages } from '../context/compact.js';
@@ -174,6 +174,12 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     const grants = (this.record.grants ??= []);
     if (grants.includes(tool)) return;
     grants.push(tool);
+    await this.save();
+  }
+
+  /** Sets (or clears) the session's goal, saved at once: a crash in any attempt resumes into the same goal. */
+  async setGoal(goal: SessionGoal | undefined): Promise<void> {
+    this.record.goal = goal;
     await this.save();
   }
 

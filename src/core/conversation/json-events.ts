@@ -68,6 +68,10 @@ export class JsonEvents implements EventSink {
   interrupted(e: { agent: string }, checkpointId: string, contexts: InterruptContext[]): void {
     this.emit({ type: 'interrupt', agent: e.agent, checkpointId, interrupts: contexts.map(describeInterrupt) });
   }
+  /** Goal mode: one attempt's check ran (`adk run --until`). */
+  goal(g: { attempt: number; maxAttempts: number; check: string; passed: boolean; exitCode: number }): void {
+    this.emit({ type: 'goal', ...g });
+  }
   done(summary: RunSummary, sessionId: string, contextWindow?: number): void {
     const usage = {
       ...summary.usage,

@@ -28,6 +28,7 @@ export {
   type SessionRecord,
   type SessionStatus,
   type PendingInterrupt,
+  type SessionGoal,
 } from './session-record.js';
 export { openAdkStores, type AdkStores } from './adk-stores.js';
 export { lockSession, SessionInUseError, DEFAULT_LEASE_TTL_MS, type SessionLease, type LeaseHolder, type LockOptions } from './session-lock.js';

@@ -10,6 +10,15 @@ export const LEGACY_SESSION_VERSION = 1;
 export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
 /** An interrupt the session waits on, as shown to a person and answered by id on resume. */
+/** A session's goal (goal mode): the turns go on until `check` passes in the sandbox, or `maxAttempts` turns have tried. */
+export interface SessionGoal {
+  check: string;
+  /** 1 for the first turn, 2 for the first turn after a failed check, … */
+  attempt: number;
+  maxAttempts: number;
+  met?: boolean | undefined;
+}
+
 export interface PendingInterrupt {
   id: string;
   address: string;
@@ -88,6 +97,8 @@ export interface SessionRecord {
   fileCheckpoints?: FileCheckpoint[] | undefined;
   /** The session this one was forked from (`/fork`, `adk resume --fork`). */
   forkedFrom?: string | undefined;
+  /** Goal mode (`adk run --until CHECK`): the check, the attempt under way, and whether it passed. */
+  goal?: SessionGoal | undefined;
   status: SessionStatus;
   checkpointId?: string | undefined;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
@@ -162,6 +173,7 @@ const metadataFields = {
   todos: z.array(z.looseObject({ content: z.string(), status: z.string(), activeForm: z.string().optional() })).optional(),
   fileCheckpoints: z.array(z.looseObject({ message: count, before: z.string(), after: z.string().optional(), big: z.array(z.string()).optional() })).optional(),
   forkedFrom: z.string().optional(),
+  goal: z.looseObject({ check: z.string().min(1), attempt: count, maxAttempts: count, met: z.boolean().optional() }).optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),
