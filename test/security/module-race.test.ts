@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -56,7 +56,7 @@ describe('a trusted module tool swapped around its code check', () => {
     ['an ES module', 'tool.mjs', 'lib.mjs', `import { value } from './lib.mjs';`],
     ['a CommonJS module', 'tool.cjs', 'lib.cjs', `const { value } = require('./lib.cjs');`],
   ] as const) {
-    it(`${kind} and the file it imports, swapped after the check and its copy: the checked bytes run`, async () => {
+    const setupSwap = (swap: (dir: string, evil: string) => void) => {
       const dir = workspace();
       const exp = main.endsWith('.cjs') ? 'module.exports =' : 'export default';
       const libOf = (v: string) => (lib.endsWith('.cjs') ? `exports.value = ${JSON.stringify(v)};\n` : `export const value = ${JSON.stringify(v)};\n`);
@@ -67,7 +67,7 @@ describe('a trusted module tool swapped around its code check', () => {
       const pin = PinnedCode.prototype.pin;
       vi.spyOn(PinnedCode.prototype, 'pin').mockImplementation(function (this: PinnedCode) {
         const pinned = pin.call(this);
-        writeFileSync(join(dir, lib), evil); // the writer wins the race: after the check and the copy
+        swap(dir, evil); // the writer wins the race: after the check and the copy
         return pinned;
       });
       cleanup.push(() => vi.restoreAllMocks());
@@ -75,12 +75,68 @@ describe('a trusted module tool swapped around its code check', () => {
       const guard = async () => undefined; // this race is past the guard; the copies decide
       const r = new ToolRegistry({ workspaceRoot: dir, baseDir: dir, codeGuard: guard, trustedCode: { dir, files } });
       cleanup.push(() => r.close());
+      return { dir, r };
+    };
+
+    it(`${kind} and the file it imports, rewritten after the check and its copy: the checked bytes run`, async () => {
+      const { dir, r } = setupSwap((d, evil) => writeFileSync(join(d, lib), evil));
       const [t] = await r.resolveOne({ module: `./${main}` });
       expect((await run(t!, {})).content).toBe('trusted');
       expect(readFileSync(join(dir, lib), 'utf8')).toContain('swapped');
       expect(existsSync(join(dir, 'evil-ran.txt'))).toBe(false);
     });
+
+    it(`${kind} whose import is swapped for a link to other code after the copy: nothing outside the trusted files loads`, async () => {
+      const { dir, r } = setupSwap((d, evil) => {
+        writeFileSync(join(d, `evil-${lib}`), evil);
+        symlinkSync(`evil-${lib}`, join(d, 'link.tmp'));
+        renameSync(join(d, 'link.tmp'), join(d, lib)); // as `mv -T` does: the path now leads elsewhere
+      });
+      await expect(r.resolveOne({ module: `./${main}` })).rejects.toThrow(/evil-lib\.c?m?js is not part of the code that was trusted/);
+      expect(existsSync(join(dir, 'evil-ran.txt'))).toBe(false);
+    });
   }
+
+  it('a link in a folder counted whole is checked by its text, as it was fingerprinted (it blocked every load)', async () => {
+    const dir = workspace();
+    symlinkSync('docs/guide.md', join(dir, 'README.md'));
+    const files = { 'tool.js': sha256(GOOD), 'README.md': 'link:docs/guide.md' };
+    const r = new ToolRegistry({ workspaceRoot: dir, baseDir: dir, codeGuard: async () => undefined, trustedCode: { dir, files } });
+    cleanup.push(() => r.close());
+    const [t] = await r.resolveOne({ module: './tool.js' });
+    expect((await run(t!, {})).content).toBe('ok');
+  });
+
+  it('a trusted file removed before the copy is refused, not skipped', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'lib.mjs'), 'export const v = 1;\n');
+    const tool = `import './lib.mjs';\n${GOOD}`;
+    writeFileSync(join(dir, 'tool.js'), tool);
+    const files = { 'tool.js': sha256(tool), 'lib.mjs': sha256('export const v = 1;\n') };
+    rmSync(join(dir, 'lib.mjs'));
+    const r = new ToolRegistry({ workspaceRoot: dir, baseDir: dir, codeGuard: async () => undefined, trustedCode: { dir, files } });
+    cleanup.push(() => r.close());
+    await expect(r.resolveOne({ module: './tool.js' })).rejects.toThrow(/lib\.mjs changed since it was trusted/);
+  });
+
+  it('the copies are removed when their process ends, and a killed adk\'s are swept; never kept inside the workspace', async () => {
+    const dir = workspace();
+    const stale = mkdtempSync(join(realpathSync(tmpdir()), 'adk-pinned-999999-')); // no such process
+    const r = new ToolRegistry({ workspaceRoot: dir, baseDir: dir, codeGuard: async () => undefined, trustedCode: { dir, files: { 'tool.js': sha256(GOOD) } } });
+    expect(existsSync(stale)).toBe(false);
+    await r.resolveOne({ module: './tool.js' });
+    const mine = () => readdirSync(realpathSync(tmpdir())).filter((n) => n.startsWith(`adk-pinned-${process.pid}-`));
+    expect(mine().length).toBeGreaterThan(0);
+    await r.close();
+    expect(mine()).toEqual([]);
+    expect(() => new PinnedCode({ dir, files: {} }, [realpathSync(tmpdir()), '/tmp'])).toThrow(/temporary folder outside the workspace/);
+  });
+
+  it('a process that cannot start (bwrap missing) is a clear load error, not a crash', async () => {
+    const { hostModule } = await import('../../src/core/tools/module-host/module-host.js');
+    const dir = workspace();
+    await expect(hostModule(join(dir, 'tool.js'), 'default', './tool.js', {}, undefined, async () => ({ bwrap: '/nonexistent/bwrap', spec: { workspace: dir, network: false } }))).rejects.toThrow(/stopped while loading.*ENOENT/s);
+  });
 
   it(`a swap loop beside repeated loads: the swapped code never runs (${Number(process.env.ADK_RACE_TRIES ?? 40)} tries)`, async () => {
     const dir = workspace();

@@ -38,12 +38,20 @@ describe('the code graph follows what trusted code loads', () => {
     ['a computed import under another folder', { 'tools/t.mjs': TOOL('export const load = (n) => import(`../plugins/${n}.mjs`);'), 'plugins/p.mjs': '1;' }, moduleYaml, 'plugins/p.mjs'],
     ['an MCP script named without its extension', { 'mcp/server.js': '1;' }, mcpYaml('node', ['mcp/server']), 'mcp/server.js'],
     ['python -msrv (flag and module in one word)', { 'srv/__init__.py': '', 'srv/__main__.py': 'print(1)' }, mcpYaml('python3', ['-msrv']), 'srv/__main__.py'],
+    // Issue 42 review: `./lib.mjs?v=1` loads ./lib.mjs; it was recorded as a missing file named with its query.
+    ['an import with a query string', { 'tools/t.mjs': TOOL("import './lib.mjs?v=1';"), 'tools/lib.mjs': '1;' }, moduleYaml, 'tools/lib.mjs'],
   ];
   for (const [name, files, yaml, target] of cases) {
     it(name, async () => {
       expect(await changeSeen(files, yaml, rewrite(target))).toContain(target);
     });
   }
+
+  it('a FIFO where an import points counts as missing and never blocks the check (it ran before every module call)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const seen = await changeSeen({ 'tools/t.mjs': TOOL("import './pipe.mjs';") }, moduleYaml, () => execFileSync('mkfifo', ['tools/pipe.mjs']));
+    expect(seen).toBeUndefined();
+  });
 
   it('a local package: every condition of its exports counts, not only the one require would pick', async () => {
     const files = {

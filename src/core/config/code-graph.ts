@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import type { TeamConfig } from './types.js';
 import { isDir, isFile, realOrSelf } from '../fs-checks.js';
 import { listHooks } from '../middlewares/hooks/config.js';
 import { shellWords } from '../tools/shell-words.js';
+import { LINK_PREFIX, MISSING } from '../tools/module-host/manifest-marks.js';
 
 export { shellWords };
 
@@ -199,7 +200,6 @@ export function describeCodeChange(trusted: CodeManifest, now: CodeManifest): st
   return changes.length > 3 ? `${changes.slice(0, 3).join(', ')} and ${changes.length - 3} more` : changes.join(', ');
 }
 
-const MISSING = '(missing)';
 
 class Graph {
   private readonly files = new Map<string, string>();
@@ -223,10 +223,9 @@ class Graph {
     const real = realOrSelf(file);
     if (this.seen.has(real)) return;
     this.seen.add(real);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(real);
-    } catch {
+    // A FIFO or device at a code path would block here (before every module call): only regular files are read.
+    const bytes = readRegular(real);
+    if (bytes === undefined) {
       this.files.set(this.rel(file), MISSING);
       return;
     }
@@ -296,6 +295,8 @@ class Graph {
     const dir = path.dirname(from);
     if (spec.startsWith(FOLDER_MARK)) return this.wholeFolder(path.resolve(dir, spec.slice(FOLDER_MARK.length)));
     if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('file:')) {
+      // `./lib.mjs?v=1` and `./lib.mjs#x` load ./lib.mjs: the query and fragment are not part of the file's name.
+      spec = spec.replace(/[?#].*$/s, '');
       const target = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(dir, spec);
       const resolved = resolveFrom(from, spec.startsWith('file:') ? target : spec) ?? target;
       if (insideNodeModules(resolved)) return this.addPackage(packageOfFile(resolved));
@@ -356,18 +357,15 @@ class Graph {
         } else if (e.isSymbolicLink()) {
           // A link planted in the folder (`json.py -> /tmp/evil.py`) changes what runs: its target counts.
           try {
-            this.files.set(this.rel(p), `link:${readlinkSync(p)}`);
+            this.files.set(this.rel(p), `${LINK_PREFIX}${readlinkSync(p)}`);
           } catch {
             this.files.set(this.rel(p), MISSING);
           }
         } else if (e.isFile()) {
           if (++count > FOLDER_FILE_LIMIT) return void this.folders.add(`${rel} (first ${FOLDER_FILE_LIMIT} files)`);
           if (!this.files.has(this.rel(p))) {
-            try {
-              this.files.set(this.rel(p), sha256(readFileSync(p)));
-            } catch {
-              this.files.set(this.rel(p), MISSING);
-            }
+            const bytes = readRegular(p);
+            this.files.set(this.rel(p), bytes === undefined ? MISSING : sha256(bytes));
           }
         }
       }
@@ -431,6 +429,21 @@ function packageOfFile(file: string): string | undefined {
   if (nm < 0 || nm + 1 >= parts.length) return undefined;
   const end = parts[nm + 1].startsWith('@') ? nm + 3 : nm + 2;
   return parts.slice(0, end).join(path.sep);
+}
+
+/** A regular file's bytes, read through one non-blocking descriptor; undefined for anything else or nothing. */
+function readRegular(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const insideNodeModules = (p: string) => p.split(path.sep).includes('node_modules');

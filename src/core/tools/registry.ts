@@ -57,11 +57,14 @@ export class ToolRegistry {
   private readonly ownsJobs: boolean;
   private readonly codeGuard: CodeGuard | undefined;
   private readonly pinned: PinnedCode | undefined;
+  private readonly trustedCode: TrustedCode | undefined;
 
   constructor(options: ToolRegistryOptions) {
     const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, trustedCode, ...builtinOptions } = options;
     this.codeGuard = codeGuard;
-    this.pinned = trustedCode ? new PinnedCode(trustedCode) : undefined;
+    this.trustedCode = trustedCode;
+    // The copies never go where a sandboxed command can write (a TMPDIR inside the workspace).
+    this.pinned = trustedCode ? new PinnedCode(trustedCode, [realOrSelf(path.resolve(workspaceRoot))]) : undefined;
     this.baseDir = path.resolve(baseDir ?? workspaceRoot);
     this.ownsJobs = !builtinOptions.shellJobs;
     this.jobs = builtinOptions.shellJobs ?? new ShellJobs();
@@ -154,11 +157,30 @@ export class ToolRegistry {
     const spec = {
       workspace,
       network: true,
-      readPaths: [this.baseDir, packages, ...(this.builtinOptions.shellReadPaths ?? [])],
+      readPaths: [...this.codeFolders(), packages, ...(this.builtinOptions.shellReadPaths ?? [])],
       hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [],
     };
     if (this.builtinOptions.shellSandbox === 'off') return { spec, pins: this.pinned?.pin() };
     return { bwrap: (await sandboxStatus(process.env, workspace)).bwrap, spec, pins: this.pinned?.pin() };
+  }
+
+  /**
+   * The folders module code is read from: the agents file's, unless that is the home folder or above
+   * it (`--agents ~/agents.yaml` would show all of `$HOME`: shell profiles that export keys); then
+   * only the folders of the trusted files.
+   */
+  private codeFolders(): string[] {
+    const home = process.env.HOME ? realOrSelf(process.env.HOME) : undefined;
+    const base = realOrSelf(this.baseDir);
+    const broad = base === '/' || (home !== undefined && (home === base || home.startsWith(`${base}/`)));
+    if (!broad || !this.trustedCode) return [this.baseDir];
+    const shown = Object.keys(this.trustedCode.files).map((rel) => {
+      const file = realOrSelf(path.resolve(this.trustedCode!.dir, rel));
+      const dir = path.dirname(file);
+      // A file right in the broad folder is shown alone.
+      return dir === base || dir === '/' || dir === home ? file : dir;
+    });
+    return [...new Set(shown)];
   }
 
   /** Stops the MCP servers, the module tools' processes and the background shell jobs (its own ones). */

@@ -28,6 +28,8 @@ export interface ModuleProcess {
 }
 
 const STDERR_TAIL = 2_000;
+/** After the process exits, what it wrote last is read for this long before its pipes are let go. */
+const CLOSE_GRACE_MS = 200;
 
 /**
  * Starts a module tool in a process of its own: inside bwrap when `sandbox.bwrap` is given (the
@@ -49,11 +51,40 @@ export function startModuleProcess(data: { file: string; exportName: string; zod
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-STDERR_TAIL)));
   child.stdin!.on('error', () => {});
   const lines = createInterface({ input: child.stdout! });
-  const pipes = [child.stdin, child.stdout, child.stderr] as Array<{ ref?(): void; unref?(): void } | null>;
+  const pipes = [child.stdin, child.stdout, child.stderr] as Array<{ ref?(): void; unref?(): void; destroy?(): void } | null>;
   const ref = () => {
     child.ref();
     for (const p of pipes) p?.ref?.();
   };
+  // Ended: when the process exits (or cannot start: EAGAIN, ENOMEM), not when its pipes close, which
+  // something it started and left running could hold for ever. Its group goes with it, and its copies.
+  const ended = new Promise<void>((resolve) => {
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+      sandbox.pins?.release();
+      // What it wrote just before exiting is still read; then the pipes are let go.
+      const drained = setTimeout(() => {
+        for (const p of pipes) p?.destroy?.();
+        resolve();
+      }, CLOSE_GRACE_MS);
+      child.once('close', () => {
+        clearTimeout(drained);
+        resolve();
+      });
+    };
+    child.once('exit', end);
+    child.once('error', (e) => {
+      stderr += `\n${e.message}`;
+      end();
+    });
+  });
   return {
     postMessage: (m) => void child.stdin!.write(`${JSON.stringify(m)}\n`),
     onMessage: (f) =>
@@ -64,23 +95,22 @@ export function startModuleProcess(data: { file: string; exportName: string; zod
           // not a message (cannot happen: the module's output goes to stderr)
         }
       }),
-    onExit: (f) => void child.once('close', () => f(stderr.trim())),
+    onExit: (f) => void ended.then(() => f(stderr.trim())),
     ref,
     unref: () => {
       child.unref();
       for (const p of pipes) p?.unref?.();
     },
     terminate: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return void (await ended);
       // Waited for with the process held: an idle, unref'd child would otherwise let adk exit mid-close (with exit code 0).
       ref();
-      const closed = new Promise((r) => child.once('close', r));
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
-      await closed;
+      await ended;
     },
   };
 }
