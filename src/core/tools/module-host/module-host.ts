@@ -6,6 +6,8 @@ import { startModuleProcess, type ModuleProcess, type ModuleSandbox } from './mo
 
 /** After a cancel, a call gets this long to stop by itself before its worker is terminated. */
 const STOP_GRACE_MS = 500;
+/** A module whose top level has not finished loading by then (an await that never settles) is stopped. */
+const LOAD_TIMEOUT_MS = 30_000;
 
 interface Ready {
   type: 'ready';
@@ -59,7 +61,33 @@ export async function hostModule(file: string, exportName: string, where: string
     if (changed) throw new ConfigError(`module '${where}' was not run: ${changed} since the folder was trusted (a tool or command may have written it). Review the change, then run adk trust and start a new session.`);
   }
 
-  async function start(): Promise<Ready> {
+  async function stop(): Promise<void> {
+    const w = worker;
+    worker = undefined;
+    await w?.terminate();
+  }
+
+  /** Loads the module in a new process: within LOAD_TIMEOUT_MS, and given up at once when `signal` fires (the call that restarted it was cancelled). */
+  async function start(signal?: AbortSignal): Promise<Ready> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort = () => {};
+    const givenUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConfigError(`module '${where}' did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (its top level waits on something)`)), LOAD_TIMEOUT_MS);
+      onAbort = () => reject(cancelledBy(signal!));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([load(), givenUp]);
+    } catch (e) {
+      await stop();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function load(): Promise<Ready> {
     await guard();
     const w = startModuleProcess({ file: pathToFileURL(file).href, exportName, zodUrl }, env, (await sandbox?.()) ?? { spec: { workspace: process.cwd(), network: true } });
     worker = w;
@@ -96,21 +124,11 @@ export async function hostModule(file: string, exportName: string, where: string
     });
   }
 
-  const stop = async () => {
-    const w = worker;
-    worker = undefined;
-    await w?.terminate();
-  };
-
-  try {
-    describe = await start();
-  } catch (e) {
-    await stop();
-    throw e;
-  }
+  describe = await start();
 
   async function call(args: unknown, ctx: ToolContext): Promise<string | ToolOutput> {
-    if (!worker) await start();
+    if (ctx.signal.aborted) throw cancelledBy(ctx.signal);
+    if (!worker) await start(ctx.signal);
     else await guard();
     const w = worker!;
     const id = nextId++;
