@@ -1,3 +1,4 @@
+import { checkOptions, describeValue } from './agents/options-check.js';
 import type { RunBudget } from './agents/run-budget.js';
 import { setMaxListeners } from 'node:events';
 import { RunJournal, type JournalStore } from './agents/run-journal.js';
@@ -7,7 +8,7 @@ import { Session } from './agents/session.js';
 import { errorEvent, type Agent, type AgentEvent, type AgentInput } from './agents/types.js';
 import { generate } from './async-queue.js';
 import { buildCheckpoint, consumedCheckpoint, parseCheckpoint, serializeCheckpoint, type Checkpoint, type CheckpointStore } from './checkpoint.js';
-import { AdkError, CheckpointError, toError } from './errors.js';
+import { AdkError, CheckpointError, ConfigError, toError } from './errors.js';
 import { ResumeContext, toInterruptAction } from './interrupt.js';
 import { userMessage, type Message } from './schema/message.js';
 import type { UserInput } from './schema/content-part.js';
@@ -86,6 +87,28 @@ export interface ResumeParams {
   targets?: Record<string, unknown> | undefined;
 }
 
+/** Every run option, for the check of `run`, `query` and `resume` options (a porter's `checkPointID` is an error, not ignored). */
+const RUN_OPTIONS = Object.keys({
+  sessionValues: true, signal: true, callbacks: true, checkpointId: true, history: true, onSession: true, approvalPolicy: true,
+  budget: true, artifacts: true, inbox: true, journal: true, modelOptions: true, toolOptions: true, agents: true,
+} satisfies Record<keyof RunOptions, true>);
+/** Eino's (Go's) spellings of run options. */
+const RUN_OPTION_ALIASES: Record<string, string> = { checkPointID: 'checkpointId', WithCheckPointID: 'checkpointId', WithSessionValues: 'sessionValues', WithHistory: 'history' };
+
+function checkRunOptions(call: string, opts: RunOptions): void {
+  checkOptions(`runner.${call} options`, opts, { known: RUN_OPTIONS, aliases: RUN_OPTION_ALIASES });
+}
+
+/** `resume(id, params, opts)`: params holds `targets` only; run options there (Go's order) are said to belong in `opts`. */
+function checkResumeParams(params: ResumeParams): void {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new ConfigError(`runner.resume params: expected { targets }, got ${describeValue(params)}`);
+  const misplaced = Object.keys(params).filter((k) => RUN_OPTIONS.includes(k) || k in RUN_OPTION_ALIASES);
+  if (misplaced.length) {
+    throw new ConfigError(`runner.resume(checkpointId, params, options): ${misplaced.map((k) => `'${k}'`).join(', ')} ${misplaced.length > 1 ? 'are run options' : 'is a run option'}; pass ${misplaced.length > 1 ? 'them' : 'it'} third: runner.resume(id, { targets }, { ${misplaced.join(', ')} })`);
+  }
+  checkOptions('runner.resume params', params, { known: ['targets'], aliases: { Targets: 'targets', WithTargets: 'targets' } });
+}
+
 /** Runs an agent tree: one fresh session per run, checkpoints on interrupt, resume by id. */
 export class Runner<T = unknown> {
   private readonly root: FlowAgent;
@@ -96,6 +119,7 @@ export class Runner<T = unknown> {
 
   /** Runs the agent on `messages`: iterate the result for events, or await its `result` for the outcome. */
   run(messages: Message[], opts: RunOptions = {}): RunStream<T> {
+    checkRunOptions('run', opts);
     const ctx = this.context(new Session({ ...opts.sessionValues }), opts, this.config.enableStreaming ?? false);
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
@@ -104,6 +128,7 @@ export class Runner<T = unknown> {
   }
 
   query(input: UserInput, opts: RunOptions = {}): RunStream<T> {
+    checkRunOptions('query', opts);
     return this.run([userMessage(input)], opts);
   }
 
@@ -117,6 +142,8 @@ export class Runner<T = unknown> {
    * A run that finishes consumes its checkpoint: resuming it again is an error, never a second run.
    */
   resume(checkpointId: string, params: ResumeParams = {}, opts: RunOptions = {}): RunStream<T> {
+    checkResumeParams(params);
+    checkRunOptions('resume', opts);
     return new RunStream(this.resumeEvents(checkpointId, params, opts), this.savedAt(checkpointId));
   }
 
