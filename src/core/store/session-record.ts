@@ -9,7 +9,6 @@ export const LEGACY_SESSION_VERSION = 1;
 /** `active` while a turn runs; afterwards how the last turn ended (a run status). */
 export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
-/** An interrupt the session waits on, as shown to a person and answered by id on resume. */
 /** A session's goal (goal mode): the turns go on until `check` passes in the sandbox, or `maxAttempts` turns have tried. */
 export interface SessionGoal {
   check: string;
@@ -19,6 +18,7 @@ export interface SessionGoal {
   met?: boolean | undefined;
 }
 
+/** An interrupt the session waits on, as shown to a person and answered by id on resume. */
 export interface PendingInterrupt {
   id: string;
   address: string;
