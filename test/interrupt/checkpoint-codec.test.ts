@@ -127,6 +127,19 @@ describe('checkpoint codec (issue 29 item 8)', () => {
     expect(thrown.message).toMatch(/checkpoint cp9 holds a value of type "Money".*registerCheckpointType\('Money'/);
   });
 
+  // Issue 43, item 8: an unregistered class used to come back a plain object, its methods gone, without a word.
+  it('saving an instance of a class nobody registered is an error naming the path and registerCheckpointType', async () => {
+    const rt = await loadRuntime();
+    class Cart {
+      items = ['a'];
+      total() {
+        return this.items.length;
+      }
+    }
+    const cp = { version: 1, rootInput: { messages: [] }, enableStreaming: false, runPath: ['a'], session: { values: { cart: new Cart() }, events: [] }, interrupts: {}, createdAt: 'now' };
+    expect(() => rt.serializeCheckpoint(cp as any)).toThrow(/the value at \.session\.values\.cart is an instance of Cart, which a checkpoint cannot bring back: register it with registerCheckpointType\('Cart'/);
+  });
+
   it('checkpoints written before the codec (plain JSON) still parse as they are', async () => {
     const rt = await loadRuntime();
     const old = { version: 1, rootInput: { messages: [{ role: 'user', content: 'hi' }] }, enableStreaming: false, runPath: ['a'], session: { values: { due: '2024-05-06T07:08:09.123Z', n: 1, o: { v: 2 } }, events: [] }, interrupts: {}, createdAt: 'then' };

@@ -119,6 +119,14 @@ export function encodeValue(value: unknown): unknown {
     const toJSON = (v as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function' && !(toJSON as { [PLAIN_TO_JSON]?: boolean })[PLAIN_TO_JSON]) return walk(toJSON.call(v, key), key, path);
     if (v instanceof Number || v instanceof String || v instanceof Boolean) return v.valueOf();
+    // An instance of a class nobody registered would come back a plain object, its methods gone: said now, not found later.
+    const proto = Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null;
+    if (proto !== null && proto !== Object.prototype && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
+      const name = typeof proto.constructor === 'function' && proto.constructor.name ? proto.constructor.name : 'a class';
+      throw new TypeError(
+        `the value at ${path || '(root)'} is an instance of ${name}, which a checkpoint cannot bring back: register it with registerCheckpointType('${name}', { ctor: ${name}, encode, decode }), give it a toJSON(), or store plain data`,
+      );
+    }
     enter(v, path);
     try {
       if (Array.isArray(v)) return v.map((x, i) => walk(x, String(i), `${path}[${i}]`) ?? null);
