@@ -153,6 +153,8 @@ export class Runner<T = unknown> {
         const store = this.config.checkpointStore;
         if (!store) throw new AdkError('no_store', 'failed to resume: no checkpoint store configured');
         const text = await store.get(checkpointId);
+        // A store written after Eino's Go interface (`Get(ctx, id) ([]byte, bool, error)`) answers a pair.
+        if (Array.isArray(text)) throw new ConfigError(`checkpointStore.get('${checkpointId}') returned an array (Go's [value, ok]?); it must resolve to the checkpoint's text, or undefined when there is none`);
         if (text === undefined) throw new CheckpointError('checkpoint_not_found', checkpointId, `checkpoint ${checkpointId} does not exist`);
         const cp = parseCheckpoint(checkpointId, text);
         const session = new Session({ ...cp.session.values, ...opts.sessionValues }, cp.session.events);

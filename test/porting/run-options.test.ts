@@ -25,4 +25,11 @@ describe('run, query and resume options are checked', () => {
     const r = await runner().query('hi', { checkpointId: 'cp', sessionValues: { a: 1 }, modelOptions: { temperature: 0 } }).result;
     expect(r.status).toBe('completed');
   });
+
+  it("a store whose get answers Go's [value, ok] is told the shape it must have", async () => {
+    const store = { get: async () => ['{}', true], set: async () => {} };
+    const r = new Runner({ agent: new ChatModelAgent({ name: 'a', description: '', model: new ScriptedChatModel([]) }), checkpointStore: store as never });
+    const { errors } = await r.resume('cp').result.then((x) => ({ errors: [x.error] }), (e) => ({ errors: [e] }));
+    expect(String(errors[0]?.message ?? errors[0])).toContain("checkpointStore.get('cp') returned an array (Go's [value, ok]?); it must resolve to the checkpoint's text, or undefined");
+  });
 });
