@@ -49,13 +49,26 @@ describe('adk run budgets', () => {
     expect(server().chatRequests.slice(1).every((q) => JSON.stringify(q.body.messages[0]).includes('Help.'))).toBe(true);
   });
 
-  it('--max-tool-calls 2: the third tool call never starts', async () => {
+  it('--max-tool-calls 2: the third tool call never starts; the run ends before the next model call', async () => {
     const { cwd, env } = setup();
     server().enqueue(...forever());
     const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-tool-calls', '2', 'go'], 1, { env, cwd });
     expect(r.stderr).toContain('budget reached: max_tool_calls (2 spent of 2)');
     expect(['step0.txt', 'step1.txt', 'step2.txt'].map((f) => existsSync(join(cwd, f)))).toEqual([true, true, false]);
-    expect(ofType(r.lines, 'tool_result')).toHaveLength(2);
+    expect(ofType(r.lines, 'tool_result').map((x) => x.isError)).toEqual([false, false, true]);
+    expect(server().chatRequests).toHaveLength(3);
+  });
+
+  it('--max-tool-calls in one parallel batch: the calls within it finish and are saved, the rest are answered, none cut', async () => {
+    const { cwd, env } = setup();
+    const batch = { toolCalls: [0, 1, 2].map((i) => ({ id: `p${i}`, name: 'shell', arguments: { command: `touch par${i}.txt` } })) };
+    server().enqueue(batch, { content: 'never asked' });
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-tool-calls', '2', 'go'], 1, { env, cwd });
+    const results = ofType(r.lines, 'tool_result');
+    expect(results).toHaveLength(3);
+    expect(results.filter((x) => x.isError).map((x) => x.content)).toEqual(["Not run: this run's tool-call budget is spent (max_tool_calls 2)."]);
+    expect(['par0.txt', 'par1.txt', 'par2.txt'].filter((f) => existsSync(join(cwd, f)))).toHaveLength(2);
+    expect(server().chatRequests).toHaveLength(1);
   });
 
   it('--max-tokens: no model call starts once the tokens spent reach the limit', async () => {

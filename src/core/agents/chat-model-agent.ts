@@ -291,7 +291,8 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, options: callOptions.toolOptions, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
     const view: { messages: Message[] } = { messages: [] };
     const execute: ToolCallHandler = async (req) => {
-      ctx.budget?.beforeToolCall();
+      const refused = ctx.budget?.beforeToolCall();
+      if (refused) return { kind: 'done', content: refused, isError: true };
       return redactToolResult(await executeToolCall(req.call, tools, { ...toolEnv, resume: req.resume, messages: view.messages }, req.arguments), ctx.secrets);
     };
     const journaled = ctx.journal ? ctx.journal.tool(execute, ctx.session.values) : execute;

@@ -22,11 +22,14 @@ export class RunBudget {
   toolCalls = 0;
   tokens = 0;
   costUsd = 0;
+  /** A budget found spent between model calls (a tool call refused): the next model call does not start. */
+  private exhausted: BudgetExceededError | undefined;
 
   constructor(readonly limits: BudgetLimits) {}
 
   /** Before a model call: throws when a limit is reached, else counts the call. */
   beforeModelCall(model?: { modelName: string; price?: ModelPrice | undefined }): void {
+    if (this.exhausted) throw this.exhausted;
     const { maxModelCalls, maxTokens, maxCost } = this.limits;
     if (maxCost !== undefined) {
       // A cap that cannot be counted is no cap: a model without a price does not run under one.
@@ -45,10 +48,18 @@ export class RunBudget {
     if (price) this.costUsd += costUsd(usage, price);
   }
 
-  /** Before a tool call: throws when the limit is reached, else counts the call. */
-  beforeToolCall(): void {
+  /**
+   * Before a tool call: the reason it may not start (the limit is reached), else undefined and the
+   * call is counted. A refused call is answered, not thrown, so the other calls of its batch finish
+   * and are saved; the run then ends before its next model call.
+   */
+  beforeToolCall(): string | undefined {
     const { maxToolCalls } = this.limits;
-    if (maxToolCalls !== undefined && this.toolCalls >= maxToolCalls) throw new BudgetExceededError('max_tool_calls', this.toolCalls, maxToolCalls);
+    if (maxToolCalls !== undefined && this.toolCalls >= maxToolCalls) {
+      this.exhausted ??= new BudgetExceededError('max_tool_calls', this.toolCalls, maxToolCalls);
+      return `Not run: this run's tool-call budget is spent (max_tool_calls ${maxToolCalls}).`;
+    }
     this.toolCalls++;
+    return undefined;
   }
 }
