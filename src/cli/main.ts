@@ -281,6 +281,7 @@ function unattendedOptions(command: Command): Command {
     .option('--allow <rule>', 'let calls matching this rule run unasked, for this run: shell(npm test), write_file(docs/*) (repeatable)', repeat)
     .option('--deny <rule>', 'never run calls matching this rule, for this run (repeatable)', repeat)
     .option('--on-approval <what>', 'when a call needs a person: ask (stop and wait, exit 3), deny (answer "no" with a reason and go on), fail (end incomplete, exit 1)')
+    .option('--sandbox <mode>', 'container: the container adk runs in is the sandbox (where bwrap cannot work); refused where adk sees no container (also ADK_SANDBOX)')
     .option('--max-model-calls <n>', 'end the run (incomplete, reason budget) before its n+1th model call, sub-agents included')
     .option('--max-tool-calls <n>', 'end the run before its n+1th tool call')
     .option('--max-tokens <n>', 'end the run before the next model call once n tokens (in and out) are spent')

@@ -21,7 +21,7 @@ import { projectAllowRules } from './settings.js';
 import { readPermissionSettings } from './settings/permission-rules.js';
 import { settingsPath } from './settings/settings-files.js';
 import { checkPersonalCommand, personalLaunch } from './mcp/personal-launch.js';
-import { shellSandboxFromEnv } from './shell-sandbox-env.js';
+import { CONTAINER_NOTICE, containerIsTheSandbox, shellSandboxFromEnv } from './shell-sandbox-env.js';
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
@@ -272,7 +272,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
     // A turn waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides a call.
     const sandboxMissing = wantsSandbox(config, env) ? unsandboxedReason(cwd) : Promise.resolve(undefined);
-    const sandboxNotice = sandboxMissing.then((why) => why && unsandboxedNotice(why));
+    const sandboxNotice = containerIsTheSandbox(env) ? Promise.resolve(CONTAINER_NOTICE) : sandboxMissing.then((why) => why && unsandboxedNotice(why));
     let unsandboxed = wantsSandbox(config, env) ? 'the sandbox probe has not answered' : undefined;
     void sandboxMissing.then(
       (why) => (unsandboxed = why),

@@ -4,6 +4,7 @@ import type { Conversation } from '../core/conversation/conversation.js';
 import type { PendingInterrupt } from '../core/store/index.js';
 import { permissionModePolicy, startingMode } from './chat/permission-mode.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { containerIsTheSandbox } from './shell-sandbox-env.js';
 import type { Team } from './team.js';
 
 /** What a headless run does when a call needs a person: wait for one (exit 3), answer "no", or end the run. */
@@ -22,6 +23,8 @@ export interface UnattendedFlags {
   maxTokens?: string;
   maxCost?: string;
   maxTime?: string;
+  /** `--sandbox container`: as ADK_SANDBOX, for this process. */
+  sandbox?: string;
 }
 
 /** The policy those flags make, checked before anything starts (a bad flag is a usage error). */
@@ -39,6 +42,9 @@ export const UNATTENDED_DENIAL = 'Not run: adk is running unattended (--on-appro
 export const MAX_DENIAL_ROUNDS = 25;
 
 export function unattendedPolicy(flags: UnattendedFlags): Unattended {
+  // Read wherever the shell's sandbox is decided (shell-sandbox-env.ts); checked there, before the team starts.
+  if (flags.sandbox !== undefined) process.env.ADK_SANDBOX = flags.sandbox;
+  containerIsTheSandbox(process.env);
   const onApproval = (flags.onApproval ?? 'ask').trim().toLowerCase() as OnApproval;
   if (!ON_APPROVAL.includes(onApproval)) throw new CliError(`--on-approval ${flags.onApproval}: expected one of ${ON_APPROVAL.join(', ')}`, ExitCode.usage);
   // The REPL's rules: bypass only with --dangerously-skip-permissions, refused as root outside a sandbox.

@@ -85,17 +85,23 @@ const hostProbe = (): SandboxProbe => ({
 });
 
 /**
+ * Whether adk runs inside a container (or flatpak's sandbox): the `container` variable that podman,
+ * systemd-nspawn and others set, Docker's and podman's marker files, or PID 1's cgroups.
+ */
+export function insideContainer(probe: SandboxProbe = hostProbe()): boolean {
+  if (probe.env.container) return true;
+  if (probe.exists('/.dockerenv') || probe.exists('/run/.containerenv') || probe.exists('/.flatpak-info')) return true;
+  return /docker|kubepods|containerd|lxc|podman/.test(probe.read('/proc/1/cgroup') ?? '');
+}
+
+/**
  * Why `--dangerously-skip-permissions` is refused here, if it is: as root outside any sandbox
  * (no container, no bwrap), a model could change the whole machine unasked. Claude Code refuses
  * the same; `IS_SANDBOX=1` says the machine is a throwaway one.
  */
 export function bypassRefusal(probe: SandboxProbe = hostProbe()): string | undefined {
   if (probe.uid !== 0) return undefined;
-  if (probe.env.IS_SANDBOX === '1' || probe.env.container) return undefined;
-  if (probe.exists('/.dockerenv') || probe.exists('/run/.containerenv')) return undefined;
-  // bwrap (and flatpak) mark their sandboxes; container runtimes show in PID 1's cgroups.
-  if (probe.exists('/.flatpak-info')) return undefined;
-  if (/docker|kubepods|containerd|lxc|podman/.test(probe.read('/proc/1/cgroup') ?? '')) return undefined;
+  if (probe.env.IS_SANDBOX === '1' || insideContainer(probe)) return undefined;
   return '--dangerously-skip-permissions cannot be used as root outside a sandbox: every command would run as root unasked. Run adk as another user, or in a container (or set IS_SANDBOX=1 if this machine is a throwaway one).';
 }
 
