@@ -44,7 +44,8 @@ const runCommandLine = program
   .option('--fallback <models>', 'models to ask when the model is unavailable after its retries (comma-separated `models:` names or model ids)', splitList)
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318)')
   .option('--until <check>', 'goal mode: after each attempt run this check in the sandbox (e.g. "npm test"); while it fails, its output goes to the model and another attempt follows')
-  .option('--max-attempts <n>', 'goal mode: attempts before the run ends incomplete (default 10)');
+  .option('--max-attempts <n>', 'goal mode: attempts before the run ends incomplete (default 10)')
+  .option('--trajectory <file>', 'write the session as an ATIF trajectory (Harbor, Terminal-Bench) to this file at the end');
 unattendedOptions(runCommandLine).action(async (prompt: string[], opts) => {
     const [{ runCommand }, { withOtel }] = await Promise.all([import('./commands/run.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => runCommand(prompt, opts));
@@ -187,10 +188,12 @@ program
 
 program
   .command('sessions')
-  .description('list, show, delete or share saved sessions (share: `adk serve` shows it to its clients)')
-  .argument('[action]', 'list | show | delete | share', 'list')
+  .description('list, show, export, delete or share saved sessions (share: `adk serve` shows it to its clients)')
+  .argument('[action]', 'list | show | export | delete | share', 'list')
   .argument('[id]', 'session id')
   .option('--json', 'print JSON')
+  .option('--format <format>', 'export: atif (Harbor ATIF-v1.4 trajectory, the default), jsonl (one message a line) or markdown')
+  .option('--output <file>', 'export: write to this file instead of stdout')
   .action(async (action: string, id: string | undefined, opts) => {
     const { sessionsCommand } = await import('./commands/sessions.js');
     process.exitCode = await sessionsCommand(action, id, opts);

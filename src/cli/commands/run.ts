@@ -24,6 +24,8 @@ export interface RunCommandOptions extends UnattendedFlags {
   /** --until: goal mode, the check that must pass (run in the sandbox after each attempt). */
   until?: string;
   maxAttempts?: string;
+  /** --trajectory FILE: write the session as ATIF there at the end. */
+  trajectory?: string;
 }
 
 export async function runCommand(words: string[], opts: RunCommandOptions): Promise<number> {
@@ -57,7 +59,10 @@ export async function runCommand(words: string[], opts: RunCommandOptions): Prom
           unattended.apply(conv);
           // Saved before the first attempt: a crash in any attempt resumes into the same goal.
           if (goal) await conv.setGoal(goal);
-          return await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval, maxTimeMs: unattended.maxTimeMs });
+          const code = await runHeadless(conv, (signal) => conv.startTurn({ text: prompt, parts }, signal), { json: opts.json, onApproval: unattended.onApproval, maxTimeMs: unattended.maxTimeMs });
+          // --trajectory: the session as an ATIF trajectory, however the run ended (Harbor and Terminal-Bench read it).
+          if (opts.trajectory) await writeTrajectory(opts.trajectory, conv.record);
+          return code;
         } finally {
           if (existing) await team.close();
         }
@@ -105,4 +110,11 @@ function goalOf(opts: RunCommandOptions): SessionGoal | undefined {
   const maxAttempts = opts.maxAttempts === undefined ? DEFAULT_GOAL_ATTEMPTS : Number(opts.maxAttempts);
   if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new CliError(`--max-attempts ${opts.maxAttempts}: expected a whole number of at least 1`, ExitCode.usage);
   return { check: opts.until, attempt: 1, maxAttempts };
+}
+
+async function writeTrajectory(file: string, record: Conversation['record']): Promise<void> {
+  const [{ toAtif }, { packageVersion }, { writeFile, rename }] = await Promise.all([import('../export/atif.js'), import('../version.js'), import('node:fs/promises')]);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(toAtif(record, packageVersion()), null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+  await rename(tmp, file);
 }

@@ -1,4 +1,5 @@
-import { lockSession, type SessionListEntry } from '../../core/store/index.js';
+import { lockSession, type SessionListEntry, type SessionRecord } from '../../core/store/index.js';
+import { packageVersion } from '../version.js';
 import { sanitizeText } from '../../ui/text/sanitize.js';
 import { CliError } from '../exit-codes.js';
 import { leaseOptions } from '../session-access.js';
@@ -8,6 +9,10 @@ import { FileCheckpoints } from '../rewind/file-checkpoints.js';
 
 export interface SessionsOptions {
   json?: boolean;
+  /** `export`: atif, jsonl or markdown. */
+  format?: string;
+  /** `export`: the file to write (default: stdout). */
+  output?: string;
 }
 
 /** Titles, messages and errors were written by models and tools: printed terminal-safe. (JSON escapes controls itself.) */
@@ -37,6 +42,16 @@ export async function sessionsCommand(action: string | undefined, id: string | u
           }
           for (const p of s.pendingInterrupts) out(`\n⏸ waiting: ${p.kind} ${p.tool ?? ''} ${p.message} [${p.id}]\n`);
         }
+        return 0;
+      }
+      case 'export': {
+        if (!id) throw new CliError('usage: adk sessions export <id> [--format atif|jsonl|markdown] [--output FILE]');
+        const s = await stores.sessions.get(await stores.sessions.resolveId(id));
+        if (!s) throw new CliError(`session ${id} does not exist`);
+        const text = await exportSession(s, opts.format ?? 'atif');
+        // A file is written whole (a temp file renamed into place); stdout is JSON or Markdown, not terminal text.
+        if (opts.output) await writeWhole(opts.output, text);
+        else process.stdout.write(text);
         return 0;
       }
       case 'delete': {
@@ -74,7 +89,7 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         return 0;
       }
       default:
-        throw new CliError(`unknown sessions action "${action}": use list, show <id>, delete <id> or share <id>`);
+        throw new CliError(`unknown sessions action "${action}": use list, show <id>, export <id>, delete <id> or share <id>`);
     }
   } finally {
     await stores.close();
@@ -85,4 +100,27 @@ function formatEntry(e: SessionListEntry): string {
   if (e.corrupt) return `${e.id.padEnd(10)} CORRUPT  ${e.error}`;
   const when = e.updatedAt.replace('T', ' ').slice(0, 16);
   return `${e.id.padEnd(10)} ${e.status.padEnd(11)} ${when}  ${e.rootAgent.padEnd(12)} ${e.title}`;
+}
+
+/** A session in one of the formats other tools read. */
+async function exportSession(s: SessionRecord, format: string): Promise<string> {
+  const { toAtif, toMarkdown } = await import('../export/atif.js');
+  switch (format) {
+    case 'atif':
+      return `${JSON.stringify(toAtif(s, packageVersion()), null, 2)}\n`;
+    case 'jsonl':
+      return (s.messages as unknown[]).map((m) => `${JSON.stringify(m)}\n`).join('');
+    case 'markdown':
+    case 'md':
+      return toMarkdown(s);
+    default:
+      throw new CliError(`--format ${format}: expected atif, jsonl or markdown`);
+  }
+}
+
+async function writeWhole(file: string, text: string): Promise<void> {
+  const { writeFile, rename } = await import('node:fs/promises');
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text, { flag: 'wx', mode: 0o600 });
+  await rename(tmp, file);
 }
