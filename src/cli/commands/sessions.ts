@@ -49,8 +49,9 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         const s = await stores.sessions.get(await stores.sessions.resolveId(id));
         if (!s) throw new CliError(`session ${id} does not exist`);
         const text = await exportSession(s, opts.format ?? 'atif');
-        // A file is written whole (a temp file renamed into place); stdout is JSON or Markdown, not terminal text.
+        // A file is written whole (a temp file renamed into place), byte for byte; a terminal gets it terminal-safe.
         if (opts.output) await writeWhole(opts.output, text);
+        else if (process.stdout.isTTY) out(text);
         else process.stdout.write(text);
         return 0;
       }
