@@ -189,8 +189,8 @@ program
 program
   .command('sessions')
   .description('list, show, export, delete or share saved sessions (share: `adk serve` shows it to its clients)')
-  .argument('[action]', 'list | show | export | delete | share', 'list')
-  .argument('[id]', 'session id')
+  .argument('[action]', 'list | show | export | import | delete | share', 'list')
+  .argument('[id]', 'session id (import: the file: a Claude Code session .jsonl or an ATIF trajectory)')
   .option('--json', 'print JSON')
   .option('--format <format>', 'export: atif (Harbor ATIF-v1.4 trajectory, the default), jsonl (one message a line) or markdown')
   .option('--output <file>', 'export: write to this file instead of stdout')

@@ -55,6 +55,10 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         else process.stdout.write(text);
         return 0;
       }
+      case 'import': {
+        if (!id) throw new CliError('usage: adk sessions import <file> (a Claude Code session .jsonl or an ATIF trajectory)');
+        return await importSession(stores, id, opts);
+      }
       case 'delete': {
         if (!id) throw new CliError('usage: adk sessions delete <id>');
         // A session another process is running is not pulled from under it.
@@ -90,7 +94,7 @@ export async function sessionsCommand(action: string | undefined, id: string | u
         return 0;
       }
       default:
-        throw new CliError(`unknown sessions action "${action}": use list, show <id>, export <id>, delete <id> or share <id>`);
+        throw new CliError(`unknown sessions action "${action}": use list, show <id>, export <id>, import <file>, delete <id> or share <id>`);
     }
   } finally {
     await stores.close();
@@ -124,4 +128,50 @@ async function writeWhole(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text, { flag: 'wx', mode: 0o600 });
   await rename(tmp, file);
+}
+
+/**
+ * A session from another tool's file, in this folder, with this folder's team: `adk resume ID "…"`
+ * continues it. What could not be carried over is listed.
+ */
+async function importSession(stores: Awaited<ReturnType<typeof openStores>>, file: string, opts: SessionsOptions): Promise<number> {
+  const [{ readFile }, { importConversation }, { loadTeam }, { lockedNewId }] = await Promise.all([
+    import('node:fs/promises'),
+    import('../import/session-import.js'),
+    import('../team.js'),
+    import('../session-access.js'),
+  ]);
+  let imported;
+  try {
+    imported = importConversation(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new CliError(`${file}: ${(e as Error).message}`);
+  }
+  if (!imported.messages.length) throw new CliError(`${file}: no messages to import (is it a Claude Code session .jsonl or an ATIF trajectory?)`);
+  const team = await loadTeam({});
+  try {
+    const { id, lease } = await lockedNewId(stores);
+    try {
+      await stores.sessions.create({
+        id,
+        rootAgent: team.rootName,
+        model: team.modelName,
+        agentsFile: team.agentsFile,
+        agentsHash: team.agentsHash,
+        workspace: team.workspace,
+        messages: imported.messages,
+        status: 'completed',
+      });
+    } finally {
+      await lease.release();
+    }
+    if (opts.json) out(`${JSON.stringify({ imported: id, format: imported.format, messages: imported.messages.length, unmapped: imported.unmapped })}\n`);
+    else {
+      out(`imported ${imported.messages.length} messages (${imported.format}${imported.model ? `, made with ${imported.model}` : ''}) into session ${id}: adk resume ${id} "…" continues it\n`);
+      for (const u of imported.unmapped) out(`  not carried over: ${u}\n`);
+    }
+    return 0;
+  } finally {
+    await team.close();
+  }
 }

@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { expectExit, serverEnv, sessionIdOf, tempDir, tempHome, useServer } from './helpers.js';
+
+// Issue 44: trajectories in. A real Claude Code session file (lines of a public repository's recorded
+// session, test/fixtures/imports/README.md) becomes an adk session that `adk resume` continues: the
+// model is sent the imported history, every tool call answered, and what was left out is listed.
+const server = useServer();
+const CLAUDE = fileURLToPath(new URL('../fixtures/imports/claude-code-spotter.jsonl', import.meta.url));
+
+describe('adk sessions import', () => {
+  it('a Claude Code session: imported, listed what was left out, and continued by adk resume', async () => {
+    const cwd = tempDir('adk-import-');
+    const env = serverEnv(server(), 'sk-import-key-000001', tempHome());
+    const r = await expectExit(['sessions', 'import', CLAUDE, '--json'], 0, { env, cwd });
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ format: 'claude-code' });
+    expect(report.unmapped).toEqual(expect.arrayContaining(['1 file-history-snapshot lines', '1 progress lines', '2 tool call(s) without a result (given one that says so)']));
+    server().enqueue({ content: 'Continuing with spotter-dov.1.' });
+    const resumed = await expectExit(['resume', report.imported, '--json', 'go on'], 0, { env, cwd });
+    expect(resumed.lines.at(-1)).toMatchObject({ status: 'completed', output: 'Continuing with spotter-dov.1.' });
+    const sent = server().chatRequests[0]!.body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+    const firstReply = sent.find((m) => m.role === 'assistant')!;
+    // The reply's three lines (text, thinking, two tool_use blocks under one message id) are one message.
+    expect(firstReply.tool_calls!.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments).command])).toEqual([
+      ['toolu_01UwLnYYWGBvukzh1QE6JpfM', 'Bash', 'bd show spotter-dov'],
+      ['toolu_01EqSqHoE2fyTCuK5BJ3azkA', 'Bash', 'bd ready'],
+    ]);
+    const results = sent.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.tool_call_id)).toEqual(['toolu_01EqSqHoE2fyTCuK5BJ3azkA', 'toolu_01UwLnYYWGBvukzh1QE6JpfM', 'toolu_019EkNmfE4exE11xktmWLjkX']);
+    expect(String(results[0]!.content)).toContain('Ready work (8 issues with no blockers)');
+    expect(String(results[1]!.content)).toContain('no result');
+    expect(sent.filter((m) => m.role === 'user').map((m) => String(m.content))).toEqual([expect.stringContaining('Work on bead spotter-dov'), 'go on']);
+  });
+
+  it('an ATIF trajectory adk wrote comes back as the same conversation', async () => {
+    const cwd = tempDir('adk-import-');
+    const env = serverEnv(server(), 'sk-import-key-000001', tempHome());
+    server().enqueue({ toolCalls: [{ id: 'c1', name: 'shell', arguments: { command: 'echo hi' } }] }, { content: 'It printed hi.' });
+    const first = await expectExit(['run', '--json', '--allow', 'shell', 'print hi'], 0, { env, cwd });
+    const file = join(cwd, 'trajectory.json');
+    await expectExit(['sessions', 'export', sessionIdOf(first), '--output', file], 0, { env, cwd });
+    const imported = JSON.parse((await expectExit(['sessions', 'import', file, '--json'], 0, { env, cwd })).stdout);
+    expect(imported).toMatchObject({ format: 'atif', messages: 4, unmapped: [] });
+    server().reset();
+    server().enqueue({ content: 'Yes.' });
+    await expectExit(['resume', imported.imported, '--json', 'did it work?'], 0, { env, cwd });
+    const roles = (server().chatRequests[0]!.body.messages as Array<{ role: string }>).map((m) => m.role).filter((r) => r !== 'system');
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+
+  it('a file that is neither is a clear error', async () => {
+    const cwd = tempDir('adk-import-');
+    writeFileSync(join(cwd, 'notes.txt'), 'hello\n');
+    const r = await expectExit(['sessions', 'import', join(cwd, 'notes.txt')], 2, { env: serverEnv(server(), 'sk-import-key-000001', tempHome()), cwd });
+    expect(r.stderr).toContain('line 1 is not JSON: not a Claude Code session file');
+  });
+});
