@@ -113,8 +113,10 @@ describe('adk serve shows only its own sessions, and DELETE honours the lease', 
 
     // A CLI turn on it holds the lease while the model streams slowly.
     model().onRequest(() => ({ content: 'one two three four five six seven eight', chunkSize: 3, chunkDelayMs: 150 }));
+    const asked = model().chatRequests.length;
     const turn = runCli(['run', '--session', cliId, '--json', 'more'], { env, cwd: home });
-    await new Promise((r) => setTimeout(r, 600));
+    // The turn holds the lease once its model request arrives (a fixed wait lost that race under load).
+    for (let i = 0; i < 300 && model().chatRequests.length === asked; i++) await new Promise((r) => setTimeout(r, 50));
     const held = await fetch(`${url}/v1/sessions/${cliId}`, { method: 'DELETE' });
     expect(held.status).toBe(409);
     expect(((await held.json()) as any).error.code).toBe('session_in_use');
