@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from './types.js';
-import { isDir, isFile, realOrSelf } from '../fs-checks.js';
+import { isDir, isFile, readRegularFile, realOrSelf } from '../fs-checks.js';
 import { listHooks } from '../middlewares/hooks/config.js';
 import { shellWords } from '../tools/shell-words.js';
 import { LINK_PREFIX, MISSING } from '../tools/module-host/manifest-marks.js';
@@ -224,7 +224,7 @@ class Graph {
     if (this.seen.has(real)) return;
     this.seen.add(real);
     // A FIFO or device at a code path would block here (before every module call): only regular files are read.
-    const bytes = readRegular(real);
+    const bytes = readRegularFile(real);
     if (bytes === undefined) {
       this.files.set(this.rel(file), MISSING);
       return;
@@ -364,7 +364,7 @@ class Graph {
         } else if (e.isFile()) {
           if (++count > FOLDER_FILE_LIMIT) return void this.folders.add(`${rel} (first ${FOLDER_FILE_LIMIT} files)`);
           if (!this.files.has(this.rel(p))) {
-            const bytes = readRegular(p);
+            const bytes = readRegularFile(p);
             this.files.set(this.rel(p), bytes === undefined ? MISSING : sha256(bytes));
           }
         }
@@ -429,21 +429,6 @@ function packageOfFile(file: string): string | undefined {
   if (nm < 0 || nm + 1 >= parts.length) return undefined;
   const end = parts[nm + 1].startsWith('@') ? nm + 3 : nm + 2;
   return parts.slice(0, end).join(path.sep);
-}
-
-/** A regular file's bytes, read through one non-blocking descriptor; undefined for anything else or nothing. */
-function readRegular(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 const insideNodeModules = (p: string) => p.split(path.sep).includes('node_modules');

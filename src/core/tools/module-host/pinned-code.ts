@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { realOrSelf } from '../../fs-checks.js';
+import { readRegularFile, realOrSelf } from '../../fs-checks.js';
 import { LINK_PREFIX, MISSING } from './manifest-marks.js';
 
 /** The code a person trusted: SHA-256 of each file, by path relative to `dir` (CodeManifest.files). */
@@ -69,7 +69,7 @@ export class PinnedCode {
           continue;
         }
         const at = realOrSelf(written);
-        const bytes = readRegularFile(at);
+        const bytes = readRegularFile(at, { noFollow: true });
         // Missing when trusted must still be missing; anything else trusted must be there, as it was.
         if (trusted === MISSING) {
           if (bytes !== undefined) throw changed();
@@ -134,18 +134,3 @@ const readLink = (p: string): string | undefined => {
     return undefined;
   }
 };
-
-/** The bytes of a regular file, read through one descriptor that does not follow a last-step link. */
-function readRegularFile(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
