@@ -11,6 +11,7 @@ import { sanitizeText } from '../ui/text/sanitize.js';
 import { redactSecrets, secretsFromEnv } from '../core/store/redact.js';
 import { configSecretValues } from './secrets.js';
 import { runGoalCheck, goalFeedback } from './goal.js';
+import { suggestedLimit } from '../core/agents/run-budget.js';
 import { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, type OnApproval } from './unattended.js';
 
 const STATUS_EXIT: Record<RunStatus, number> = {
@@ -118,8 +119,15 @@ export async function runHeadless(
       const error = new Error(`budget reached: max_time (${Math.round(opts.maxTimeMs! / 1000)} s); the run was stopped at a safe point. The session is saved: adk resume ${conv.id}`);
       summary = { ...summary, status: 'incomplete', incompleteReason: 'budget', error };
     }
-    // Unattended (--on-approval fail, or deny with nothing left to deny): the run ends here, naming what it waited on.
-    if (summary.status === 'interrupted' && opts.onApproval && opts.onApproval !== 'ask') {
+    const budgets = conv.pending.filter((p) => p.kind === 'budget');
+    if (summary.status === 'interrupted' && budgets.length) {
+      // A budget reached: nobody raises it here, so the run ends incomplete; its checkpoint stays for `--raise`.
+      json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
+      const raise = budgets.map((p) => (p.budget ? `${p.budget.name}=${suggestedLimit(p.budget.name, p.budget.limit)}` : 'max_model_calls=…'));
+      const error = new Error(`${budgets[0]!.message}. The session is saved: adk resume ${conv.id} --raise ${[...new Set(raise)].join(' --raise ')} goes on`);
+      summary = { ...summary, status: 'incomplete', incompleteReason: 'budget', error };
+    } else if (summary.status === 'interrupted' && opts.onApproval && opts.onApproval !== 'ask') {
+      // Unattended (--on-approval fail, or deny with nothing left to deny): the run ends here, naming what it waited on.
       json?.interrupted({ agent: conv.team.agent.name }, conv.record.checkpointId ?? conv.id, summary.interrupts);
       const why = opts.onApproval === 'deny' && onlyApprovals(conv.pending) ? `still asking after ${MAX_DENIAL_ROUNDS} denials` : 'nobody is there to answer it';
       const error = new Error(`approval needed (${why}, --on-approval ${opts.onApproval}): ${describePending(conv.pending)}; nothing of it ran. The session is saved: adk resume ${conv.id}`);

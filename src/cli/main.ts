@@ -15,7 +15,7 @@ const program = new Command()
     process.exit(err.exitCode === 0 ? 0 : ExitCode.usage);
   });
 
-program
+const chatCommandLine = program
   .command('chat')
   .description('the interactive REPL (a new session); offline demo team when no model is configured')
   .option('--model <model>', 'model name (overrides ADK_MODEL; `demo` is the offline model)')
@@ -25,8 +25,8 @@ program
   .option('-c, --continue', 'continue the most recent session of this folder')
   .option('--permission-mode <mode>', 'start in this mode: default, accept-edits, plan, or bypass (Shift-Tab cycles them)')
   .option('--dangerously-skip-permissions', 'allow the bypass mode (every call runs unasked); refused as root outside a sandbox')
-  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP')
-  .action(async (opts) => {
+  .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP');
+budgetOptions(chatCommandLine, 'each turn').action(async (opts) => {
     const [{ chatCommand }, { withOtel }] = await Promise.all([import('./commands/chat.js'), import('./otel.js')]);
     process.exitCode = await withOtel(opts.otel, () => chatCommand(opts));
   });
@@ -63,6 +63,7 @@ const resumeCommandLine = program
   .option('--reason <text>', 'why (sent to the model with --reject)')
   .option('--input <text>', 'answer pending questions (ask_user)')
   .option('--targets <json>', 'raw resume data: {"<interruptId>": data}')
+  .option('--raise <budget=value>', 'raise a reached budget and go on: max_cost=5, max_model_calls=40 (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--model <model>', 'model name')
   .option('--fork', 'continue in a new session with its history (the session itself stays as it is)')
   .option('--otel', 'export OpenTelemetry spans over OTLP/HTTP');
@@ -71,7 +72,7 @@ unattendedOptions(resumeCommandLine).action(async (id: string | undefined, promp
     process.exitCode = await withOtel(opts.otel, () => resumeCommand(id, prompt, opts));
   });
 
-program
+const serveCommandLine = program
   .command('serve')
   .description('the HTTP + SSE API: sessions, turns and interrupts over HTTP; every client needs its token (ADK_SERVE_TOKEN, else ADK_HOME/serve-token)')
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
@@ -85,21 +86,21 @@ program
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
   .option('--deerflow2', 'also serve DeerFlow 2’s front end: its gateway paths under /api, signed in with the token as password (run it at --port 8001, where its build proxies)')
-  .option('--a2a', 'also speak A2A: each agent’s card at /a2a/<agent>/.well-known/agent-card.json (the default agent’s at /.well-known/agent-card.json), JSON-RPC at /a2a/<agent>')
-  .action(async (opts) => {
+  .option('--a2a', 'also speak A2A: each agent’s card at /a2a/<agent>/.well-known/agent-card.json (the default agent’s at /.well-known/agent-card.json), JSON-RPC at /a2a/<agent>');
+budgetOptions(serveCommandLine, 'each turn').action(async (opts) => {
     const { serveCommand } = await import('./commands/serve.js');
     process.exitCode = await serveCommand(opts);
   });
 
-program
+const acpCommandLine = program
   .command('acp')
   .description('speak the Agent Client Protocol on stdin/stdout: adk inside Zed, JetBrains, Neovim, Emacs (see docs/acp.md)')
   .option('--agents <file>', 'agents file for every session (default: each session folder’s agents.yaml, else the bundled one)')
   .option('--agent <name>', 'the team new sessions get (default: the file’s `default`)')
-  .option('--model <model>', 'model name (overrides ADK_MODEL)')
-  .action(async (opts) => {
-    const { acpCommand } = await import('./acp/acp-command.js');
-    process.exitCode = await acpCommand(opts);
+  .option('--model <model>', 'model name (overrides ADK_MODEL)');
+budgetOptions(acpCommandLine, 'each turn').action(async (opts) => {
+    const [{ acpCommand }, { budgetLimits }] = await Promise.all([import('./acp/acp-command.js'), import('./unattended.js')]);
+    process.exitCode = await acpCommand({ ...opts, budget: budgetLimits(opts) });
   });
 
 const mcp = program.command('mcp').description('MCP servers: add, list, log in to them; and `adk mcp serve` (teams as MCP tools)');
@@ -176,12 +177,12 @@ mcp
     process.exitCode = await mcpServeCommand(opts);
   });
 
-program
+const workerCommandLine = program
   .command('worker')
   .description('run the turns `adk serve` queues on Redis (ADK_STORE=redis://…); start as many as you like, on any machine')
   .option('--model <model>', 'model name (overrides ADK_MODEL and the one a session was saved with)')
-  .option('--concurrency <n>', 'turns this worker runs at once (default 1)')
-  .action(async (opts) => {
+  .option('--concurrency <n>', 'turns this worker runs at once (default 1)');
+budgetOptions(workerCommandLine, 'each turn').action(async (opts) => {
     const { workerCommand } = await import('./commands/worker.js');
     process.exitCode = await workerCommand(opts);
   });
@@ -278,18 +279,28 @@ void main().then(() => {
 /** The flags of a run nobody watches (src/cli/unattended.ts): `adk run` and a headless `adk resume`. */
 function unattendedOptions(command: Command): Command {
   const repeat = (v: string, prev: string[] = []) => [...prev, v];
-  return command
+  command
     .option('--permission-mode <mode>', 'default, accept-edits (file edits run unasked), plan (read-only tools), or bypass (needs --dangerously-skip-permissions)')
     .option('--dangerously-skip-permissions', 'allow the bypass mode (every call runs unasked); refused as root outside a sandbox')
     .option('--allow <rule>', 'let calls matching this rule run unasked, for this run: shell(npm test), write_file(docs/*) (repeatable)', repeat)
     .option('--deny <rule>', 'never run calls matching this rule, for this run (repeatable)', repeat)
     .option('--on-approval <what>', 'when a call needs a person: ask (stop and wait, exit 3), deny (answer "no" with a reason and go on), fail (end incomplete, exit 1)')
     .option('--sandbox <mode>', 'container: the container adk runs in is the sandbox (where bwrap cannot work); refused where adk sees no container (also ADK_SANDBOX)')
-    .option('--max-model-calls <n>', 'end the run (incomplete, reason budget) before its n+1th model call, sub-agents included')
-    .option('--max-tool-calls <n>', 'end the run before its n+1th tool call')
-    .option('--max-tokens <n>', 'end the run before the next model call once n tokens (in and out) are spent')
-    .option('--max-cost <usd>', 'end the run before the next model call once this many US dollars are spent (each model priced by its price: entry, else the bundled list price)')
     .option('--max-time <duration>', 'cancel the run at its next safe point after this long (90s, 20m, 1h) and end it incomplete');
+  return budgetOptions(command, 'the run');
+}
+
+/**
+ * The caps of `what` (a run, each turn of the REPL): reaching one stops it at a safe point, waiting for
+ * the person to raise it (the REPL asks; headless, the run ends incomplete and `adk resume ID --raise` goes on).
+ */
+function budgetOptions(command: Command, what: string): Command {
+  return command
+    .option('--max-turns <n>', `stop ${what} before its n+1th turn (a model call of its own agents; agents run as tools not counted)`)
+    .option('--max-model-calls <n>', `stop ${what} before its n+1th model call, sub-agents included`)
+    .option('--max-tool-calls <n>', `refuse tool calls of ${what} past the nth, and stop it before its next model call`)
+    .option('--max-tokens <n>', `stop ${what} before the next model call once n tokens (in and out) are spent`)
+    .option('--max-cost <usd>', `stop ${what} before the next model call once this many US dollars are spent (each model priced by its price: entry, else the bundled list price)`);
 }
 
 /** `a,b c` → ['a', 'b', 'c'] (repeatable options add up). */

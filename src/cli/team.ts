@@ -25,6 +25,7 @@ import { CONTAINER_NOTICE, containerIsTheSandbox, shellSandboxFromEnv } from './
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
+import type { BudgetLimits } from '../core/agents/run-budget.js';
 
 export interface TeamOptions {
   model?: string;
@@ -52,6 +53,8 @@ export interface TeamOptions {
   shellJobs?: ShellJobs;
   /** A folder's untrusted hooks throw UntrustedFolderHooksError (the REPL asks); otherwise they are left out, with a notice. */
   askFolderHooks?: boolean;
+  /** Each turn's caps (`adk chat --max-cost`…): a turn that reaches one waits for the person to raise it. */
+  budget?: BudgetLimits;
 }
 
 /** The folder's agents file would run code or move keys, and the person has not trusted it. */
@@ -72,6 +75,8 @@ export class UntrustedAgentsFileError extends CliError {
 
 export interface Team {
   agent: Agent;
+  /** Each turn's caps, as the face gave them. */
+  budget?: BudgetLimits | undefined;
   /** Trace turns with OpenTelemetry: only when this process exports spans (`--otel`). */
   tracing: boolean;
   /** The agents.yaml name the team was built from; saved with the session (a supervisor's agent is named after its supervisor). */
@@ -285,6 +290,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       contextWindow,
       price,
       compaction: compactionOf(agent),
+      ...(opts.budget ? { budget: opts.budget } : {}),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       sandboxNotice,

@@ -11,17 +11,34 @@ import type { Team } from './team.js';
 export type OnApproval = 'ask' | 'deny' | 'fail';
 const ON_APPROVAL: readonly OnApproval[] = ['ask', 'deny', 'fail'];
 
+/** `--max-turns`, `--max-cost`…: the caps of a run (`adk run`, `adk resume`) or of each turn (`adk chat`). */
+export interface BudgetFlags {
+  maxTurns?: string;
+  maxModelCalls?: string;
+  maxToolCalls?: string;
+  maxTokens?: string;
+  maxCost?: string;
+}
+
+/** The limits those flags set (checked: a bad one is a usage error), or undefined when none is given. */
+export function budgetLimits(flags: BudgetFlags): BudgetLimits | undefined {
+  const limits = definedOnly({
+    maxTurns: count('max-turns', flags.maxTurns),
+    maxModelCalls: count('max-model-calls', flags.maxModelCalls),
+    maxToolCalls: count('max-tool-calls', flags.maxToolCalls),
+    maxTokens: count('max-tokens', flags.maxTokens),
+    maxCost: dollars(flags.maxCost),
+  });
+  return Object.keys(limits).length ? limits : undefined;
+}
+
 /** The flags of a run nobody watches (`adk run`, headless `adk resume`). */
-export interface UnattendedFlags {
+export interface UnattendedFlags extends BudgetFlags {
   permissionMode?: string;
   dangerouslySkipPermissions?: boolean;
   allow?: string[];
   deny?: string[];
   onApproval?: string;
-  maxModelCalls?: string;
-  maxToolCalls?: string;
-  maxTokens?: string;
-  maxCost?: string;
   maxTime?: string;
   /** `--sandbox container`: as ADK_SANDBOX, for this process. */
   sandbox?: string;
@@ -58,19 +75,19 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
     });
   const allow = rules('allow', flags.allow);
   const deny = rules('deny', flags.deny);
-  const limits: BudgetLimits = {
-    maxModelCalls: count('max-model-calls', flags.maxModelCalls),
-    maxToolCalls: count('max-tool-calls', flags.maxToolCalls),
-    maxTokens: count('max-tokens', flags.maxTokens),
-    maxCost: dollars(flags.maxCost),
-  };
-  const budgeted = Object.values(limits).some((v) => v !== undefined);
+  const limits = budgetLimits(flags) ?? {};
+  const budgeted = Object.keys(limits).length > 0;
   return {
     onApproval,
     maxTimeMs: flags.maxTime === undefined ? undefined : duration(flags.maxTime),
     apply(conv) {
-      // One budget for the whole run: the rounds --on-approval deny resumes count against it too.
-      if (budgeted) conv.budget = new RunBudget(limits);
+      // One budget for the whole run: the rounds --on-approval deny resumes count against it too. A
+      // stopped run resumed keeps counting against the budget it had; flags given then set its limits.
+      if (budgeted) {
+        const budget = conv.budget && conv.record.checkpointId ? conv.budget : new RunBudget(limits);
+        Object.assign(budget.limits, limits);
+        conv.budget = budget;
+      }
       conv.mode = permissionModePolicy(start.mode);
       // For this process only: nothing is written to the session or a settings file.
       conv.team.allowRules = [...conv.team.allowRules, ...allow];
@@ -91,6 +108,8 @@ export function denials(pending: readonly PendingInterrupt[]): Record<string, un
 export function describePending(pending: readonly PendingInterrupt[]): string {
   return pending.map((p) => (p.tool ? `${p.tool} ${JSON.stringify(p.arguments ?? {})}` : p.kind)).join('; ');
 }
+
+const definedOnly = (limits: BudgetLimits): BudgetLimits => Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 
 /** A whole number of at least 1 (`--max-model-calls 20`). */
 function count(flag: string, text: string | undefined): number | undefined {

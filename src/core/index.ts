@@ -7,7 +7,7 @@ export { sleep, raceAbort, childSignal } from './abort.js';
 export * from './agents/types.js';
 export * from './agents/run-context.js';
 export { RunJournal, UNFINISHED_CALL_RESULT, type JournalEntry, type JournalStore } from './agents/run-journal.js';
-export { RunBudget, type BudgetLimits } from './agents/run-budget.js';
+export { RunBudget, type BudgetLimits, type BudgetName, type BudgetReached, type BudgetRaise, type BudgetState, type BudgetSpent } from './agents/run-budget.js';
 export { Session, type RecordedEvent } from './agents/session.js';
 export { getSessionValue, setSessionValue, sessionKey, type SessionKey, type SessionValuesHolder } from './agents/session-values.js';
 export * from './agents/chat-model-agent.js';

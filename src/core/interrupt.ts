@@ -12,8 +12,11 @@ export function addressToString(address: readonly AddressSegment[]): string {
   return address.map((s) => (s.subId ? `${s.type}:${s.id}:${s.subId}` : `${s.type}:${s.id}`)).join(';');
 }
 
-/** `composite`: an agent or tool whose own sub-points interrupted (it carries them as `subs`). */
-export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'custom' | 'composite';
+/**
+ * `composite`: an agent or tool whose own sub-points interrupted (it carries them as `subs`). `budget`:
+ * a run's budget is reached; resumed with `{ raise: { max_cost: 5 } }` it goes on.
+ */
+export type InterruptKind = 'approval' | 'input' | 'plan_review' | 'budget' | 'custom' | 'composite';
 
 /** What a person is asked. Built-in kinds fill the matching fields; `custom` may carry anything in `data`. */
 export interface InterruptDetails {
@@ -34,6 +37,8 @@ export interface InterruptDetails {
   diff?: string | undefined;
   /** For plan_review: the proposed steps. */
   plan?: string[] | undefined;
+  /** For budget: which budget (`max_cost`, …), what was spent and its limit. */
+  budget?: { name: string; spent: number; limit: number } | undefined;
   data?: unknown | undefined;
 }
 

@@ -199,7 +199,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
     const r = await live.record();
     const busy = await live.busy();
     if (!busy && !isResumable(r, busy)) throw new HttpError(409, 'no_interrupts', `session ${r.id} has no stopped turn to continue (status: ${servedStatus(r.status, busy)})`);
-    if (r.pendingInterrupts.length && !answersAnything(body)) throw new HttpError(400, 'invalid_body', 'give targets, approve, reject, always or input');
+    if (r.pendingInterrupts.length && !answersAnything(body)) throw new HttpError(400, 'invalid_body', 'give targets, approve, reject, always, input or raise');
     return turn(c, live, { targets: targetsFromFlags(r.pendingInterrupts, body), grants: grantsFromFlags(r.pendingInterrupts, body) });
   });
   app.post('/v1/sessions/:id/cancel', async (c) => {

@@ -21,7 +21,7 @@ export const UsageSchema = z.object({
 export const PendingInterruptSchema = z.object({
   id: z.string(),
   address: z.string(),
-  kind: z.enum(['approval', 'input', 'plan_review', 'custom', 'composite']),
+  kind: z.enum(['approval', 'input', 'plan_review', 'budget', 'custom', 'composite']),
   tool: z.string().optional(),
   callId: z.string().optional(),
   arguments: z.unknown().optional(),
@@ -29,6 +29,10 @@ export const PendingInterruptSchema = z.object({
   alwaysAsks: z.boolean().optional().describe('The tool asks before every call here (shell without its sandbox): "always allow" does not apply to it'),
   plan: z.array(z.string()).optional(),
   diff: z.string().optional().describe('What the call would change, as a unified diff'),
+  budget: z
+    .object({ name: z.string(), spent: z.number(), limit: z.number() })
+    .optional()
+    .describe('A budget reached (max_cost, max_model_calls, …): answer {"raise": {"max_cost": 5}} to go on'),
   data: z.unknown().optional(),
   message: z.string(),
 });

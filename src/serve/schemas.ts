@@ -34,10 +34,11 @@ export const InterruptsBody = z.strictObject({
   reason: z.string().optional().describe('Why they were rejected (told to the model)'),
   input: z.string().optional().describe('The answer to every pending question'),
   always: z.array(z.string()).optional().describe('Approval ids to approve and whose tools then run without asking for the rest of the session ([]: every pending approval)'),
+  raise: z.record(z.string(), z.number()).optional().describe('New limits for the budgets the run stopped at: {"max_cost": 5, "max_model_calls": 40}'),
 });
 
 /** The body answers something (a cancelled turn's `{}` answers nothing). */
-export const answersAnything = (b: z.infer<typeof InterruptsBody>) => !!(b.targets || b.approve || b.reject || b.always || b.input !== undefined);
+export const answersAnything = (b: z.infer<typeof InterruptsBody>) => !!(b.targets || b.approve || b.reject || b.always || b.raise || b.input !== undefined);
 
 /** The error body of every failed request. */
 export const ErrorBody = z.object({

@@ -13,6 +13,7 @@ export function InterruptCards({ pending, onAnswer, onAlways }: { pending: Pendi
         const answer: Answer = (data) => onAnswer({ [p.id]: data });
         if (p.kind === 'approval') return <ApprovalCard key={p.id} p={p} onAnswer={answer} onAlways={() => onAlways(p.id)} />;
         if (p.kind === 'plan_review') return <PlanCard key={p.id} p={p} onAnswer={answer} />;
+        if (p.kind === 'budget' && p.budget) return <BudgetCard key={p.id} p={p} budget={p.budget} onAnswer={answer} />;
         return <QuestionCard key={p.id} p={p} onAnswer={answer} />;
       })}
     </section>
@@ -97,6 +98,48 @@ function PlanCard({ p, onAnswer }: { p: PendingInterrupt; onAnswer: Answer }) {
         </button>
       </div>
     </div>
+  );
+}
+
+/** A budget the run reached: raise it (twice the limit unless another figure is typed) and go on, or stop the run here. */
+function BudgetCard({ p, budget, onAnswer }: { p: PendingInterrupt; budget: NonNullable<PendingInterrupt['budget']>; onAnswer: Answer }) {
+  const dollars = budget.name === 'max_cost';
+  const figure = (n: number) => (dollars ? `$${n.toFixed(2)}` : String(n));
+  const [limit, setLimit] = useState(() => String(dollars ? Math.round(budget.limit * 200) / 100 : Math.max(1, Math.ceil(budget.limit * 2))));
+  const [problem, setProblem] = useState('');
+  const raise = () => {
+    const n = Number(limit.replace(/^\$/, ''));
+    if (!Number.isFinite(n) || n <= budget.limit || (!dollars && !Number.isInteger(n))) return setProblem(`give a ${dollars ? 'figure' : 'whole number'} above ${figure(budget.limit)}`);
+    onAnswer({ raise: { [budget.name]: n } });
+  };
+  return (
+    <form
+      className="card budget"
+      data-interrupt={p.id}
+      aria-label="budget reached"
+      onSubmit={(e) => {
+        e.preventDefault();
+        raise();
+      }}
+    >
+      <div className="card-title">
+        Budget reached: <b>{budget.name}</b> ({figure(budget.spent)} spent of {figure(budget.limit)})
+      </div>
+      <input aria-label="new limit" value={limit} onChange={(e) => setLimit(e.target.value)} />
+      {problem ? (
+        <div className="note error" role="alert">
+          {problem}
+        </div>
+      ) : null}
+      <div className="buttons">
+        <button type="submit" className="primary">
+          Raise and go on
+        </button>
+        <button type="button" className="danger" onClick={() => onAnswer({ stop: true })}>
+          Stop here
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -22,6 +22,8 @@ export interface PendingInterrupt {
   diff?: string;
   /** The tool asks before every call here (shell without its sandbox): "always allow" would not apply. */
   alwaysAsks?: boolean;
+  /** A budget reached (kind `budget`): which, what was spent, and its limit. */
+  budget?: { name: string; spent: number; limit: number };
 }
 
 export interface Todo {

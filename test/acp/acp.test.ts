@@ -299,6 +299,27 @@ describe('adk acp', () => {
     }
   });
 
+  it('adk acp --max-model-calls: a reached budget is a permission request; raise goes on where it stopped, stop ends the turn', async () => {
+    const read = (i: number) => ({ toolCalls: [{ id: `r${i}`, name: 'read_file', arguments: { path: 'agents.yaml' } }] });
+    server().enqueue(read(1), read(2), { content: 'Read twice.' }, read(3), read(4));
+    const e = editor({ args: ['--max-model-calls', '2'] });
+    const { sessionId } = await newSession(e);
+    e.answers.push('allow_once', 'reject_once');
+    const first = await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read it' }] });
+    expect(first.stopReason).toBe('end_turn');
+    const raise = e.permissions[0]!;
+    expect(raise.toolCall).toMatchObject({ title: 'Budget reached: max_model_calls (2 spent of 2)' });
+    expect(raise.options.map((o) => o.name)).toEqual(['Raise max_model_calls to 4 and go on', 'Stop the run here']);
+    expect(server().chatRequests).toHaveLength(3);
+    // The run went on with its history (both reads' results), not from scratch.
+    expect(toolMessagesOf(server().chatRequests[2]!)).toHaveLength(2);
+    // A new prompt starts a fresh budget; at the request, stop ends the turn: ACP's max_turn_requests.
+    const second = await e.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
+    expect(e.permissions).toHaveLength(2);
+    expect(second.stopReason).toBe('max_turn_requests');
+    expect(server().chatRequests).toHaveLength(5);
+  });
+
   it('a plan review is a permission request showing the plan: accept goes on, revise tells the model', async () => {
     writeAgentsFile(dir, AGENTS.replace('ask_user]', 'ask_user, review_plan]'));
     server().enqueue(

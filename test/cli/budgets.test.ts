@@ -112,4 +112,68 @@ describe('adk run budgets', () => {
       expect(r.stderr).toContain(message);
     }
   });
+
+  it('a reached budget is an interrupt: adk resume ID --raise max_model_calls=N goes on from that point, counting on', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever(4), { content: 'all done' });
+    const first = await expectExit(['run', '--json', '--allow', 'shell', '--max-model-calls', '2', 'go'], 1, { env, cwd });
+    const id = first.lines[0]!.sessionId as string;
+    expect(first.lines.at(-1)).toMatchObject({ type: 'done', status: 'incomplete', reason: 'budget' });
+    expect(first.stderr).toContain(`adk resume ${id} --raise max_model_calls=4 goes on`);
+    const waiting = ofType(first.lines, 'interrupt').at(-1)!;
+    expect(waiting.interrupts).toMatchObject([{ kind: 'budget', budget: { name: 'max_model_calls', spent: 2, limit: 2 } }]);
+    expect(server().chatRequests).toHaveLength(2);
+    // Raised to 4: two more calls (the run counts on from 2, it does not start over), then it stops again.
+    const second = await expectExit(['resume', id, '--json', '--allow', 'shell', '--raise', 'max_model_calls=4'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(4);
+    expect(second.stderr).toContain('budget reached: max_model_calls (4 spent of 4)');
+    // The history went on from where it stopped: the third request carries the first two calls' results.
+    expect(JSON.stringify(server().chatRequests[2]!.body.messages)).toContain('touch step1.txt');
+    await expectExit(['resume', id, '--json', '--allow', 'shell', '--raise', 'max_model_calls=10'], 0, { env, cwd });
+    expect(server().chatRequests).toHaveLength(5);
+    expect(['step0.txt', 'step3.txt', 'step4.txt'].map((f) => existsSync(join(cwd, f)))).toEqual([true, true, false]);
+    // Nothing left to raise now.
+    const none = await runCli(['resume', id, '--raise', 'max_cost=5'], { env, cwd });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain('has no pending interrupts');
+  });
+
+  it("a sub-agent's budget interrupt is raised where it stopped, inside the agent tool", async () => {
+    const { cwd, env } = setup();
+    server().enqueue({ toolCalls: [{ id: 'h', name: 'helper', arguments: { request: 'help' } }] }, step(0), step(1), { content: 'helped' }, { content: 'boss done' });
+    const first = await expectExit(['run', '--json', '--allow', 'shell', '--max-model-calls', '2', 'go'], 1, { env, cwd });
+    const id = first.lines[0]!.sessionId as string;
+    expect(ofType(first.lines, 'interrupt').at(-1)!.interrupts).toMatchObject([{ kind: 'budget', address: expect.stringContaining('tool:helper') }]);
+    const r = await expectExit(['resume', id, '--json', '--allow', 'shell', '--raise', 'max-model-calls=9'], 0, { env, cwd });
+    expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed' });
+    expect(server().chatRequests).toHaveLength(5);
+    // The helper went on with its own history (its first call's result), not from scratch.
+    expect(JSON.stringify(server().chatRequests[2]!.body.messages)).toContain('touch step0.txt');
+  });
+
+  it("--max-turns counts the run's own model calls, not those of agents run as tools", async () => {
+    const { cwd, env } = setup();
+    server().enqueue({ toolCalls: [{ id: 'h', name: 'helper', arguments: { request: 'help' } }] }, step(0), step(1), { content: 'helped' }, ...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', '--max-turns', '2', 'go'], 1, { env, cwd });
+    // The boss's 2 turns and the helper's 3 calls in between.
+    expect(server().chatRequests).toHaveLength(5);
+    expect(r.stderr).toContain('budget reached: max_turns (2 spent of 2)');
+  });
+
+  it('--raise names a budget and a number', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever());
+    const first = await expectExit(['run', '--json', '--allow', 'shell', '--max-model-calls', '1', 'go'], 1, { env, cwd });
+    const id = first.lines[0]!.sessionId as string;
+    for (const [value, message] of [
+      ['max_money=5', "cannot raise 'max_money': budgets are max_turns, max_model_calls, max_tool_calls, max_tokens, max_cost"],
+      ['max_cost', '--raise max_cost: expected budget=value'],
+      ['max_model_calls=1.5', 'cannot raise max_model_calls to 1.5: give a whole number'],
+    ]) {
+      const r = await runCli(['resume', id, '--raise', value!], { env, cwd });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(message);
+    }
+    expect(server().chatRequests).toHaveLength(1);
+  });
 });

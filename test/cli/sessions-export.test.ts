@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { expectExit, runCli, serverEnv, sessionIdOf, tempDir, tempHome, useServer, writeAgentsFile } from './helpers.js';
 

@@ -62,8 +62,9 @@ const packageJson = (fmt: string) => JSON.stringify({ name: 'victim', version: '
 describe.skipIf(!hasBwrap)('a trusted hook runs in the sandbox', () => {
   it("`npm run fmt`, its script rewritten by a sandboxed command after trust: the new script runs in the sandbox, never on the host", async () => {
     const { ws, outside } = await workspace({ command: 'npm run --silent fmt' }, { 'package.json': packageJson('touch formatted') });
-    await callTool(ws);
-    expect(existsSync(join(ws, 'formatted'))).toBe(true);
+    // (what the hook said is part of the check: a failure under load shows why the script did not run)
+    const said = await callTool(ws);
+    expect({ formatted: existsSync(join(ws, 'formatted')), said }).toEqual({ formatted: true, said: [] });
     // What an approved command in the sandbox can do: the workspace is writable.
     writeFileSync(join(ws, 'package.json'), packageJson(`touch ${outside}/pwned; touch in-workspace`));
     await callTool(ws);

@@ -7,6 +7,7 @@ import { SessionHub } from '../../src/serve/session-hub.js';
 import { Conversation } from '../../src/core/conversation/conversation.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { readSse, type SseEvent } from './sse.js';
+import type { BudgetLimits } from '../../src/core/index.js';
 
 // Issue 17: `adk serve`'s HTTP API, over real HTTP on a loopback port.
 const open: Array<{ server: RunningServer; stores: AdkStores }> = [];
@@ -21,12 +22,12 @@ let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
 /** A served hub on a loopback port; a token unless `unauthenticated` says otherwise (`call` sends it). */
-async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigins?: string[]; tools?: Tool<any>[] } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigins?: string[]; tools?: Tool<any>[]; budget?: BudgetLimits } = {}) {
   if (!opts.unauthenticated) opts = { token: 'test-token-0123456789', ...opts };
   ran = [];
   const stores = await openAdkStores('memory://');
   const model = new ScriptedChatModel(replies);
-  const team = () => ({ agent: new ChatModelAgent({ name: 'assistant', description: 'helps', model, tools: [touch, ...(opts.tools ?? [])], approval: ['touch'] }) });
+  const team = () => ({ agent: new ChatModelAgent({ name: 'assistant', description: 'helps', model, tools: [touch, ...(opts.tools ?? [])], approval: ['touch'] }), budget: opts.budget });
   const hub = new SessionHub({
     stores,
     newTeam: async (agent) => {
@@ -36,7 +37,7 @@ async function serve(replies: ScriptedReply[], opts: { token?: string; unauthent
     sessionTeam: async () => team(),
     idleMs: opts.idleMs,
   });
-  const { host = '127.0.0.1', tools: _tools, idleMs: _idle, ...appOpts } = opts;
+  const { host = '127.0.0.1', tools: _tools, idleMs: _idle, budget: _budget, ...appOpts } = opts;
   const server = await startServer({ hub, agents: () => ({ name: 'assistant', children: [] }), secrets: ['sk-secret-value-123'], ...appOpts }, { host, port: 0 });
   open.push({ server, stores });
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
@@ -198,6 +199,25 @@ describe('adk serve: streams, interrupts, cancel', () => {
     expect(resumed.at(-1)!.data).toMatchObject({ status: 'completed', output: 'Made it.' });
     expect(ran).toEqual(['a.txt']);
     expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { approve: [] } })).status).toBe(409);
+  });
+
+  it('a budget reached is an interrupt (kind budget, with its figures); {"raise": …} over HTTP goes on, counting on', async () => {
+    const tick = (i: number) => ({ toolCalls: [{ id: `t${i}`, name: 'echo_time', arguments: {} }] });
+    const echoTime: Tool<Record<string, never>> = { name: 'echo_time', description: 'Says a time.', parameters: z.object({}), readOnly: true, execute: () => 'noon' };
+    const { call, newSession } = await serve([tick(1), tick(2), tick(3), { content: 'Ticked.' }], { tools: [echoTime], budget: { maxModelCalls: 2 } });
+    const id = await newSession();
+    const events = await readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'tick' } }));
+    const interrupt = events.find((e) => e.event === 'interrupt')!;
+    expect(interrupt.data.interrupts[0]).toMatchObject({ kind: 'budget', budget: { name: 'max_model_calls', spent: 2, limit: 2 } });
+    expect(events.at(-1)!.data.status).toBe('interrupted');
+    const shown = (await (await call(`/v1/sessions/${id}`)).json()) as any;
+    expect(shown.pending).toMatchObject([{ kind: 'budget', budget: { name: 'max_model_calls' } }]);
+    // A raise that names no budget, or a bad figure, is refused before anything runs.
+    expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_money: 5 } } })).status).toBe(400);
+    expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_model_calls: -1 } } })).status).toBe(400);
+    const resumed = await readSse(await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_model_calls: 4 } } }));
+    expect(resumed.at(-1)!.data).toMatchObject({ status: 'completed', output: 'Ticked.' });
+    expect(resumed.filter((e) => e.event === 'tool_result')).toHaveLength(1);
   });
 
   it('closing the stream does not stop the turn; POST /cancel does, and the turn is saved resumable', async () => {

@@ -192,7 +192,7 @@ export class AcpSession {
     for (const c of interrupts) {
       if (c.cancelled) continue;
       const w = describeInterrupt(c);
-      if (w.kind === 'approval' || w.kind === 'plan_review') {
+      if (w.kind === 'approval' || w.kind === 'plan_review' || (w.kind === 'budget' && w.budget)) {
         const request = await permissionRequest(this.id, w, this.conv.team.workspace);
         await this.flushed();
         const res = await this.client.request('session/request_permission', request, { cancellationSignal: signal, stopWaitingOnCancel: true }).catch((e: unknown) => {
@@ -246,8 +246,9 @@ export class AcpSession {
 const STOP: Partial<Record<RunSummary['status'], (s: RunSummary) => StopReason>> = {
   completed: () => 'end_turn',
   cancelled: () => 'cancelled',
-  // A reply cut off by its token limit; a content filter or a refusal is the model declining.
-  incomplete: (s) => (s.incompleteReason === 'length' ? 'max_tokens' : s.incompleteReason ? 'refusal' : 'end_turn'),
+  // A reply cut off by its token limit; a budget reached (ACP's "maximum number of model requests in
+  // a single turn"); a content filter or a refusal is the model declining.
+  incomplete: (s) => (s.incompleteReason === 'length' ? 'max_tokens' : s.incompleteReason === 'budget' ? 'max_turn_requests' : s.incompleteReason ? 'refusal' : 'end_turn'),
 };
 
 const secrets = () => [...secretsFromEnv(), ...configSecretValues()];

@@ -3,6 +3,7 @@ import type { describeInterrupt } from '../../core/conversation/describe-interru
 
 /** A waiting interrupt as adk describes it (kind, tool, call, arguments, plan, message). */
 export type Waiting = ReturnType<typeof describeInterrupt>;
+import { budgetFigure, suggestedLimit } from '../../core/agents/run-budget.js';
 import { parsedArgs, textContent, toolDiff, toolKind, toolLocations, toolTitle } from './tool-call-view.js';
 
 /** The option ids adk offers, and what each means for the waiting call. */
@@ -20,8 +21,21 @@ const PLAN_OPTIONS: PermissionOption[] = [
   { optionId: 'reject_once', name: 'Revise the plan', kind: 'reject_once' },
 ];
 
-/** The permission request for an approval or a plan review: the call as the editor shows it, and the choices. */
+/** A reached budget: raise it (to twice its limit) and go on, or end the run here. */
+function budgetOptions(b: { name: string; limit: number }): PermissionOption[] {
+  return [
+    { optionId: 'allow_once', name: `Raise ${b.name} to ${budgetFigure(b.name, suggestedLimit(b.name, b.limit))} and go on`, kind: 'allow_once' },
+    { optionId: 'reject_once', name: 'Stop the run here', kind: 'reject_once' },
+  ];
+}
+
+/** The permission request for an approval, a plan review or a reached budget: what the editor shows, and the choices. */
 export async function permissionRequest(sessionId: string, p: Waiting, workspace: string): Promise<RequestPermissionRequest> {
+  if (p.kind === 'budget' && p.budget) {
+    const { name, spent, limit } = p.budget;
+    const title = `Budget reached: ${name} (${budgetFigure(name, spent)} spent of ${budgetFigure(name, limit)})`;
+    return { sessionId, toolCall: { toolCallId: p.id, title, kind: 'other', status: 'pending', content: [textContent(p.message)] }, options: budgetOptions(p.budget) };
+  }
   if (p.kind === 'plan_review') {
     const plan = Array.isArray(p.plan) ? p.plan.map((step, i) => `${i + 1}. ${String(step)}`).join('\n') : typeof p.plan === 'string' ? p.plan : p.plan ? JSON.stringify(p.plan, null, 2) : '';
     const text = [p.message, plan].filter(Boolean).join('\n\n');
@@ -55,6 +69,7 @@ function callIdOf(p: Waiting): string {
 export function answerFor(p: Waiting, choice: PermissionChoice): unknown {
   const allow = choice === 'allow_once' || choice === 'allow_always';
   if (p.kind === 'plan_review') return allow ? { accept: true } : { accept: false, feedback: 'Please revise the plan.' };
+  if (p.kind === 'budget' && p.budget) return allow ? { raise: { [p.budget.name]: suggestedLimit(p.budget.name, p.budget.limit) } } : { stop: true };
   return allow ? { approved: true } : { approved: false, reason: choice === 'reject_always' ? 'The user rejects every call of this tool in this session.' : undefined };
 }
 

@@ -77,10 +77,11 @@ export async function prepareRepl(o: ReplOptions): Promise<ReplStart> {
     items.push({ kind: 'info', tone: 'muted', text: `adk · ${o.team.agent.name} · session ${conv.id} · /help for commands` });
   }
   const pending = o.record?.status === 'interrupted' ? o.record.pendingInterrupts : [];
-  const initialInterrupts: InterruptContext[] = pending.map((p) => ({
-    id: p.id,
-    address: p.address,
-    info: { kind: p.kind, message: p.message, tool: p.tool, arguments: p.arguments, callId: p.callId, ...(p.mayHaveRun ? { mayHaveRun: true } : {}), ...(p.alwaysAsks ? { alwaysAsks: true } : {}) },
+  // Everything the question was saved with (a diff, a plan, a budget's figures), as the run asked it.
+  const initialInterrupts: InterruptContext[] = pending.map(({ id, address, mayHaveRun, alwaysAsks, ...info }) => ({
+    id,
+    address,
+    info: { ...info, ...(mayHaveRun ? { mayHaveRun: true } : {}), ...(alwaysAsks ? { alwaysAsks: true } : {}) },
   }));
   const open = !!o.record?.checkpointId;
   return { host, initialItems: items, initialInterrupts, initialTodos: open ? (o.record?.todos as Todo[] | undefined) : undefined };

@@ -7,8 +7,9 @@ import { configSecretValues } from '../secrets.js';
 import { sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam } from '../team.js';
+import { budgetLimits, type BudgetFlags } from '../unattended.js';
 
-export interface WorkerCommandOptions {
+export interface WorkerCommandOptions extends BudgetFlags {
   model?: string;
   concurrency?: string;
 }
@@ -20,6 +21,8 @@ export interface WorkerCommandOptions {
 export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const concurrency = opts.concurrency === undefined ? 1 : Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a whole number of at least 1, not '${opts.concurrency}'`);
+  // Each turn's caps, for every turn this worker runs.
+  const budget = budgetLimits(opts);
   const stores = await openStores(env);
   if (stores.kv.kind !== 'redis') {
     await stores.close();
@@ -33,7 +36,7 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
     worker = await startTurnWorker({
       stores,
       redisUrl: env.ADK_STORE!.trim(),
-      sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
+      sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...(budget ? { budget } : {}) }),
       queueKey,
       concurrency,
       lockMs,

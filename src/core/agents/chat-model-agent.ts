@@ -1,6 +1,7 @@
 import { generate } from '../async-queue.js';
-import { cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
-import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
+import { BudgetExceededError, cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
+import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptDetails, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
+import { budgetReached, raiseOf } from './run-budget.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
 import { systemMessage, userMessage, type Message } from '../schema/message.js';
@@ -281,7 +282,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     const callOptions = callOptionsFor(ctx, this.name);
     const modelCall: ModelHandler = async (messages, options) => {
       // Before the call starts (a replayed one is not asked: the journal answers above this): a budget never cuts a call in half.
-      ctx.budget?.beforeModelCall(this.config.model);
+      ctx.budget?.beforeModelCall(this.config.model, isTurn(ctx));
       const reply = await callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
       ctx.budget?.spent(reply.usage, this.config.model.price);
       return reply;
@@ -331,6 +332,14 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         if (!state?.messages) throw new Error(`agent '${this.name}' cannot resume: its saved state is missing`);
         const restored = structuredClone(state);
         restored.values ??= {};
+        // A budget interrupt answered with `{ raise: {...} }`: the new limits hold for the rest of the run.
+        const raise = info.hasData ? raiseOf(info.data) : undefined;
+        // `{ stop: true }`: the person ends the run at the budget (incomplete, reason budget).
+        if (info.hasData && (info.data as { stop?: unknown } | null)?.stop === true) throw ctx.budget?.reached(isTurn(ctx)) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
+        if (raise) {
+          if (!ctx.budget) throw new Error(`agent '${this.name}' was asked to raise a budget, but this run has none`);
+          ctx.budget.raise(raise);
+        }
         const { run } = await this.startRun(this.prepare(), ctx, restored.values, emit);
         await this.loopWithHooks(run, restored, ctx, emit);
       },
@@ -365,6 +374,9 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
       if (!state.done || !last?.toolCalls?.length) {
         if (ctx.signal.aborted) return this.cancel(state, [], ctx, emit);
         if (state.remainingIterations <= 0) throw new MaxIterationsError(this.maxIterations);
+        // A budget reached stops the run here, its state saved: raised and resumed, the loop goes on.
+        const over = ctx.budget?.reached(isTurn(ctx));
+        if (over) return this.budgetStop(state, over, ctx, emit);
         state.remainingIterations--;
         let reply: Message;
         try {
@@ -463,6 +475,15 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     throw cancelledBy(ctx.signal);
   }
 
+  /** A budget is reached before the next model call: the run waits, at this safe point, for a person to raise it. */
+  private budgetStop(state: ReactState, over: BudgetExceededError, ctx: RunContext, emit: (e: AgentEvent) => void): AgentEnd {
+    const budget = budgetReached(over);
+    const info: InterruptDetails = { kind: 'budget', message: over.message, budget };
+    const signal = makeSignal(ctx.address, info, state);
+    emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
+    return { interrupted: true };
+  }
+
   /**
    * Checks a final answer against the output schema: a match is its value (emitted as
    * `output.structured` once the run ends with it); a miss is answered with the problem so the loop
@@ -492,3 +513,6 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     if (this.config.outputKey) ctx.session.values[this.config.outputKey] = text;
   }
 }
+
+/** A model call of the run's own agents counts as a turn; one of an agent run as a tool (under a tool segment) does not. */
+const isTurn = (ctx: RunContext) => !ctx.address.some((s) => s.type === 'tool');

@@ -4,6 +4,8 @@ import { costUsd, formatUsd, type ModelPrice } from '../models/pricing.js';
 
 /** A run's caps, over every agent of it (sub-agents and agent tools included). */
 export interface BudgetLimits {
+  /** Model calls of the run's own agents (the transfer chain), not of agents run as tools: Claude Code's `--max-turns`. */
+  maxTurns?: number | undefined;
   maxModelCalls?: number | undefined;
   maxToolCalls?: number | undefined;
   /** Prompt and completion tokens together, as the providers report them (adk's estimate where they do not). */
@@ -12,33 +14,101 @@ export interface BudgetLimits {
   maxCost?: number | undefined;
 }
 
+/** A budget's name as people write it (`--raise max_cost=5`, `budget:` in agents files). */
+export type BudgetName = 'max_turns' | 'max_model_calls' | 'max_tool_calls' | 'max_tokens' | 'max_cost';
+
+/** Each name's field in BudgetLimits. */
+export const BUDGET_FIELDS: Record<BudgetName, keyof BudgetLimits> = {
+  max_turns: 'maxTurns',
+  max_model_calls: 'maxModelCalls',
+  max_tool_calls: 'maxToolCalls',
+  max_tokens: 'maxTokens',
+  max_cost: 'maxCost',
+};
+
+/** What a budget interrupt says: which budget, what was spent, and its limit. */
+export interface BudgetReached {
+  name: BudgetName;
+  spent: number;
+  limit: number;
+}
+
+/** What a run has spent so far. */
+export interface BudgetSpent {
+  turns: number;
+  modelCalls: number;
+  toolCalls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** A budget as a session saves it, so a run resumed in another process goes on counting. */
+export interface BudgetState {
+  limits: BudgetLimits;
+  spent: BudgetSpent;
+}
+
+/** The resume data that raises budgets: `{ raise: { max_model_calls: 40 } }`; `{ stop: true }` ends the run at the budget (incomplete); anything else leaves them as they are (the run stops again). */
+export interface BudgetRaise {
+  raise: Partial<Record<BudgetName, number>>;
+}
+
 /**
  * What a run has spent against its limits, shared by every agent of the run (the RunContext carries
- * it into sub-agents). Checked before each model or tool call starts, never during one: reaching a
- * limit ends the run with BudgetExceededError (status `incomplete`, reason `budget`).
+ * it into sub-agents). Checked before each model or tool call starts, never during one. A ChatModelAgent
+ * that finds a limit reached stops at that safe point with a `budget` interrupt; resuming it with
+ * `{ raise: {...} }` goes on. A model call made elsewhere (a summary) past a limit throws
+ * BudgetExceededError instead: the run ends incomplete (reason `budget`).
  */
 export class RunBudget {
+  turns = 0;
   modelCalls = 0;
   toolCalls = 0;
   tokens = 0;
   costUsd = 0;
-  /** A budget found spent between model calls (a tool call refused): the next model call does not start. */
-  private exhausted: BudgetExceededError | undefined;
+  /** A tool call was refused for max_tool_calls: the next model call does not start until it is raised. */
+  private toolsRefused = false;
+  readonly limits: BudgetLimits;
 
-  constructor(readonly limits: BudgetLimits) {}
+  constructor(limits: BudgetLimits) {
+    this.limits = { ...limits };
+  }
+
+  /** A budget saved with a session, counting on from where it stood. */
+  static restore(state: BudgetState): RunBudget {
+    const b = new RunBudget(state.limits);
+    Object.assign(b, { turns: state.spent.turns ?? 0, modelCalls: state.spent.modelCalls, toolCalls: state.spent.toolCalls, tokens: state.spent.tokens, costUsd: state.spent.costUsd });
+    return b;
+  }
+
+  /** What a session saves. */
+  state(): BudgetState {
+    return { limits: { ...this.limits }, spent: { turns: this.turns, modelCalls: this.modelCalls, toolCalls: this.toolCalls, tokens: this.tokens, costUsd: this.costUsd } };
+  }
+
+  /**
+   * The budget the next model call would pass, if one is reached (nothing is counted). `turn`: the call
+   * is one of the run's own agents' (not of an agent run as a tool).
+   */
+  reached(turn = true): BudgetExceededError | undefined {
+    const { maxTurns, maxModelCalls, maxToolCalls, maxTokens, maxCost } = this.limits;
+    if (maxCost !== undefined && this.costUsd >= maxCost) return new BudgetExceededError('max_cost', this.costUsd, maxCost, `budget reached: max_cost (${formatUsd(this.costUsd)} spent of ${formatUsd(maxCost)}); the run stopped before the next call`);
+    if (maxModelCalls !== undefined && this.modelCalls >= maxModelCalls) return new BudgetExceededError('max_model_calls', this.modelCalls, maxModelCalls);
+    if (turn && maxTurns !== undefined && this.turns >= maxTurns) return new BudgetExceededError('max_turns', this.turns, maxTurns);
+    if (maxTokens !== undefined && this.tokens >= maxTokens) return new BudgetExceededError('max_tokens', this.tokens, maxTokens);
+    if (this.toolsRefused && maxToolCalls !== undefined && this.toolCalls >= maxToolCalls) return new BudgetExceededError('max_tool_calls', this.toolCalls, maxToolCalls);
+    return undefined;
+  }
 
   /** Before a model call: throws when a limit is reached, else counts the call. */
-  beforeModelCall(model?: { modelName: string; price?: ModelPrice | undefined }): void {
-    if (this.exhausted) throw this.exhausted;
-    const { maxModelCalls, maxTokens, maxCost } = this.limits;
-    if (maxCost !== undefined) {
-      // A cap that cannot be counted is no cap: a model without a price does not run under one.
-      if (model && !model.price) throw new BudgetExceededError('max_cost', 0, maxCost, `the price of model '${model.modelName}' is unknown, so a cost budget cannot be kept; set price: { input, output } (USD per 1M tokens) on its models: entry`);
-      if (this.costUsd >= maxCost) throw new BudgetExceededError('max_cost', this.costUsd, maxCost, `budget reached: max_cost (${formatUsd(this.costUsd)} spent of ${formatUsd(maxCost)}); the run stopped before the next call`);
-    }
-    if (maxModelCalls !== undefined && this.modelCalls >= maxModelCalls) throw new BudgetExceededError('max_model_calls', this.modelCalls, maxModelCalls);
-    if (maxTokens !== undefined && this.tokens >= maxTokens) throw new BudgetExceededError('max_tokens', this.tokens, maxTokens);
+  beforeModelCall(model?: { modelName: string; price?: ModelPrice | undefined }, turn = true): void {
+    const { maxCost } = this.limits;
+    // A cap that cannot be counted is no cap: a model without a price does not run under one (raising it would not help).
+    if (maxCost !== undefined && model && !model.price) throw new BudgetExceededError('max_cost', 0, maxCost, `the price of model '${model.modelName}' is unknown, so a cost budget cannot be kept; set price: { input, output } (USD per 1M tokens) on its models: entry`);
+    const over = this.reached(turn);
+    if (over) throw over;
     this.modelCalls++;
+    if (turn) this.turns++;
   }
 
   /** A reply's tokens, and their cost at the model's price. */
@@ -51,15 +121,47 @@ export class RunBudget {
   /**
    * Before a tool call: the reason it may not start (the limit is reached), else undefined and the
    * call is counted. A refused call is answered, not thrown, so the other calls of its batch finish
-   * and are saved; the run then ends before its next model call.
+   * and are saved; the run then stops before its next model call.
    */
   beforeToolCall(): string | undefined {
     const { maxToolCalls } = this.limits;
     if (maxToolCalls !== undefined && this.toolCalls >= maxToolCalls) {
-      this.exhausted ??= new BudgetExceededError('max_tool_calls', this.toolCalls, maxToolCalls);
+      this.toolsRefused = true;
       return `Not run: this run's tool-call budget is spent (max_tool_calls ${maxToolCalls}).`;
     }
     this.toolCalls++;
     return undefined;
   }
+
+  /** New limits from a person (`--raise max_cost=5`, the REPL's box): each must be a positive number. */
+  raise(raise: Partial<Record<string, unknown>>): void {
+    for (const [name, value] of Object.entries(raise)) {
+      const field = BUDGET_FIELDS[name as BudgetName];
+      if (!field) throw new Error(`cannot raise '${name}': budgets are ${Object.keys(BUDGET_FIELDS).join(', ')}`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`cannot raise ${name} to ${JSON.stringify(value)}: give a number above 0`);
+      this.limits[field] = value;
+      if (name === 'max_tool_calls') this.toolsRefused = false;
+    }
+  }
+}
+
+/** The budgets a resume's data raises, or undefined when it raises none. */
+export function raiseOf(data: unknown): Record<string, unknown> | undefined {
+  const raise = (data as Partial<BudgetRaise> | undefined)?.raise;
+  return raise && typeof raise === 'object' && !Array.isArray(raise) ? raise : undefined;
+}
+
+/** The name and figures of a BudgetExceededError, as its interrupt carries them. */
+export function budgetReached(e: BudgetExceededError): BudgetReached {
+  return { name: e.budget as BudgetName, spent: e.spent, limit: e.limit };
+}
+
+/** The limit offered when a person raises a reached budget without naming one: twice the old one (a cost to the cent). */
+export function suggestedLimit(name: string, limit: number): number {
+  return name === 'max_cost' ? Math.max(0.01, Math.round(limit * 200) / 100) : Math.max(1, Math.ceil(limit * 2));
+}
+
+/** A figure of a budget as people read it: dollars for `max_cost`, a count for the rest. */
+export function budgetFigure(name: string, n: number): string {
+  return name === 'max_cost' ? formatUsd(n) : String(n);
 }

@@ -17,6 +17,11 @@ export interface AnswerFlags {
   targets?: string | Record<string, unknown>;
   /** Approvals to approve whose tools are then allowed for the rest of the session (see `grantsFromFlags`). */
   always?: string[] | boolean;
+  /**
+   * New limits for the budgets a run stopped at: `{ max_cost: 5 }`, or the CLI's `['max_cost=5']`.
+   * Every pending budget interrupt is answered with them; a run whose budget is still reached stops again.
+   */
+  raise?: string[] | Record<string, number>;
 }
 
 /** How a person answers waiting interrupts: `adk resume` flags, the HTTP API's `/interrupts` body. */
@@ -56,7 +61,36 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
     targets[p.id] = p.kind === 'plan_review' ? { accept: false, feedback: flags.reason ?? 'Please revise the plan.' } : { approved: false, reason: flags.reason };
   }
   if (flags.input !== undefined) for (const p of pending.filter((x) => x.kind === 'input')) targets[p.id] = flags.input;
+  if (flags.raise !== undefined) {
+    const raise = raisedLimits(flags.raise);
+    const budgets = pending.filter((x) => x.kind === 'budget');
+    if (!budgets.length) throw new InvalidAnswerError(`--raise: no budget was reached here; pending: ${pending.map((p) => p.kind).join(', ') || 'none'}`);
+    for (const p of budgets) targets[p.id] = { raise };
+  }
   return targets;
+}
+
+const BUDGET_NAMES = ['max_turns', 'max_model_calls', 'max_tool_calls', 'max_tokens', 'max_cost'];
+
+/** `['max_cost=5', 'max-model-calls=40']` (or the object itself) as checked limits. */
+export function raisedLimits(raise: string[] | Record<string, unknown>): Record<string, number> {
+  const pairs = Array.isArray(raise)
+    ? raise.map((text) => {
+        const m = /^\s*([a-z_-]+)\s*=\s*\$?([^\s]+)\s*$/i.exec(text);
+        if (!m) throw new InvalidAnswerError(`--raise ${text}: expected budget=value, such as max_cost=5 or max_model_calls=40`);
+        return [m[1]!, Number(m[2]!.replace(/_/g, ''))] as const;
+      })
+    : Object.entries(raise);
+  const out: Record<string, number> = {};
+  for (const [key, value] of pairs) {
+    const name = key.toLowerCase().replace(/-/g, '_');
+    if (!BUDGET_NAMES.includes(name)) throw new InvalidAnswerError(`cannot raise '${key}': budgets are ${BUDGET_NAMES.join(', ')}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidAnswerError(`cannot raise ${name} to ${JSON.stringify(value)}: give a number above 0`);
+    if (name !== 'max_cost' && !Number.isSafeInteger(value)) throw new InvalidAnswerError(`cannot raise ${name} to ${value}: give a whole number`);
+    out[name] = value;
+  }
+  if (!Object.keys(out).length) throw new InvalidAnswerError('raise: name at least one budget, such as max_cost=5');
+  return out;
 }
 
 /** The tools that "always" answers allow from now on in the session (its grants). */

@@ -1,4 +1,4 @@
-import type { RunBudget } from '../agents/run-budget.js';
+import { RunBudget } from '../agents/run-budget.js';
 import { StoreError } from '../store/errors.js';
 import type { UsageEvent } from '../models/usage-meter.js';
 import { withRetry } from '../store/retry.js';
@@ -161,7 +161,10 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
 
   /** An existing session, read after its lease was taken. */
   static open<T extends ConversationTeam>(stores: AdkStores, team: T, record: SessionRecord, lease: SessionLease): Conversation<T> {
-    return new Conversation(stores, team, record, lease);
+    const conv = new Conversation(stores, team, record, lease);
+    // A run that stopped (a budget reached, a question, a cancel) goes on counting against the budget it had.
+    if (record.budget && record.checkpointId) conv.runBudget = RunBudget.restore(record.budget);
+    return conv;
   }
 
   /** Gives the session up for another process. */
@@ -193,8 +196,20 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    */
   mode?: ApprovalPolicy | undefined;
 
-  /** Caps for the runs this face starts (`adk run --max-model-calls`…): shared by each run until the face replaces it. */
-  budget?: RunBudget | undefined;
+  /**
+   * The budget of the run under way. A face that sets one (`adk run --max-model-calls`…) shares it
+   * across every run it starts (goal attempts, denial rounds) until it sets another; otherwise each new
+   * turn starts a fresh one from the team's `budget` limits, and a stopped run resumed counts on.
+   */
+  get budget(): RunBudget | undefined {
+    return this.runBudget;
+  }
+  set budget(budget: RunBudget | undefined) {
+    this.runBudget = budget;
+    this.budgetSetByFace = true;
+  }
+  private runBudget: RunBudget | undefined;
+  private budgetSetByFace = false;
 
   /**
    * What runs without asking: the mode, this session's grants, then the team's allow-list (agents.yaml,
@@ -327,6 +342,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    */
   async startTurn(input: UserInput, signal: AbortSignal, inbox?: RunInbox, opts: TurnStart = {}): Promise<AsyncIterable<AgentEvent>> {
     const { text } = splitInput(input);
+    if (!this.budgetSetByFace) this.runBudget = this.team.budget ? new RunBudget(this.team.budget) : undefined;
     const again = opts.turnId !== undefined && this.turnState(opts.turnId) === 'running';
     let compacted: ContextCompaction | undefined;
     let prior: HistoryEntry[];
@@ -468,6 +484,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   /** Records how the turn ended. A finished turn's messages join the history; an interrupted one waits. */
   async finishTurn(summary: TurnOutcome): Promise<void> {
     const r = this.record;
+    r.budget = this.runBudget?.state();
     r.usage.promptTokens += summary.usage.promptTokens;
     r.usage.completionTokens += summary.usage.completionTokens;
     r.status = summary.status;

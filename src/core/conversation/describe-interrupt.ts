@@ -13,6 +13,7 @@ export function describeInterrupt(c: InterruptContext) {
     ...(info.mayHaveRun ? { mayHaveRun: true } : {}),
     ...(info.alwaysAsks ? { alwaysAsks: true } : {}),
     ...(info.plan ? { plan: info.plan } : {}),
+    ...(info.budget ? { budget: info.budget } : {}),
     ...(info.diff ? { diff: info.diff } : {}),
     // A custom interrupt's data, or an MCP server's form (`{elicitation}`) for faces that draw forms.
     ...(info.data !== undefined ? { data: info.data } : {}),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { InterruptKind } from '../interrupt.js';
+import type { BudgetState } from '../agents/run-budget.js';
 import type { Message } from '../schema/message.js';
 
 /** 2: metadata under `session:<id>`, messages append-only under `sessionlog:<id>:<index>`. 1: one record with every message. */
@@ -33,6 +34,8 @@ export interface PendingInterrupt {
   alwaysAsks?: boolean | undefined;
   /** What the call would change (a unified diff), for tools that preview their writes. */
   diff?: string | undefined;
+  /** For a budget interrupt: which budget, spent and limit (`adk resume ID --raise max_cost=5` goes on). */
+  budget?: { name: string; spent: number; limit: number } | undefined;
   message: string;
 }
 
@@ -99,6 +102,8 @@ export interface SessionRecord {
   forkedFrom?: string | undefined;
   /** Goal mode (`adk run --until CHECK`): the check, the attempt under way, and whether it passed. */
   goal?: SessionGoal | undefined;
+  /** The budget of the run under way (its limits and what it spent), kept so a resumed run counts on. */
+  budget?: BudgetState | undefined;
   status: SessionStatus;
   checkpointId?: string | undefined;
   /** Messages of a turn that stopped (interrupted or cancelled) and may be resumed; kept out of `messages` until it ends. */
@@ -148,7 +153,8 @@ export const messageSchema = z.looseObject({
 export const pendingInterruptSchema = z.looseObject({
   id: z.string().min(1),
   address: z.string(),
-  kind: z.enum(['approval', 'input', 'plan_review', 'custom']),
+  kind: z.enum(['approval', 'input', 'plan_review', 'budget', 'custom']),
+  budget: z.looseObject({ name: z.string(), spent: z.number(), limit: z.number() }).optional(),
   tool: z.string().optional(),
   callId: z.string().optional(),
   arguments: z.unknown().optional(),
@@ -174,6 +180,7 @@ const metadataFields = {
   fileCheckpoints: z.array(z.looseObject({ message: count, before: z.string(), after: z.string().optional(), big: z.array(z.string()).optional() })).optional(),
   forkedFrom: z.string().optional(),
   goal: z.looseObject({ check: z.string().min(1), attempt: count, maxAttempts: count, met: z.boolean().optional() }).optional(),
+  budget: z.looseObject({ limits: z.looseObject({}), spent: z.looseObject({}) }).optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

@@ -1,6 +1,7 @@
 import { AskUserPrompt } from '../components/AskUserPrompt.js';
 import { ApprovalPrompt } from '../components/ApprovalPrompt.js';
 import { PlanReviewPrompt } from '../components/PlanReviewPrompt.js';
+import { BudgetPrompt } from '../components/BudgetPrompt.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 import type { PromptAnswer } from './answers.js';
 import { GuardKeys } from '../hooks/key-guard.js';
@@ -60,9 +61,13 @@ function PromptFor({ interrupt: p, counter, width, maxArgLines, compact, onAnswe
           onDecision={(decision) => onAnswer({ kind: 'plan_review', decision })}
         />
       );
-    default: {
-      const extra = info.kind === 'custom' && info.data !== undefined ? `\n${JSON.stringify(info.data, null, 2)}` : '';
-      return <AskUserPrompt agent={p.agent} question={`${info.message}${extra}`} width={width} counter={counter} onAnswer={(text) => onAnswer({ kind: 'input', text })} />;
-    }
+    case 'budget':
+      if (info.budget) {
+        const { name, spent, limit } = info.budget;
+        return <BudgetPrompt agent={p.agent} name={name} spent={spent} limit={limit} width={width} counter={counter} onDecision={(decision) => onAnswer({ kind: 'budget', name, decision })} />;
+      }
+      break;
   }
+  const extra = info.kind === 'custom' && info.data !== undefined ? `\n${JSON.stringify(info.data, null, 2)}` : '';
+  return <AskUserPrompt agent={p.agent} question={`${info.message}${extra}`} width={width} counter={counter} onAnswer={(text) => onAnswer({ kind: 'input', text })} />;
 }

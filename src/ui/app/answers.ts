@@ -1,13 +1,16 @@
 import { describeCall } from '../../core/middlewares/describe-call.js';
 import type { ApprovalChoice } from '../components/ApprovalPrompt.js';
 import type { PlanDecision } from '../components/PlanReviewPrompt.js';
+import type { BudgetDecision } from '../components/BudgetPrompt.js';
+import { budgetFigure } from '../../core/agents/run-budget.js';
 import type { PendingInterrupt } from '../state/transcript.js';
 
 /** What a prompt returns, per kind of interrupt. */
 export type PromptAnswer =
   | { kind: 'approval'; choice: ApprovalChoice }
   | { kind: 'input'; text: string }
-  | { kind: 'plan_review'; decision: PlanDecision };
+  | { kind: 'plan_review'; decision: PlanDecision }
+  | { kind: 'budget'; name: string; decision: BudgetDecision };
 
 /** The resume data the runtime expects for an answer (`always` stays in the app). */
 export function resumeData(answer: PromptAnswer): unknown {
@@ -22,6 +25,8 @@ export function resumeData(answer: PromptAnswer): unknown {
       return answer.text;
     case 'plan_review':
       return answer.decision;
+    case 'budget':
+      return 'raise' in answer.decision ? { raise: { [answer.name]: answer.decision.raise } } : { stop: true };
   }
 }
 
@@ -42,6 +47,8 @@ export function answerNote(p: PendingInterrupt, answer: PromptAnswer): string {
       return `↳ answered: ${answer.text || '(empty)'}`;
     case 'plan_review':
       return answer.decision.accept ? '✓ plan accepted' : `↳ plan feedback: ${answer.decision.feedback}`;
+    case 'budget':
+      return 'raise' in answer.decision ? `↑ raised ${answer.name} to ${budgetFigure(answer.name, answer.decision.raise)}` : `⊘ stopped at ${answer.name}`;
   }
 }
 

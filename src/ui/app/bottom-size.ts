@@ -23,6 +23,9 @@ export function estimatePromptRows(p: PendingInterrupt, width: number, rows: num
       return frame + text(p.info.message) + 2 + Math.min((p.info.diff ? diffRows(p.info.diff, width) : argRows(p.info.arguments, width)).length + 1, argLinesFor(rows) + 1) + 2 + approvalMenuRows(rows);
     case 'plan_review':
       return frame + text(p.info.message) + 2 + Math.min(planRows(p.info.plan ?? [], width).length, argLinesFor(rows) + 1) + 2;
+    case 'budget':
+      // The figures line, the hint line, a problem line and the field.
+      return frame + text(`${p.info.budget?.name ?? 'max_model_calls'}: 000000 spent of 000000. The run waits before its next model call.`) + text('Enter raises it to 000000 · type another limit · stop ends the run here') + 2;
     default:
       return frame + text(p.info.message) + 1 + (p.info.data === undefined ? 0 : text(JSON.stringify(p.info.data, null, 2)));
   }

@@ -425,7 +425,7 @@ export interface components {
             id: string;
             address: string;
             /** @enum {string} */
-            kind: "approval" | "input" | "plan_review" | "custom" | "composite";
+            kind: "approval" | "input" | "plan_review" | "budget" | "custom" | "composite";
             tool?: string;
             callId?: string;
             arguments?: unknown;
@@ -436,6 +436,12 @@ export interface components {
             plan?: string[];
             /** @description What the call would change, as a unified diff */
             diff?: string;
+            /** @description A budget reached (max_cost, max_model_calls, …): answer {"raise": {"max_cost": 5}} to go on */
+            budget?: {
+                name: string;
+                spent: number;
+                limit: number;
+            };
             data?: unknown;
             message: string;
         };
@@ -954,6 +960,10 @@ export interface operations {
                     input?: string;
                     /** @description Approval ids to approve and whose tools then run without asking for the rest of the session ([]: every pending approval) */
                     always?: string[];
+                    /** @description New limits for the budgets the run stopped at: {"max_cost": 5, "max_model_calls": 40} */
+                    raise?: {
+                        [key: string]: number;
+                    };
                 };
             };
         };

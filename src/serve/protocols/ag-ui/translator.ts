@@ -17,6 +17,7 @@ interface InterruptPoint {
   arguments?: unknown;
   diff?: string;
   plan?: string[];
+  budget?: { name: string; spent: number; limit: number };
   data?: unknown;
 }
 
@@ -29,6 +30,10 @@ const RESPONSE_SCHEMAS: Record<string, Record<string, unknown>> = {
     oneOf: [{ type: 'boolean' }, { type: 'object', properties: { accept: { type: 'boolean' }, feedback: { type: 'string' } }, required: ['accept'] }],
   },
   input: { type: 'string' },
+  budget: {
+    type: 'object',
+    properties: { raise: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0 } }, stop: { type: 'boolean' } },
+  },
 };
 
 export interface AgUiTranslatorOptions {
@@ -177,7 +182,7 @@ export class AgUiTranslator {
 
 /** adk's interrupt → AG-UI's: the id a resume entry answers, its kind as the reason, what to send back. */
 function toInterrupt(p: InterruptPoint): Interrupt {
-  const metadata = { kind: p.kind, ...(p.tool ? { tool: p.tool } : {}), ...(p.arguments !== undefined ? { arguments: p.arguments } : {}), ...(p.diff ? { diff: p.diff } : {}), ...(p.plan ? { plan: p.plan } : {}), ...(p.data !== undefined ? { data: p.data } : {}) };
+  const metadata = { kind: p.kind, ...(p.tool ? { tool: p.tool } : {}), ...(p.arguments !== undefined ? { arguments: p.arguments } : {}), ...(p.diff ? { diff: p.diff } : {}), ...(p.plan ? { plan: p.plan } : {}), ...(p.budget ? { budget: p.budget } : {}), ...(p.data !== undefined ? { data: p.data } : {}) };
   const schema = RESPONSE_SCHEMAS[p.kind];
   return {
     id: p.id,
