@@ -290,7 +290,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       contextWindow,
       price,
       compaction: compactionOf(agent),
-      ...(opts.budget ? { budget: opts.budget } : {}),
+      // The file's caps, each overridden by the face's own flag for it.
+      ...(opts.budget || config.budget ? { budget: { ...config.budget, ...opts.budget } } : {}),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       sandboxNotice,

@@ -84,7 +84,8 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
       // One budget for the whole run: the rounds --on-approval deny resumes count against it too. A
       // stopped run resumed keeps counting against the budget it had; flags given then set its limits.
       if (budgeted) {
-        const budget = conv.budget && conv.record.checkpointId ? conv.budget : new RunBudget(limits);
+        // The agents file's caps hold too, each overridden by its flag.
+        const budget = conv.budget && conv.record.checkpointId ? conv.budget : new RunBudget({ ...conv.team.budget, ...limits });
         Object.assign(budget.limits, limits);
         conv.budget = budget;
       }

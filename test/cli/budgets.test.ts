@@ -177,3 +177,24 @@ describe('adk run budgets', () => {
     expect(server().chatRequests).toHaveLength(1);
   });
 });
+
+describe('budget: in an agents file', () => {
+  it('caps each run of every face; a flag overrides its own limit only; a bad key names file:line:col', async () => {
+    const cwd = tempDir('adk-budget-file-');
+    writeAgentsFile(cwd, `version: 1\nbudget: { max_model_calls: 3, max_tool_calls: 1 }\n${AGENTS.split('\n').slice(1).join('\n')}`);
+    const env = serverEnv(server(), 'sk-budget-key-000001', tempHome());
+    server().enqueue(...forever());
+    const r = await expectExit(['run', '--json', '--allow', 'shell', 'go'], 1, { env, cwd });
+    expect(r.stderr).toContain('budget reached: max_tool_calls (1 spent of 1)');
+    expect(server().chatRequests).toHaveLength(2);
+    server().reset();
+    server().enqueue(...forever());
+    // --max-tool-calls 5 overrides the file's 1; the file's max_model_calls 3 still holds.
+    const flagged = await expectExit(['run', '--json', '--allow', 'shell', '--max-tool-calls', '5', 'go'], 1, { env, cwd });
+    expect(flagged.stderr).toContain("budget reached: max_model_calls (3 spent of 3)");
+    writeAgentsFile(cwd, `version: 1\nbudget:\n  max_tool_call: 3\n${AGENTS.split('\n').slice(1).join('\n')}`);
+    const bad = await runCli(['run', 'go'], { env, cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/agents\.yaml:3:3 budget\.max_tool_call: unknown budget 'max_tool_call' \(did you mean 'max_tool_calls'\?\)/);
+  });
+});

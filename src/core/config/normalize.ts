@@ -64,7 +64,7 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
   for (const [name, raw] of team.agents) {
     agents.set(name, normalizeAgent(name, raw as RawAgent & { type: AgentType }, refs, c));
   }
-  return { version: 1, file, dir, default: refs.default!, models, mcpServers, agents, roots: refs.graph.roots, allow: team.allow, envRead: [], ...(team.hooks ? { hooks: team.hooks } : {}) };
+  return { version: 1, file, dir, default: refs.default!, models, mcpServers, agents, roots: refs.graph.roots, allow: team.allow, envRead: [], ...(team.hooks ? { hooks: team.hooks } : {}), ...(team.budget ? { budget: team.budget } : {}) };
 }
 
 function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: ResolvedRefs, c: ProblemCollector): AgentConfig {

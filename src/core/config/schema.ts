@@ -20,6 +20,19 @@ export const topLevelSchema = z.strictObject({
   allow: z.array(z.string()).nullable().optional(),
   /** Claude Code's hooks block (event → [{ matcher, hooks: [{ type: command, command, timeout }] }]); checked by parseHooks. */
   hooks: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Each run's caps, on every face (a face's own `--max-…` flags win): see budgetSchema. */
+  budget: z.unknown().optional(),
+});
+
+const whole = z.number().int().min(1);
+/** `budget:`: the caps of each run of the file's teams; a run that reaches one waits for a person to raise it. */
+export const budgetSchema = z.strictObject({
+  max_turns: whole.optional(),
+  max_model_calls: whole.optional(),
+  max_tool_calls: whole.optional(),
+  max_tokens: whole.optional(),
+  /** US dollars. */
+  max_cost: z.number().positive().optional(),
 });
 
 const stringMap = z.record(z.string(), z.string());

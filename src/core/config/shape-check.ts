@@ -5,6 +5,7 @@ import {
   AGENT_KEYS_BY_TYPE,
   AGENT_NAME,
   agentSchemaByType,
+  budgetSchema,
   ALL_AGENT_KEYS,
   anyAgentSchema,
   executorSchema,
@@ -19,6 +20,7 @@ import {
 } from './schema.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
 import { parseAllowRule, type AllowRule } from '../agents/allow-rules.js';
+import type { BudgetLimits } from '../agents/run-budget.js';
 import { parseHooks, type HooksConfig } from '../middlewares/hooks/config.js';
 
 /** The file's data after shape checks; values that failed them are left out (already reported). */
@@ -29,6 +31,7 @@ export interface RawTeam {
   /** `type` is resolved (chat by default); undefined when the written type is invalid. */
   agents: Map<string, RawAgent & { type?: AgentType }>;
   allow: AllowRule[];
+  budget?: BudgetLimits;
   /** `hooks:`, its valid entries (the others are reported). */
   hooks?: HooksConfig | undefined;
 }
@@ -80,6 +83,16 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
     const rule = parseAllowRule(text);
     if (typeof rule === 'string') c.report(['allow', i], rule, { hint: 'e.g. allow: ["shell(git status*)", "shell(npm test)", read_file]' });
     else team.allow.push({ ...rule, source: 'agents.yaml' });
+  }
+  if (top.budget !== undefined && top.budget !== null) {
+    const b = checkObject(budgetSchema, top.budget, ['budget'], c, (key) => ({
+      message: `unknown budget '${key}'${didYouMean(key, Object.keys(budgetSchema.shape))}`,
+      hint: 'e.g. budget: { max_cost: 2.50, max_model_calls: 40 }',
+    }));
+    if (b) {
+      const limits = { maxTurns: b.max_turns, maxModelCalls: b.max_model_calls, maxToolCalls: b.max_tool_calls, maxTokens: b.max_tokens, maxCost: b.max_cost };
+      team.budget = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+    }
   }
   if (top.hooks) {
     const { hooks, problems } = parseHooks(top.hooks, 'agents.yaml');

@@ -1,5 +1,6 @@
 import type { HooksConfig } from '../middlewares/hooks/config.js';
 import type { AllowRule } from '../agents/allow-rules.js';
+import type { BudgetLimits } from '../agents/run-budget.js';
 import type { SamplingOptions } from '../models/openai-params.js';
 import type { ProviderName } from '../models/providers.js';
 import type { AgentMiddleware } from '../agents/middleware.js';
@@ -254,6 +255,8 @@ export interface TeamConfig {
   envRead: string[];
   /** `hooks:`: commands run on the team's events (Claude Code's format); a power, so only in a trusted file. */
   hooks?: HooksConfig | undefined;
+  /** `budget:`: each run's caps (a face's own flags win, limit by limit). */
+  budget?: BudgetLimits | undefined;
 }
 
 /** What loadConfigFile returns: the configuration and the file it was read from. */
