@@ -1,15 +1,13 @@
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
 import { RunBudget, type BudgetLimits } from '../core/agents/run-budget.js';
 import type { Conversation } from '../core/conversation/conversation.js';
-import type { PendingInterrupt } from '../core/store/index.js';
 import { permissionModePolicy, startingMode } from './chat/permission-mode.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { containerIsTheSandbox } from './shell-sandbox-env.js';
 import type { Team } from './team.js';
 
-/** What a headless run does when a call needs a person: wait for one (exit 3), answer "no", or end the run. */
-export type OnApproval = 'ask' | 'deny' | 'fail';
-const ON_APPROVAL: readonly OnApproval[] = ['ask', 'deny', 'fail'];
+import { ON_APPROVAL, type OnApproval } from '../core/conversation/session-policy.js';
+export type { OnApproval } from '../core/conversation/session-policy.js';
 
 /** `--max-turns`, `--max-cost`…: the caps of a run (`adk run`, `adk resume`) or of each turn (`adk chat`). */
 export interface BudgetFlags {
@@ -52,12 +50,6 @@ export interface Unattended {
   apply(conv: Conversation<Team>): void;
 }
 
-/** The reason the model is given for a call nobody could approve (`--on-approval deny`). */
-export const UNATTENDED_DENIAL = 'Not run: adk is running unattended (--on-approval deny) and no one can approve this call. Do the task without it, or say what you would need.';
-
-/** How many times in one run `--on-approval deny` answers before the run ends (a model that only asks again would loop). */
-export const MAX_DENIAL_ROUNDS = 25;
-
 export function unattendedPolicy(flags: UnattendedFlags): Unattended {
   // Read wherever the shell's sandbox is decided (shell-sandbox-env.ts); checked there, before the team starts.
   if (flags.sandbox !== undefined) process.env.ADK_SANDBOX = flags.sandbox;
@@ -97,18 +89,7 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
   };
 }
 
-/** Whether every question a run stopped at is a call to approve (the only kind `deny` can answer). */
-export const onlyApprovals = (pending: readonly PendingInterrupt[]) => pending.length > 0 && pending.every((p) => p.kind === 'approval' || p.kind === 'plan_review');
-
-/** "No" to each of them, with the reason the model sees. */
-export function denials(pending: readonly PendingInterrupt[]): Record<string, unknown> {
-  return Object.fromEntries(pending.map((p) => [p.id, p.kind === 'plan_review' ? { accept: false, feedback: UNATTENDED_DENIAL } : { approved: false, reason: UNATTENDED_DENIAL }]));
-}
-
-/** The calls a run waits on, as one line: `shell {"command":"rm -rf build"}`. */
-export function describePending(pending: readonly PendingInterrupt[]): string {
-  return pending.map((p) => (p.tool ? `${p.tool} ${JSON.stringify(p.arguments ?? {})}` : p.kind)).join('; ');
-}
+export { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, UNATTENDED_DENIAL } from '../core/conversation/session-policy.js';
 
 const definedOnly = (limits: BudgetLimits): BudgetLimits => Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 

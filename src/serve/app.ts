@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { DoneEvent } from './event-schemas.js';
 import { AsyncQueue } from '../core/async-queue.js';
 import { grantsFromFlags, InvalidAnswerError, targetsFromFlags } from '../core/conversation/answers.js';
+import { InvalidPolicyError, parseSessionPolicy } from '../core/conversation/session-policy.js';
 import { jsonEventText } from '../core/conversation/json-events.js';
 import { redactJsonText } from '../core/store/redact.js';
 import { SessionInUseError } from '../core/store/session-lock.js';
@@ -152,8 +153,8 @@ export function createServeApp(o: ServeAppOptions): Hono {
     return redactedJson<typeof SessionListSchema>(c, { sessions });
   });
   app.post('/v1/sessions', async (c) => {
-    const body = await parseBody(c, CreateSessionBody, true);
-    const live = await hub.create(body);
+    const { policy: raw, ...body } = await parseBody(c, CreateSessionBody, true);
+    const live = await hub.create({ ...body, ...(raw ? { policy: parseSessionPolicy(raw) } : {}) });
     return c.json({ id: live.id } satisfies z.input<typeof SessionCreatedSchema>, 201);
   });
   app.get('/v1/sessions/:id', async (c) => {
@@ -285,9 +286,10 @@ export function createServeApp(o: ServeAppOptions): Hono {
         sessionId: live.id,
         // No `done`: the stream ended without one (the store lost the turn), an error to the client.
         status: result?.status ?? 'error',
+        ...(result?.reason ? { reason: result.reason } : {}),
         output: result?.output ?? '',
         usage: result?.usage ?? { promptTokens: 0, completionTokens: 0 },
-        interrupts: done?.status === 'interrupted' ? ((interrupt?.interrupts ?? []) as z.input<typeof TurnResultSchema>['interrupts']) : [],
+        interrupts: done?.status === 'interrupted' || done?.status === 'incomplete' ? ((interrupt?.interrupts ?? []) as z.input<typeof TurnResultSchema>['interrupts']) : [],
         ...(error ? { error } : {}),
         // The record may be gone (a store that lost its data mid-turn): the outcome above still stands.
         checkpointId: (interrupt?.checkpointId as string | undefined) ?? (await live.record().catch(() => undefined))?.checkpointId,
@@ -382,6 +384,7 @@ function toHttpError(err: Error): { status: 400 | 401 | 403 | 404 | 409 | 413 | 
   if (err instanceof SessionInUseError) return { status: 409, code: 'session_in_use', message: err.message };
   if (err instanceof ServerStoppingError) return { status: 503, code: 'server_stopping', message: err.message };
   if (err instanceof InvalidAnswerError) return { status: 400, code: 'invalid_answer', message: err.message };
+  if (err instanceof InvalidPolicyError) return { status: 400, code: 'invalid_policy', message: err.message };
   // The store is down or busy: the client may send the request again later (not a server bug).
   if (err instanceof StoreError && err.code !== 'store_failed') return { status: 503, code: err.code, message: err.message };
   if ('getResponse' in err && typeof err.getResponse === 'function') {

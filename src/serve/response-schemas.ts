@@ -53,9 +53,10 @@ export const SessionViewSchema = z.object({
 export const TurnResultSchema = z.object({
   sessionId: z.string(),
   status: RunStatusSchema,
+  reason: z.string().optional().describe('Why an incomplete turn stopped: length, content_filter, refusal, budget, approval_needed…'),
   output: z.string(),
   usage: UsageSchema,
-  interrupts: z.array(PendingInterruptSchema),
+  interrupts: z.array(PendingInterruptSchema).describe('What the turn waits on (also for an incomplete turn that stopped at a question nobody was there to answer)'),
   error: z.string().optional(),
   checkpointId: z.string().optional(),
 });

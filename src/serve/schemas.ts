@@ -5,6 +5,15 @@ import { FILE_TYPES, IMAGE_TYPES } from '../core/schema/content-part.js';
 export const CreateSessionBody = z.strictObject({
   agent: z.string().min(1).optional().describe('A root agent of the agents file (default: its default agent)'),
   title: z.string().max(200).optional(),
+  policy: z
+    .strictObject({
+      permission_mode: z.string().optional().describe('default, accept-edits (file edits run unasked) or plan (read-only tools only)'),
+      allow: z.array(z.string()).max(100).optional().describe('Calls that run unasked: shell(npm test), write_file(docs/*)'),
+      deny: z.array(z.string()).max(100).optional().describe('Calls that never run; the model is told which rule refused them'),
+      on_approval: z.string().optional().describe('ask (the turn waits, the default), deny (answer "no" with a reason and go on) or fail (the turn ends incomplete, reason approval_needed)'),
+    })
+    .optional()
+    .describe("How the session's turns run when nobody answers approvals (kept with the session; queued turns on adk worker keep it too)"),
 });
 
 /** An image or PDF of a message, base64 in the JSON body (every POST is JSON: see app.ts). */

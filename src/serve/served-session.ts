@@ -3,6 +3,7 @@ import type { ContentPart } from '../core/schema/content-part.js';
 import type { JsonEvent } from '../core/conversation/json-events.js';
 import type { AdkStores } from '../core/store/adk-stores.js';
 import type { SessionRecord } from '../core/store/session-record.js';
+import type { SessionPolicy } from '../core/conversation/session-policy.js';
 
 /** One event of a session as the API streams it: `id` orders it (and resumes a dropped stream). */
 export interface SessionEvent {
@@ -82,7 +83,7 @@ export interface ServedSession {
 /** The sessions a server serves: created, found by id or prefix, deleted. */
 export interface ServedHub {
   readonly stores: AdkStores;
-  create(init: { agent?: string | undefined; title?: string | undefined }): Promise<ServedSession>;
+  create(init: { agent?: string | undefined; title?: string | undefined; policy?: SessionPolicy | undefined }): Promise<ServedSession>;
   /** The session `id` (a unique prefix works); UnknownSessionError when there is none. */
   get(idOrPrefix: string): Promise<ServedSession>;
   delete(idOrPrefix: string): Promise<void>;

@@ -6,6 +6,7 @@ import { lockSession, type SessionLease } from '../core/store/session-lock.js';
 import { newSessionId } from '../core/store/session-store.js';
 import { LiveSession } from './live-session.js';
 import { servedId, ServerStoppingError, UnknownSessionError, type ServedHub } from './served-session.js';
+import type { SessionPolicy } from '../core/conversation/session-policy.js';
 
 export { UnknownSessionError } from './served-session.js';
 
@@ -60,14 +61,14 @@ export class SessionHub implements ServedHub {
     return this.options.stores;
   }
 
-  async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<LiveSession> {
+  async create(init: { agent?: string | undefined; title?: string | undefined; policy?: SessionPolicy | undefined }): Promise<LiveSession> {
     this.refuseWhenClosing();
     const team = await this.options.newTeam(init.agent);
     let lease: SessionLease | undefined;
     try {
       this.refuseWhenClosing();
       lease = await lockSession(this.stores.kv, newSessionId());
-      const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true });
+      const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true, policy: init.policy });
       if (this.closing) {
         // close() has already looked at the open sessions: this one would stay open.
         await this.stores.sessions.delete(conv.id).catch(() => false);

@@ -3,6 +3,7 @@ import type { Conversation } from '../core/conversation/conversation.js';
 import { drainRun, type RunSummary } from '../core/conversation/drain-run.js';
 import { JsonEvents, type JsonEvent } from '../core/conversation/json-events.js';
 import type { ConversationTeam } from '../core/conversation/team.js';
+import { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals } from '../core/conversation/session-policy.js';
 
 /**
  * Runs one turn (or continuation) of a conversation to its saved end, handing each event to `emit`
@@ -23,6 +24,11 @@ export async function runTurn(
   try {
     summary = await drainRun(await start(signal), sink, signal);
     await conv.finishTurn(summary);
+    // `on_approval: deny`: each approval nobody is there for is answered "no", with a reason the model sees.
+    for (let round = 0; conv.record.policy?.onApproval === 'deny' && summary.status === 'interrupted' && onlyApprovals(conv.pending) && round < MAX_DENIAL_ROUNDS; round++) {
+      summary = await drainRun(await conv.resumeTurn(denials(conv.pending), signal), sink, signal);
+      await conv.finishTurn(summary);
+    }
   } catch (e) {
     const error = e as Error;
     sink.error({ agentName: root, runPath: [] }, error);
@@ -33,6 +39,15 @@ export async function runTurn(
   }
   await settled();
   if (summary.status === 'interrupted') sink.interrupted({ agent: root }, conv.record.checkpointId ?? conv.id, summary.interrupts);
+  // `on_approval: fail` (or deny with nothing it can answer): the turn ends incomplete, naming what it waits on;
+  // the session stays as it stopped, so an answer through /interrupts still goes on.
+  const policy = conv.record.policy?.onApproval;
+  if (summary.status === 'interrupted' && (policy === 'fail' || policy === 'deny') && !conv.pending.some((p) => p.kind === 'budget')) {
+    const why = policy === 'deny' && onlyApprovals(conv.pending) ? `still asking after ${MAX_DENIAL_ROUNDS} denials` : 'nobody is there to answer it';
+    const error = new Error(`approval needed (${why}, on_approval: ${policy}): ${describePending(conv.pending)}; nothing of it ran`);
+    summary = { ...summary, status: 'incomplete', incompleteReason: 'approval_needed', error };
+    sink.error({ agentName: root, runPath: [] }, error);
+  }
   sink.done(summary, conv.id);
   return summary;
 }

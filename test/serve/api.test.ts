@@ -220,6 +220,48 @@ describe('adk serve: streams, interrupts, cancel', () => {
     expect(resumed.filter((e) => e.event === 'tool_result')).toHaveLength(1);
   });
 
+  it('a session made with a policy runs unattended: deny answers "no" and goes on, fail ends incomplete naming the call, allow and plan as in adk run', async () => {
+    const touchA = { toolCalls: [{ id: 'c1', name: 'touch', arguments: { name: 'a.txt' } }] };
+    const { call } = await serve([touchA, { content: 'Could not make it.' }, touchA, touchA, { content: 'Made it.' }, touchA, { content: 'Planned.' }]);
+    const create = async (policy: unknown) => {
+      const res = await call('/v1/sessions', { method: 'POST', json: { policy } });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const turn = async (id: string) => readSse(await call(`/v1/sessions/${id}/messages`, { method: 'POST', json: { content: 'make a.txt' } }));
+    // deny: the call is answered "no" with the reason, the model goes on, the turn completes; nothing ran.
+    const denied = (await create({ on_approval: 'deny' })).body.id;
+    const d = await turn(denied);
+    expect(d.find((e) => e.event === 'tool_result')!.data).toMatchObject({ name: 'touch', isError: true, content: expect.stringContaining('adk is running unattended') });
+    expect(d.at(-1)!.data).toMatchObject({ status: 'completed', output: 'Could not make it.' });
+    expect(ran).toEqual([]);
+    // fail: the turn ends incomplete (approval_needed), naming the call; the question stays, and answering it goes on.
+    const failed = (await create({ on_approval: 'fail' })).body.id;
+    const f = await turn(failed);
+    expect(f.at(-1)!.data).toMatchObject({ status: 'incomplete', reason: 'approval_needed' });
+    expect(f.find((e) => e.event === 'error')!.data.message).toContain('touch {"name":"a.txt"}');
+    expect(((await (await call(`/v1/sessions/${failed}`)).json()) as any).pending).toMatchObject([{ kind: 'approval', tool: 'touch' }]);
+    expect(ran).toEqual([]);
+    // allow: the rule lets the call run unasked.
+    const allowed = (await create({ allow: ['touch'], on_approval: 'fail' })).body.id;
+    expect((await turn(allowed)).at(-1)!.data).toMatchObject({ status: 'completed', output: 'Made it.' });
+    expect(ran).toEqual(['a.txt']);
+    // plan: a tool that changes things is refused without asking.
+    const plan = (await create({ permission_mode: 'plan' })).body.id;
+    const p = await turn(plan);
+    expect(p.find((e) => e.event === 'tool_result')!.data.content).toContain('Plan mode is on');
+    expect(ran).toEqual(['a.txt']);
+    // A policy that cannot be kept is refused before any session exists.
+    for (const [policy, message] of [
+      [{ permission_mode: 'bypass' }, 'permission_mode bypass runs every call unasked; this server does not offer it'],
+      [{ on_approval: 'maybe' }, "on_approval 'maybe': expected ask, deny or fail"],
+      [{ allow: ['shell(unclosed'] }, 'allow "shell(unclosed"'],
+    ] as const) {
+      const r = await create(policy);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_policy', message: expect.stringContaining(message) });
+    }
+  });
+
   it('closing the stream does not stop the turn; POST /cancel does, and the turn is saved resumable', async () => {
     const { call, newSession } = await serve([
       { content: 'a b c d e f g h', chunkDelayMs: 40 },

@@ -1,32 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { ApprovalPolicy } from '../../core/agents/run-context.js';
-import { modePolicy } from '../acp/modes.js';
 
-/**
- * The REPL's permission modes, cycled with Shift-Tab: default (ask as the team says), accept-edits
- * (file edits run unasked, shell still asks), plan (read-only tools only; the turn ends with a plan
- * to review), bypass (everything runs unasked: only when adk was started with
- * `--dangerously-skip-permissions`). The same policies as `adk acp`'s modes.
- */
-export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'bypass';
-
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'plan', 'bypass'];
-
-/** Also Claude Code's spellings, so its `defaultMode` values work in adk's settings. */
-const ALIASES: Record<string, PermissionMode> = {
-  default: 'default',
-  ask: 'default',
-  'accept-edits': 'accept-edits',
-  acceptedits: 'accept-edits',
-  'auto-edit': 'accept-edits',
-  plan: 'plan',
-  bypass: 'bypass',
-  bypasspermissions: 'bypass',
-};
-
-export function parsePermissionMode(text: string): PermissionMode | undefined {
-  return ALIASES[text.trim().toLowerCase()];
-}
+export { PERMISSION_MODES, parsePermissionMode, permissionModePolicy, type PermissionMode } from '../../core/conversation/permission-modes.js';
+import { PERMISSION_MODES, parsePermissionMode, type PermissionMode } from '../../core/conversation/permission-modes.js';
 
 /** The next mode for Shift-Tab; bypass is in the cycle only when it was allowed at start. */
 export function nextPermissionMode(mode: PermissionMode, bypassAllowed: boolean): PermissionMode {
@@ -43,22 +18,6 @@ export function permissionModeLabel(mode: PermissionMode): string | undefined {
       return '⏸ plan mode (shift+tab)';
     case 'bypass':
       return '⚠ bypass permissions (shift+tab)';
-    default:
-      return undefined;
-  }
-}
-
-const NEVER: ReadonlySet<string> = new Set();
-
-/** What the mode adds to the session's policy (the Conversation's `mode`). */
-export function permissionModePolicy(mode: PermissionMode): ApprovalPolicy | undefined {
-  switch (mode) {
-    case 'accept-edits':
-      return modePolicy('auto-edit', NEVER);
-    case 'plan':
-      return modePolicy('plan', NEVER);
-    case 'bypass':
-      return { allows: () => true };
     default:
       return undefined;
   }

@@ -29,6 +29,7 @@ import type { Agent } from '../agents/types.js';
 import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
 import { explainIgnoredGrants, type AskedCall } from './ignored-grant-note.js';
+import { policyApproval, type SessionPolicy } from './session-policy.js';
 
 /**
  * Options of one turn (`send`) or its continuation (`answer`). `modelOptions`, `toolOptions` and
@@ -145,7 +146,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   }
 
   /** A new session bound to the team's agents file (path and hash) and workspace. `lease` is on its id. */
-  static async create<T extends ConversationTeam>(stores: AdkStores, team: T, lease: SessionLease, init: { title?: string | undefined; served?: boolean } = {}): Promise<Conversation<T>> {
+  static async create<T extends ConversationTeam>(stores: AdkStores, team: T, lease: SessionLease, init: { title?: string | undefined; served?: boolean; policy?: SessionPolicy | undefined } = {}): Promise<Conversation<T>> {
     const record = await stores.sessions.create({
       id: lease.sessionId,
       rootAgent: team.rootName ?? team.agent.name,
@@ -155,6 +156,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       workspace: team.workspace,
       title: init.title,
       served: init.served,
+      policy: init.policy,
     });
     return new Conversation(stores, team, record, lease);
   }
@@ -217,8 +219,10 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
    * face can ask it about a call it runs for the person (a command file's `` !`cmd` ``).
    */
   get approvalPolicy(): ApprovalPolicy {
-    const mode = this.mode;
-    const denied = (call: { tool: string; arguments: unknown }) => (this.team.denyRules ?? []).find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+    // A served session's policy: its mode where the face set none, its rules beside the team's.
+    const policy = this.policy();
+    const mode = this.mode ?? policy.mode;
+    const denied = (call: { tool: string; arguments: unknown }) => [...(this.team.denyRules ?? []), ...policy.deny].find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
     return {
       allows: (call) => !this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call),
       // A PreToolUse hook's allow skips the prompt, but not for these.
@@ -233,8 +237,18 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
 
   /** The mode, a grant or an allow rule lets this call run unasked (before `alwaysAsk` has its say). */
   private grantCovers(call: AskedCall): boolean {
-    return !!this.mode?.allows(call) || this.grants.includes(call.tool) || (this.team.allowRules ?? []).some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+    const policy = this.policy();
+    const mode = this.mode ?? policy.mode;
+    return !!mode?.allows(call) || this.grants.includes(call.tool) || [...(this.team.allowRules ?? []), ...policy.allow].some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
   }
+
+  /** The session's saved policy, parsed once per record. */
+  private policy(): ReturnType<typeof policyApproval> {
+    const saved = this.record.policy;
+    if (!this.parsedPolicy || this.parsedPolicy.from !== saved) this.parsedPolicy = { from: saved, value: saved ? policyApproval(saved) : { allow: [], deny: [] } };
+    return this.parsedPolicy.value;
+  }
+  private parsedPolicy: { from: SessionPolicy | undefined; value: ReturnType<typeof policyApproval> } | undefined;
 
   /** A turn's events, its approvals saying why a grant did not apply where `alwaysAsk` overruled one. */
   private explained(events: AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {

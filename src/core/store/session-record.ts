@@ -10,6 +10,20 @@ export const LEGACY_SESSION_VERSION = 1;
 /** `active` while a turn runs; afterwards how the last turn ended (a run status). */
 export type SessionStatus = 'active' | 'completed' | 'incomplete' | 'interrupted' | 'error' | 'cancelled';
 
+/**
+ * How a session runs when nobody watches it (`adk serve`'s `POST /v1/sessions {policy}`, its queued
+ * turns on `adk worker`): saved with the session, so every process that runs its turns keeps it.
+ * (Checked and applied by conversation/session-policy.ts.)
+ */
+export interface SessionPolicy {
+  permissionMode?: 'default' | 'accept-edits' | 'plan' | 'bypass' | undefined;
+  /** Rules in the settings files' language: `shell(npm test)`, `write_file(docs/*)`. */
+  allow?: string[] | undefined;
+  deny?: string[] | undefined;
+  /** When a call needs a person: wait (ask), answer "no" and go on (deny), or end the run (fail). */
+  onApproval?: 'ask' | 'deny' | 'fail' | undefined;
+}
+
 /** A session's goal (goal mode): the turns go on until `check` passes in the sandbox, or `maxAttempts` turns have tried. */
 export interface SessionGoal {
   check: string;
@@ -102,6 +116,8 @@ export interface SessionRecord {
   forkedFrom?: string | undefined;
   /** Goal mode (`adk run --until CHECK`): the check, the attempt under way, and whether it passed. */
   goal?: SessionGoal | undefined;
+  /** How the session runs unattended (a served session's `policy`): every process that runs its turns keeps it. */
+  policy?: SessionPolicy | undefined;
   /** The budget of the run under way (its limits and what it spent), kept so a resumed run counts on. */
   budget?: BudgetState | undefined;
   status: SessionStatus;
@@ -181,6 +197,14 @@ const metadataFields = {
   forkedFrom: z.string().optional(),
   goal: z.looseObject({ check: z.string().min(1), attempt: count, maxAttempts: count, met: z.boolean().optional() }).optional(),
   budget: z.looseObject({ limits: z.looseObject({}), spent: z.looseObject({}) }).optional(),
+  policy: z
+    .looseObject({
+      permissionMode: z.enum(['default', 'accept-edits', 'plan', 'bypass']).optional(),
+      allow: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+      onApproval: z.enum(['ask', 'deny', 'fail']).optional(),
+    })
+    .optional(),
   checkpointId: z.string().optional(),
   pendingTurn: z.array(messageSchema).optional(),
   pendingInterrupts: z.array(pendingInterruptSchema),

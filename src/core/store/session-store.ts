@@ -13,6 +13,7 @@ import {
   SESSION_VERSION,
   sessionMetadataSchema,
   titleFrom,
+  type SessionPolicy,
   type SessionRecord,
   type SessionStatus,
 } from './session-record.js';
@@ -42,6 +43,8 @@ export interface SessionInit {
   status?: SessionStatus | undefined;
   /** Made through `adk serve`, which shows only such sessions. */
   served?: boolean | undefined;
+  /** How it runs when nobody watches (a served session's `policy`). */
+  policy?: SessionPolicy | undefined;
 }
 
 /** Which messages `get` loads: all of them, or from an index (what the model's context needs). */
@@ -134,6 +137,7 @@ export class SessionStore {
     if (init.workspace !== undefined) record.workspace = init.workspace;
     if (init.model !== undefined) record.model = init.model;
     if (init.served) record.served = true;
+    if (init.policy && Object.keys(init.policy).length) record.policy = init.policy;
     return this.write(record);
   }
 

@@ -13,6 +13,7 @@ import { QueuedSession, type QueueParts } from './queued-session.js';
 import { loadQueueKey } from './queue-key.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { TURN_QUEUE, verifyTurnJob, type TurnJob } from './turn-job.js';
+import type { SessionPolicy } from '../../core/conversation/session-policy.js';
 
 /** How long a cancel mark waits for a queued turn to start (seconds). */
 const CANCEL_MARK_TTL_S = 24 * 60 * 60;
@@ -77,13 +78,13 @@ export class QueuedHub implements ServedHub {
     return (await this.parts.queue.getWorkers()).length;
   }
 
-  async create(init: { agent?: string | undefined; title?: string | undefined }): Promise<ServedSession> {
+  async create(init: { agent?: string | undefined; title?: string | undefined; policy?: SessionPolicy | undefined }): Promise<ServedSession> {
     // The record names the team's file, its hash and workspace, as a session made in-process does.
     const team = await this.newTeam(init.agent);
     try {
       const lease = await lockSession(this.stores.kv, newSessionId());
       try {
-        const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true });
+        const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true, policy: init.policy });
         return new QueuedSession(conv.id, this.parts);
       } finally {
         await lease.release();

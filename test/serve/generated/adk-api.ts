@@ -218,8 +218,11 @@ export interface components {
         TurnResult: {
             sessionId: string;
             status: components["schemas"]["RunStatus"];
+            /** @description Why an incomplete turn stopped: length, content_filter, refusal, budget, approval_needed… */
+            reason?: string;
             output: string;
             usage: components["schemas"]["Usage"];
+            /** @description What the turn waits on (also for an incomplete turn that stopped at a question nobody was there to answer) */
             interrupts: components["schemas"]["PendingInterrupt"][];
             error?: string;
             checkpointId?: string;
@@ -563,6 +566,17 @@ export interface operations {
                     /** @description A root agent of the agents file (default: its default agent) */
                     agent?: string;
                     title?: string;
+                    /** @description How the session's turns run when nobody answers approvals (kept with the session; queued turns on adk worker keep it too) */
+                    policy?: {
+                        /** @description default, accept-edits (file edits run unasked) or plan (read-only tools only) */
+                        permission_mode?: string;
+                        /** @description Calls that run unasked: shell(npm test), write_file(docs/*) */
+                        allow?: string[];
+                        /** @description Calls that never run; the model is told which rule refused them */
+                        deny?: string[];
+                        /** @description ask (the turn waits, the default), deny (answer "no" with a reason and go on) or fail (the turn ends incomplete, reason approval_needed) */
+                        on_approval?: string;
+                    };
                 };
             };
         };
