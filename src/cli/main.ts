@@ -99,8 +99,8 @@ const acpCommandLine = program
   .option('--agent <name>', 'the team new sessions get (default: the file’s `default`)')
   .option('--model <model>', 'model name (overrides ADK_MODEL)');
 budgetOptions(acpCommandLine, 'each turn').action(async (opts) => {
-    const [{ acpCommand }, { budgetLimits }] = await Promise.all([import('./acp/acp-command.js'), import('./unattended.js')]);
-    process.exitCode = await acpCommand({ ...opts, budget: budgetLimits(opts) });
+    const [{ acpCommand }, { budgetLimits, dailyLimits }] = await Promise.all([import('./acp/acp-command.js'), import('./unattended.js')]);
+    process.exitCode = await acpCommand({ ...opts, budget: budgetLimits(opts), dailyBudget: dailyLimits(opts) });
   });
 
 const mcp = program.command('mcp').description('MCP servers: add, list, log in to them; and `adk mcp serve` (teams as MCP tools)');
@@ -300,7 +300,10 @@ function budgetOptions(command: Command, what: string): Command {
     .option('--max-model-calls <n>', `stop ${what} before its n+1th model call, sub-agents included`)
     .option('--max-tool-calls <n>', `refuse tool calls of ${what} past the nth, and stop it before its next model call`)
     .option('--max-tokens <n>', `stop ${what} before the next model call once n tokens (in and out) are spent`)
-    .option('--max-cost <usd>', `stop ${what} before the next model call once this many US dollars are spent (each model priced by its price: entry, else the bundled list price)`);
+    .option('--max-cost <usd>', `stop ${what} before the next model call once this many US dollars are spent (each model priced by its price: entry, else the bundled list price)`)
+    .option('--max-daily-model-calls <n>', 'no model call past the nth today (UTC) over every run on this store: processes sharing a Redis share the count')
+    .option('--max-daily-tokens <n>', 'no model call once n tokens are spent today over every run on this store')
+    .option('--max-daily-cost <usd>', 'no model call once this many US dollars are spent today over every run on this store');
 }
 
 /** `a,b c` → ['a', 'b', 'c'] (repeatable options add up). */

@@ -25,7 +25,7 @@ import { CONTAINER_NOTICE, containerIsTheSandbox, shellSandboxFromEnv } from './
 import { readUserServers } from './mcp/user-servers.js';
 import type { McpServerEntry } from './mcp/server-entry.js';
 import type { Hooks } from '../core/middlewares/hooks/middleware.js';
-import type { BudgetLimits } from '../core/agents/run-budget.js';
+import type { BudgetLimits, DailyLimits } from '../core/agents/run-budget.js';
 
 export interface TeamOptions {
   model?: string;
@@ -55,6 +55,8 @@ export interface TeamOptions {
   askFolderHooks?: boolean;
   /** Each turn's caps (`adk chat --max-cost`…): a turn that reaches one waits for the person to raise it. */
   budget?: BudgetLimits;
+  /** Caps per day over every run on this store (`--max-daily-cost`…). */
+  dailyBudget?: DailyLimits;
 }
 
 /** The folder's agents file would run code or move keys, and the person has not trusted it. */
@@ -77,6 +79,8 @@ export interface Team {
   agent: Agent;
   /** Each turn's caps, as the face gave them. */
   budget?: BudgetLimits | undefined;
+  /** Caps per day over every run on this store (`--max-daily-…`). */
+  dailyBudget?: DailyLimits | undefined;
   /** Trace turns with OpenTelemetry: only when this process exports spans (`--otel`). */
   tracing: boolean;
   /** The agents.yaml name the team was built from; saved with the session (a supervisor's agent is named after its supervisor). */
@@ -292,6 +296,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       compaction: compactionOf(agent),
       // The file's caps, each overridden by the face's own flag for it.
       ...(opts.budget || config.budget ? { budget: { ...config.budget, ...opts.budget } } : {}),
+      ...(opts.dailyBudget ? { dailyBudget: opts.dailyBudget } : {}),
       tracing: otelExporting(),
       isDemo: names.length > 0 && names.every((n) => n === 'demo'),
       sandboxNotice,

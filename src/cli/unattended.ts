@@ -1,5 +1,5 @@
 import { parseAllowRule, type AllowRule } from '../core/agents/allow-rules.js';
-import { RunBudget, type BudgetLimits } from '../core/agents/run-budget.js';
+import { RunBudget, type BudgetLimits, type DailyLimits } from '../core/agents/run-budget.js';
 import type { Conversation } from '../core/conversation/conversation.js';
 import { permissionModePolicy, startingMode } from './chat/permission-mode.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -16,6 +16,19 @@ export interface BudgetFlags {
   maxToolCalls?: string;
   maxTokens?: string;
   maxCost?: string;
+  maxDailyModelCalls?: string;
+  maxDailyTokens?: string;
+  maxDailyCost?: string;
+}
+
+/** `--max-daily-…`: caps per day over every run on this store (workers sharing a Redis share them), or undefined. */
+export function dailyLimits(flags: BudgetFlags): DailyLimits | undefined {
+  const limits = definedOnly({
+    maxModelCalls: count('max-daily-model-calls', flags.maxDailyModelCalls),
+    maxTokens: count('max-daily-tokens', flags.maxDailyTokens),
+    maxCost: dollars(flags.maxDailyCost, 'max-daily-cost'),
+  });
+  return Object.keys(limits).length ? limits : undefined;
 }
 
 /** The limits those flags set (checked: a bad one is a usage error), or undefined when none is given. */
@@ -25,7 +38,7 @@ export function budgetLimits(flags: BudgetFlags): BudgetLimits | undefined {
     maxModelCalls: count('max-model-calls', flags.maxModelCalls),
     maxToolCalls: count('max-tool-calls', flags.maxToolCalls),
     maxTokens: count('max-tokens', flags.maxTokens),
-    maxCost: dollars(flags.maxCost),
+    maxCost: dollars(flags.maxCost, 'max-cost'),
   });
   return Object.keys(limits).length ? limits : undefined;
 }
@@ -68,6 +81,7 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
   const allow = rules('allow', flags.allow);
   const deny = rules('deny', flags.deny);
   const limits = budgetLimits(flags) ?? {};
+  const daily = dailyLimits(flags);
   const budgeted = Object.keys(limits).length > 0;
   return {
     onApproval,
@@ -81,6 +95,7 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
         Object.assign(budget.limits, limits);
         conv.budget = budget;
       }
+      if (daily) conv.team.dailyBudget = daily;
       conv.mode = permissionModePolicy(start.mode);
       // For this process only: nothing is written to the session or a settings file.
       conv.team.allowRules = [...conv.team.allowRules, ...allow];
@@ -91,7 +106,7 @@ export function unattendedPolicy(flags: UnattendedFlags): Unattended {
 
 export { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, UNATTENDED_DENIAL } from '../core/conversation/session-policy.js';
 
-const definedOnly = (limits: BudgetLimits): BudgetLimits => Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+const definedOnly = <T extends object>(limits: T): T => Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as T;
 
 /** A whole number of at least 1 (`--max-model-calls 20`). */
 function count(flag: string, text: string | undefined): number | undefined {
@@ -112,9 +127,9 @@ export function duration(text: string): number {
 }
 
 /** `2.50` or `$2.50`: US dollars, more than 0. */
-function dollars(text: string | undefined): number | undefined {
+function dollars(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text.trim().replace(/^\$/, ''));
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--max-cost ${text}: expected US dollars such as 2.50`, ExitCode.usage);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${flag} ${text}: expected US dollars such as 2.50`, ExitCode.usage);
   return n;
 }

@@ -198,3 +198,16 @@ describe('budget: in an agents file', () => {
     expect(bad.stderr).toMatch(/agents\.yaml:3:3 budget\.max_tool_call: unknown budget 'max_tool_call' \(did you mean 'max_tool_calls'\?\)/);
   });
 });
+
+describe('daily budgets in ADK_HOME', () => {
+  it('--max-daily-model-calls counts every run of the day on this store: the second run gets what is left', async () => {
+    const { cwd, env } = setup();
+    server().enqueue(...forever(), ...forever());
+    const first = await expectExit(['run', '--json', '--allow', 'shell', '--max-daily-model-calls', '3', '--max-model-calls', '2', 'go'], 1, { env, cwd });
+    expect(first.stderr).toContain('budget reached: max_model_calls (2 spent of 2)');
+    const second = await expectExit(['run', '--json', '--allow', 'shell', '--max-daily-model-calls', '3', 'go'], 1, { env, cwd });
+    expect(server().chatRequests).toHaveLength(3);
+    expect(second.lines.at(-1)).toMatchObject({ type: 'done', status: 'incomplete', reason: 'budget' });
+    expect(second.stderr).toMatch(/daily budget reached: max_daily_model_calls \(3 spent today of 3 on sqlite:\/\/.*\); it starts again at 00:00 UTC/);
+  });
+});

@@ -75,6 +75,26 @@ describe.each(harnesses)('KeyValueStore conformance: $name', (h) => {
     return kv;
   };
 
+  it('counters: concurrent adds each land (the totals they return are all different), fractions add up, expired ones start again', async () => {
+    const store = await fresh();
+    const totals = await Promise.all(Array.from({ length: 50 }, () => store.counters.add('calls', 1, 60_000)));
+    expect(new Set(totals).size).toBe(50);
+    expect(Math.max(...totals)).toBe(50);
+    expect(await store.counters.get('calls')).toBe(50);
+    expect(await store.counters.add('calls', -1, 60_000)).toBe(49);
+    await store.counters.add('usd', 0.25, 60_000);
+    expect(await store.counters.add('usd', 0.5, 60_000)).toBeCloseTo(0.75, 10);
+    expect(await store.counters.get('never')).toBe(0);
+    await store.counters.add('short', 5, 50);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.counters.get('short')).toBe(0);
+    expect(await store.counters.add('short', 2, 60_000)).toBe(2);
+    // A counter and a key of the same name are apart.
+    await store.set('calls', 'a value');
+    expect(await store.get('calls')).toBe('a value');
+    expect(await store.counters.get('calls')).toBe(49);
+  });
+
   it('reads, writes and deletes many keys at once, in order, missing ones as undefined', async () => {
     await fresh();
     const entries = Array.from({ length: 1200 }, (_, i) => ({ key: `many:${String(i).padStart(5, '0')}`, value: `v${i} ${UNICODE_VALUES.cjk}` }));

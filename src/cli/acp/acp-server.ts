@@ -9,7 +9,7 @@ import { packageVersion } from '../version.js';
 import { AcpSession } from './acp-session.js';
 import { historyUpdates } from './history-replay.js';
 import { modeState } from './modes.js';
-import type { BudgetLimits } from '../../core/agents/run-budget.js';
+import type { BudgetLimits, DailyLimits } from '../../core/agents/run-budget.js';
 
 export interface AcpOptions {
   /** An absolute agents file for every session (`--agents`); else each session's folder decides. */
@@ -18,6 +18,8 @@ export interface AcpOptions {
   model?: string | undefined;
   /** Each turn's caps (`adk acp --max-cost`…): a turn that reaches one asks the editor to raise it. */
   budget?: BudgetLimits | undefined;
+  /** Caps per day over every run on this store (`--max-daily-…`). */
+  dailyBudget?: DailyLimits | undefined;
 }
 
 /** Keys live in the environment the editor starts adk with: that is the one way to "log in". */
@@ -168,7 +170,8 @@ export class AcpServer {
   /** The team for a session, with adk's errors as the editor should show them. */
   private async team(options: TeamOptions): Promise<Team> {
     try {
-      return await loadTeam(this.options.budget ? { ...options, budget: this.options.budget } : options);
+      const { budget, dailyBudget } = this.options;
+      return await loadTeam({ ...options, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) });
     } catch (e) {
       throw asRequestError(e);
     }

@@ -8,7 +8,7 @@ import { TrustStore } from '../trust.js';
 import { watchStartupKeys, type StartupKeys } from '../chat/startup-keys.js';
 import { openChosenSession, type SessionChoice } from '../chat/choose-session.js';
 import { importInkInteractive } from '../chat/ink-interactive.js';
-import { budgetLimits, type BudgetFlags } from '../unattended.js';
+import { budgetLimits, dailyLimits, type BudgetFlags } from '../unattended.js';
 
 export interface ChatCommandOptions extends SessionChoice, BudgetFlags {
   resume?: string;
@@ -32,6 +32,7 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
   const modes = await replStartingMode(opts);
   // Each turn's caps: checked before anything starts (a bad one is a usage error).
   const budget = budgetLimits(opts);
+  const dailyBudget = dailyLimits(opts);
   const keys = watchStartupKeys();
   let stores: AdkStores | undefined;
   let lease: SessionLease | undefined;
@@ -45,9 +46,9 @@ export async function chatCommand(opts: ChatCommandOptions): Promise<number> {
     const trust = new TrustStore();
     // One set of background jobs for the whole REPL: `/model`, `/agents` and `/resume` load other teams, the jobs go on.
     const shellJobs = new ShellJobs();
-    const teamOptions: TeamOptions = { model: opts.model, fallback: opts.fallback, agentsFile: opts.agents, agentName: opts.agent, trust, shellJobs, ...(budget ? { budget } : {}) };
+    const teamOptions: TeamOptions = { model: opts.model, fallback: opts.fallback, agentsFile: opts.agents, agentName: opts.agent, trust, shellJobs, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) };
     const team = await loadTrustedTeam(
-      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), fallback: opts.fallback, agentName: opts.agent ?? record.rootAgent, trust, shellJobs, ...(budget ? { budget } : {}) } : teamOptions,
+      record ? { ...sessionTeamOptions(record, { model: opts.model, agentsFile: opts.agents }), fallback: opts.fallback, agentName: opts.agent ?? record.rootAgent, trust, shellJobs, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) } : teamOptions,
       trust,
       keys,
     );

@@ -23,8 +23,9 @@ export async function resumeCommand(id: string | undefined, words: string[], opt
   if (interactive) {
     const { chatCommand } = await import('./chat.js');
     // No id: a list of the sessions to pick from.
-    const { maxTurns, maxModelCalls, maxToolCalls, maxTokens, maxCost } = opts;
-    return chatCommand({ resume: id, pick: !id, fork: opts.fork, model: opts.model, permissionMode: opts.permissionMode, dangerouslySkipPermissions: opts.dangerouslySkipPermissions, maxTurns, maxModelCalls, maxToolCalls, maxTokens, maxCost });
+    const { maxTurns, maxModelCalls, maxToolCalls, maxTokens, maxCost, maxDailyModelCalls, maxDailyTokens, maxDailyCost } = opts;
+    const caps = { maxTurns, maxModelCalls, maxToolCalls, maxTokens, maxCost, maxDailyModelCalls, maxDailyTokens, maxDailyCost };
+    return chatCommand({ resume: id, pick: !id, fork: opts.fork, model: opts.model, permissionMode: opts.permissionMode, dangerouslySkipPermissions: opts.dangerouslySkipPermissions, ...caps });
   }
   const unattended = unattendedPolicy(opts);
   if (!id) throw new CliError('give a session id: adk resume <id> (adk sessions lists them); in a terminal, adk resume alone shows a list');

@@ -13,7 +13,7 @@ import { openStores } from '../stores.js';
 import { loadTeam, loadTeamConfig } from '../team.js';
 import { packageVersion } from '../version.js';
 import { serveToken } from '../serve-token.js';
-import { budgetLimits, type BudgetFlags } from '../unattended.js';
+import { budgetLimits, dailyLimits, type BudgetFlags } from '../unattended.js';
 
 export interface ServeCommandOptions extends BudgetFlags {
   agents?: string;
@@ -60,18 +60,19 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
   // Each turn's caps, for the sessions this server runs itself (queued turns take their worker's `--max-…` flags).
   const budget = budgetLimits(opts);
+  const dailyBudget = dailyLimits(opts);
   // The file is read, validated and trusted once up front: a bad or untrusted file fails here, not on the first request.
   const { config } = await loadTeamConfig({ agentsFile: opts.agents, agentName: opts.agent, env });
   const first = await loadTeam({ agentsFile: opts.agents, agentName: opts.agent, model: opts.model, env });
   await first.close();
   const stores = await openStores(env);
-  const newTeam = (agent?: string) => loadTeam({ agentsFile: opts.agents, agentName: agent ?? opts.agent, model: opts.model, env, ...(budget ? { budget } : {}) });
+  const newTeam = (agent?: string) => loadTeam({ agentsFile: opts.agents, agentName: agent ?? opts.agent, model: opts.model, env, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) });
   const redisUrl = stores.kv.kind === 'redis' && !opts.inProcess ? env.ADK_STORE?.trim() : undefined;
   let hub: ServedHub;
   try {
     hub = redisUrl
       ? await QueuedHub.open({ stores, redisUrl, newTeam, log: (line) => process.stderr.write(`adk serve: ${line}\n`) })
-      : new SessionHub({ stores, newTeam, sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...(budget ? { budget } : {}) }) });
+      : new SessionHub({ stores, newTeam, sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) }) });
   } catch (e) {
     await stores.close();
     throw new CliError((e as Error).message, ExitCode.usage);

@@ -7,7 +7,7 @@ import { configSecretValues } from '../secrets.js';
 import { sessionTeamOptions } from '../session-access.js';
 import { openStores } from '../stores.js';
 import { loadTeam } from '../team.js';
-import { budgetLimits, type BudgetFlags } from '../unattended.js';
+import { budgetLimits, dailyLimits, type BudgetFlags } from '../unattended.js';
 
 export interface WorkerCommandOptions extends BudgetFlags {
   model?: string;
@@ -23,6 +23,7 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a whole number of at least 1, not '${opts.concurrency}'`);
   // Each turn's caps, for every turn this worker runs.
   const budget = budgetLimits(opts);
+  const dailyBudget = dailyLimits(opts);
   const stores = await openStores(env);
   if (stores.kv.kind !== 'redis') {
     await stores.close();
@@ -36,7 +37,7 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
     worker = await startTurnWorker({
       stores,
       redisUrl: env.ADK_STORE!.trim(),
-      sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...(budget ? { budget } : {}) }),
+      sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) }),
       queueKey,
       concurrency,
       lockMs,

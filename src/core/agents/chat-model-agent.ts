@@ -283,8 +283,10 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     const modelCall: ModelHandler = async (messages, options) => {
       // Before the call starts (a replayed one is not asked: the journal answers above this): a budget never cuts a call in half.
       ctx.budget?.beforeModelCall(this.config.model, isTurn(ctx));
+      await ctx.budget?.beforeSharedCall(this.config.model);
       const reply = await callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
       ctx.budget?.spent(reply.usage, this.config.model.price);
+      await ctx.budget?.spentShared(reply.usage, this.config.model.price);
       return reply;
     };
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.

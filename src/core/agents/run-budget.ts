@@ -14,6 +14,22 @@ export interface BudgetLimits {
   maxCost?: number | undefined;
 }
 
+/** Caps per day over every run that shares a store (an ADK_HOME, a Redis that several workers share). */
+export interface DailyLimits {
+  maxModelCalls?: number | undefined;
+  maxTokens?: number | undefined;
+  /** US dollars. */
+  maxCost?: number | undefined;
+}
+
+/** Counters several processes share (the store's, for today), by name: each add is atomic and returns the total. */
+export interface SharedCounter {
+  add(name: string, amount: number): Promise<number>;
+  get(name: string): Promise<number>;
+  /** Where they are kept, for messages (the store's URL). */
+  where: string;
+}
+
 /** A budget's name as people write it (`--raise max_cost=5`, `budget:` in agents files). */
 export type BudgetName = 'max_turns' | 'max_model_calls' | 'max_tool_calls' | 'max_tokens' | 'max_cost';
 
@@ -68,6 +84,12 @@ export class RunBudget {
   costUsd = 0;
   /** A tool call was refused for max_tool_calls: the next model call does not start until it is raised. */
   private toolsRefused = false;
+  /**
+   * Today's caps over every run on the same store. A model call is counted before it starts (so calls
+   * never pass the cap); tokens and cost once it answers, so several processes together pass those by
+   * at most the calls they have in flight. Reaching one ends the run (no raise: it is the operator's).
+   */
+  daily?: { limits: DailyLimits; counter: SharedCounter } | undefined;
   readonly limits: BudgetLimits;
 
   constructor(limits: BudgetLimits) {
@@ -109,6 +131,41 @@ export class RunBudget {
     if (over) throw over;
     this.modelCalls++;
     if (turn) this.turns++;
+  }
+
+  /** Before a model call, after beforeModelCall: today's shared caps (throws BudgetExceededError), the call counted. */
+  async beforeSharedCall(model?: { modelName: string; price?: ModelPrice | undefined }): Promise<void> {
+    const d = this.daily;
+    if (!d) return;
+    const { maxModelCalls, maxTokens, maxCost } = d.limits;
+    const reached = (name: string, spent: number, limit: number, shown: (n: number) => string = String) =>
+      new BudgetExceededError(name, spent, limit, `daily budget reached: ${name} (${shown(spent)} spent today of ${shown(limit)} on ${d.counter.where}); it starts again at 00:00 UTC`);
+    if (maxCost !== undefined) {
+      if (model && !model.price) throw new BudgetExceededError('max_daily_cost', 0, maxCost, `the price of model '${model.modelName}' is unknown, so a daily cost budget cannot be kept; set price: { input, output } (USD per 1M tokens) on its models: entry`);
+      const spent = await d.counter.get('cost_usd');
+      if (spent >= maxCost) throw reached('max_daily_cost', spent, maxCost, formatUsd);
+    }
+    if (maxTokens !== undefined) {
+      const spent = await d.counter.get('tokens');
+      if (spent >= maxTokens) throw reached('max_daily_tokens', spent, maxTokens);
+    }
+    if (maxModelCalls !== undefined) {
+      const total = await d.counter.add('model_calls', 1);
+      if (total > maxModelCalls) {
+        await d.counter.add('model_calls', -1);
+        throw reached('max_daily_model_calls', total - 1, maxModelCalls);
+      }
+    }
+  }
+
+  /** A reply's tokens and cost, added to today's shared counters. */
+  async spentShared(usage: Usage | undefined, price?: ModelPrice | undefined): Promise<void> {
+    const d = this.daily;
+    if (!d || !usage) return;
+    const adds: Array<Promise<number>> = [];
+    if (d.limits.maxTokens !== undefined) adds.push(d.counter.add('tokens', usage.promptTokens + usage.completionTokens));
+    if (d.limits.maxCost !== undefined && price) adds.push(d.counter.add('cost_usd', costUsd(usage, price)));
+    await Promise.all(adds);
   }
 
   /** A reply's tokens, and their cost at the model's price. */

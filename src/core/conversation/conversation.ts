@@ -30,6 +30,7 @@ import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
 import { explainIgnoredGrants, type AskedCall } from './ignored-grant-note.js';
 import { policyApproval, type SessionPolicy } from './session-policy.js';
+import { dailyCounter } from '../store/daily-counter.js';
 
 /**
  * Options of one turn (`send`) or its continuation (`answer`). `modelOptions`, `toolOptions` and
@@ -262,13 +263,23 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return {
       signal: this.runSignal(signal),
       approvalPolicy: this.approvalPolicy,
-      budget: this.budget,
+      budget: this.budgetForRun(),
       artifacts: this.stores.sessions.artifacts(this.id),
       onSession: (s: Session) => (this.session = s),
       inbox,
       journal: opts.journal,
       ...callOptionsOf(opts),
     };
+  }
+
+  /** The run's budget, with today's shared caps (the team's `dailyBudget`) on it. */
+  private budgetForRun(): RunBudget | undefined {
+    const daily = this.team.dailyBudget;
+    if (daily && Object.values(daily).some((v) => v !== undefined)) {
+      this.runBudget ??= new RunBudget({});
+      this.runBudget.daily ??= { limits: daily, counter: dailyCounter(this.stores.kv) };
+    }
+    return this.runBudget;
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */

@@ -6,7 +6,7 @@ import { isSummarizeMiddleware, type SummarizeOptions } from '../middlewares/sum
 import { parametersJsonSchema } from '../tools/parameters.js';
 import type { ToolInfo } from '../tools/tool.js';
 import type { Hooks } from '../middlewares/hooks/middleware.js';
-import type { BudgetLimits } from '../agents/run-budget.js';
+import type { BudgetLimits, DailyLimits } from '../agents/run-budget.js';
 
 /** What a Conversation talks to: the root agent, and what its session records about it. */
 export interface ConversationTeam {
@@ -38,6 +38,8 @@ export interface ConversationTeam {
   alwaysAskReason?: string | undefined;
   /** Each turn's caps (a face's `--max-cost`…, agents file `budget:`): every new turn starts a budget with them. */
   budget?: BudgetLimits | undefined;
+  /** Caps per day over every run on the same store (`--max-daily-cost`…): kept in the store, so several workers share them. */
+  dailyBudget?: DailyLimits | undefined;
   /** How the conversation compacts between turns; default: from the root agent's summarize middleware. */
   compaction?: TeamCompaction | undefined;
   /** The team's hooks: told before the conversation compacts (PreCompact, `auto` between turns, `manual` on `compact({ force })`). */

@@ -22,6 +22,14 @@ export interface KeyValueStore {
   describe(): string;
   /** Expiring, owner-checked locks (one writer per session). */
   readonly leases: LeaseOps;
+  /** Shared numbers several processes add to at once (daily budgets): each add is atomic. */
+  readonly counters: CounterOps;
+}
+
+/** Atomic counters on one backend: an add returns the total after it; a counter past its expiry starts again from 0. */
+export interface CounterOps {
+  add(key: string, amount: number, ttlMs: number): Promise<number>;
+  get(key: string): Promise<number>;
 }
 
 /**
@@ -53,6 +61,8 @@ export interface Backend {
   operationTimeoutMs?: number | undefined;
   /** Leases on physical keys. */
   leases: LeaseOps;
+  /** Counters on physical keys. */
+  counters: CounterOps;
 }
 
 /** Keyv with its own key prefixing off (we prefix ourselves, the same way on every backend) and errors thrown. */
@@ -131,6 +141,15 @@ export class KeyvKeyValueStore implements KeyValueStore {
       acquire: (key, owner, holder, ttlMs) => this.op('lock', () => b.acquire(k(key), owner, holder, ttlMs)),
       renew: (key, owner, holder, ttlMs) => this.op('lock', () => b.renew(k(key), owner, holder, ttlMs)),
       release: (key, owner) => this.op('unlock', () => b.release(k(key), owner)),
+    };
+  }
+
+  get counters(): CounterOps {
+    const c = this.backend.counters;
+    const k = (key: string) => `${this.prefix}counter:${key}`;
+    return {
+      add: (key, amount, ttlMs) => this.op('set', () => c.add(k(key), amount, ttlMs)),
+      get: (key) => this.op('get', () => c.get(k(key))),
     };
   }
 

@@ -59,7 +59,21 @@ export async function openKeyValueStore(url?: string, opts: OpenStoreOptions = {
 function memoryBackend(): Backend {
   const map = new Map<string, string>();
   const leases = new Map<string, { owner: string; holder: string; expires: number }>();
+  const counters = new Map<string, { value: number; expires: number }>();
+  const live = (key: string) => {
+    const c = counters.get(key);
+    return c && c.expires > Date.now() ? c : undefined;
+  };
   return {
+    counters: {
+      add: async (key, amount, ttlMs) => {
+        const c = live(key);
+        const value = (c?.value ?? 0) + amount;
+        counters.set(key, { value, expires: c?.expires ?? Date.now() + ttlMs });
+        return value;
+      },
+      get: async (key) => live(key)?.value ?? 0,
+    },
     leases: {
       acquire: async (key, owner, holder, ttlMs) => {
         const l = leases.get(key);

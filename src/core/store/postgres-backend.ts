@@ -8,6 +8,7 @@ import { importModule } from '../dynamic-import.js';
 
 const TABLE = 'public.keyv';
 const LEASES = 'public.adk_leases';
+const COUNTERS = 'public.adk_counters';
 
 interface PgPool {
   query(sql: string, values?: unknown): Promise<{ rows: unknown[] }>;
@@ -51,6 +52,7 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
   try {
     await adapter.query(`CREATE TABLE IF NOT EXISTS ${TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT)`);
     await adapter.query(`CREATE TABLE IF NOT EXISTS ${LEASES}(key TEXT PRIMARY KEY, owner TEXT NOT NULL, holder TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL)`);
+    await adapter.query(`CREATE TABLE IF NOT EXISTS ${COUNTERS}(key TEXT PRIMARY KEY, value DOUBLE PRECISION NOT NULL, expires TIMESTAMPTZ NOT NULL)`);
   } catch (e) {
     // 23505: another process created the table at the same moment.
     if ((e as { code?: unknown }).code !== '23505') {
@@ -70,10 +72,29 @@ export async function openPostgresBackend(loc: StoreLocation, opts: NetworkOptio
     wrapError,
     operationTimeoutMs,
     leases: postgresLeases(async (sql, values) => (await pool.query(sql, values)).rows as Array<Record<string, string>>),
+    counters: postgresCounters(async (sql, values) => (await pool.query(sql, values)).rows as Array<Record<string, string>>),
   };
 }
 
 /** Leases with the server's clock; the upsert takes a free, expired or own lease in one statement. */
+/** One upsert adds and returns the total, atomically; an expired counter starts again. */
+function postgresCounters(query: (sql: string, values: unknown[]) => Promise<Array<Record<string, string>>>): Backend['counters'] {
+  return {
+    add: async (key, amount, ttlMs) => {
+      const rows = await query(
+        `INSERT INTO ${COUNTERS}(key, value, expires) VALUES($1, $2, now() + $3 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET
+           value = CASE WHEN ${COUNTERS}.expires <= now() THEN EXCLUDED.value ELSE ${COUNTERS}.value + EXCLUDED.value END,
+           expires = CASE WHEN ${COUNTERS}.expires <= now() THEN EXCLUDED.expires ELSE ${COUNTERS}.expires END
+         RETURNING value`,
+        [key, amount, ttlMs],
+      );
+      return Number(rows[0]?.value ?? amount);
+    },
+    get: async (key) => Number((await query(`SELECT value FROM ${COUNTERS} WHERE key = $1 AND expires > now()`, [key]))[0]?.value ?? 0),
+  };
+}
+
 function postgresLeases(query: (sql: string, values: unknown[]) => Promise<Array<Record<string, string>>>): Backend['leases'] {
   return {
     acquire: async (key, owner, holder, ttlMs) => {

@@ -83,6 +83,7 @@ export async function openRedisBackend(loc: StoreLocation, opts: NetworkOptions 
     },
     operationTimeoutMs: opts.operationTimeoutMs ?? 10_000,
     leases: redisLeases(async () => (await adapter.getClient()) as unknown as RedisLeaseClient),
+    counters: redisCounters(async () => (await adapter.getClient()) as unknown as RedisLeaseClient),
   };
 }
 
@@ -96,6 +97,17 @@ interface RedisLeaseClient {
 // A lease that expired while its holder was suspended (Ctrl-Z) and that nobody took is still its holder's.
 const RENEW = `local v = redis.call('GET', KEYS[1]) if (not v) or string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
 const RELEASE = `local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+// INCRBYFLOAT is atomic; the expiry is set once, by the add that made the counter.
+const ADD = `local v = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1]) if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return v`;
+
+/** Counters shared by every process on this Redis (workers on several machines). */
+function redisCounters(client: () => Promise<RedisLeaseClient>): Backend['counters'] {
+  return {
+    add: async (key, amount, ttlMs) => Number(await (await client()).eval(ADD, { keys: [key], arguments: [String(amount), String(ttlMs)] })),
+    get: async (key) => Number((await (await client()).get(key)) ?? 0),
+  };
+}
 
 /** SET NX PX takes a lease; server-side expiry frees it when its owner dies. Scripts check the owner atomically. */
 function redisLeases(client: () => Promise<RedisLeaseClient>): Backend['leases'] {

@@ -16,6 +16,7 @@ export interface SqliteOptions {
 
 const TABLE = 'keyv';
 const LEASES = 'adk_leases';
+const COUNTERS = 'adk_counters';
 
 export function isSqliteBusy(e: unknown): boolean {
   const code = (e as { code?: unknown } | undefined)?.code;
@@ -39,6 +40,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
       await candidate.query('PRAGMA journal_mode=WAL');
       await candidate.query('PRAGMA synchronous=FULL');
       await candidate.query(`CREATE TABLE IF NOT EXISTS ${LEASES}(key TEXT PRIMARY KEY, owner TEXT NOT NULL, holder TEXT NOT NULL, expires INTEGER NOT NULL)`);
+      await candidate.query(`CREATE TABLE IF NOT EXISTS ${COUNTERS}(key TEXT PRIMARY KEY, value REAL NOT NULL, expires INTEGER NOT NULL)`);
       adapter = candidate;
     } catch (e) {
       await candidate.close().catch(() => {});
@@ -65,6 +67,7 @@ export async function openSqliteBackend(file: string, opts: SqliteOptions = {}):
     },
     close: () => ready.disconnect(),
     leases: sqliteLeases((sql, ...params) => ready.query(sql, ...params) as Promise<unknown[]>),
+    counters: sqliteCounters((sql, ...params) => ready.query(sql, ...params) as Promise<unknown[]>),
     wrapError,
     isTransient: isSqliteBusy,
     transientRetries: retries,
@@ -113,6 +116,28 @@ function sqliteError(e: unknown, op: string, file: string, display: string): Err
 type Query = (sql: string, ...params: unknown[]) => Promise<unknown[]>;
 
 /** Leases in their own table; the upsert takes a free, expired or own lease in one statement. */
+/** One statement adds and returns the total (SQLite runs one writer at a time); an expired counter starts again. */
+function sqliteCounters(query: Query): Backend['counters'] {
+  return {
+    add: async (key, amount, ttlMs) => {
+      const now = Date.now();
+      const rows = (await query(
+        `INSERT INTO ${COUNTERS}(key, value, expires) VALUES(?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET
+           value = CASE WHEN ${COUNTERS}.expires <= ? THEN excluded.value ELSE ${COUNTERS}.value + excluded.value END,
+           expires = CASE WHEN ${COUNTERS}.expires <= ? THEN excluded.expires ELSE ${COUNTERS}.expires END
+         RETURNING value`,
+        key, amount, now + ttlMs, now, now,
+      )) as Array<{ value: number }>;
+      return Number(rows[0]?.value ?? amount);
+    },
+    get: async (key) => {
+      const rows = (await query(`SELECT value FROM ${COUNTERS} WHERE key = ? AND expires > ?`, key, Date.now())) as Array<{ value: number }>;
+      return Number(rows[0]?.value ?? 0);
+    },
+  };
+}
+
 function sqliteLeases(query: Query): Backend['leases'] {
   const ownerOf = async (key: string) => (await query(`SELECT owner, holder FROM ${LEASES} WHERE key = ?`, key))[0] as { owner: string; holder: string } | undefined;
   return {
