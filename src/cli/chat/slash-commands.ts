@@ -70,6 +70,11 @@ export async function handleCommand(host: ChatHost, stores: AdkStores, name: str
     case '/compact':
       await host.compactContext(args.trim(), ui);
       return true;
+    case '/goal': {
+      const { goalCommand } = await import('./goal-command.js');
+      await goalCommand(host, args, ui);
+      return true;
+    }
     case '/new':
       await host.newSession(ui);
       return true;

@@ -20,7 +20,7 @@ export interface ChatUi {
    */
   clear(usage?: { promptTokens: number; completionTokens: number }, o?: { screen?: boolean }): void;
   /** Shows a run (e.g. the rest of a resumed session); prompts open if it stops for a person. */
-  run(events: AsyncIterable<AgentEvent>): Promise<RunOutcome>;
+  run(events: AsyncIterable<AgentEvent> | ((signal: AbortSignal) => AsyncIterable<AgentEvent>)): Promise<RunOutcome>;
   usage(): { promptTokens: number; completionTokens: number };
   /** What the last run used, when one ran in this view. */
   lastTurnUsage?(): { promptTokens: number; completionTokens: number } | undefined;

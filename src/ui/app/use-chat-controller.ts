@@ -127,7 +127,8 @@ export function useChatController(o: ChatControllerOptions) {
         if (o?.screen) opts.current.onClearScreen?.();
         dispatch({ type: 'clear', usage });
       },
-      run: (events) => run(() => events),
+      // A function of the run's signal: Esc stops it as it stops a typed message's turn.
+      run: (events) => run(typeof events === 'function' ? events : () => events),
       usage: () => latest.current.usage,
       usageByModel: () => latest.current.usageByModel,
       lastTurnUsage: () => {

@@ -20,6 +20,7 @@ export const DEFAULT_SLASH_COMMANDS: SlashCommandInfo[] = [
   { name: '/init', description: 'write a starter AGENTS.md for this folder (never overwrites one)' },
   { name: '/clear', description: "clear the screen and the model's context (the session keeps its history)" },
   { name: '/compact', description: "summarise the conversation so far into the model's context ([instructions]: what to keep)" },
+  { name: '/goal', description: 'work until a check passes: /goal npm test (runs in the sandbox; each attempt a turn; /goal off drops it)' },
   { name: '/cost', description: 'tokens and what they cost, for the session and the last turn' },
   { name: '/memory', description: 'open AGENTS.md (this folder\'s or yours) in $EDITOR; `# text` adds a line to it' },
   { name: '/hooks', description: 'the hooks that run on this session\'s events (settings files and agents.yaml)' },
