@@ -11,10 +11,10 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
-async function serve(): Promise<{ client: Client; bearer: Client; base: string }> {
+async function serve(args: string[] = [], agents = shellApprovalAgents()): Promise<{ client: Client; bearer: Client; base: string }> {
   const home = tempDir('adk-langgraph-');
-  writeAgentsFile(home, shellApprovalAgents());
-  const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--agents', 'agents.yaml']);
+  writeAgentsFile(home, agents);
+  const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--agents', 'agents.yaml', ...args]);
   return { client: new Client({ apiUrl: s.url }), bearer: new Client({ apiUrl: s.base, defaultHeaders: { Authorization: `Bearer ${s.token}` } }), base: s.base };
 }
 
@@ -100,6 +100,28 @@ describe('LangGraph API (Agent Protocol) through @langchain/langgraph-sdk', () =
     expect(toolMsg.content).not.toContain('ran-two');
     expect(toolMsg.content).toContain('not that one');
     expect(model().chatRequests.at(-1)!.body.messages.at(-1).content).toContain('not that one');
+  });
+
+  it('a reached budget (adk serve --max-model-calls) is an interrupt; command.resume with a new limit goes on, "stop" ends the run', async () => {
+    const { client } = await serve(['--max-model-calls', '1'], shellApprovalAgents(['shell', 'current_time']));
+    let n = 0;
+    model().onRequest((req) => (lastUser(req).role === 'tool' && n >= 2 ? { content: 'enough ticks' } : { toolCalls: [{ id: `t${++n}`, name: 'current_time', arguments: {} }] }));
+    const thread = await client.threads.create();
+    const first = await collect(client.runs.stream(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'tick' }] }, streamMode: 'updates' }));
+    const interrupt = first.find((p) => p.event === 'updates' && (p.data as any).__interrupt__)!.data as any;
+    expect(interrupt.__interrupt__[0].value).toMatchObject({ kind: 'budget', budget: { name: 'max_model_calls', spent: 1, limit: 1 } });
+    expect(model().chatRequests).toHaveLength(1);
+    // The new limit as a number: two more calls, the second answers.
+    const raised = (await client.runs.wait(thread.thread_id, 'chat', { command: { resume: 3 } })) as any;
+    expect(raised.messages.at(-1)).toMatchObject({ type: 'ai', content: 'enough ticks' });
+    expect(model().chatRequests).toHaveLength(3);
+    // The next turn stops at its own budget of 1; "stop" ends it there, no call made.
+    n = 0;
+    await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'again' }] } });
+    expect((await client.threads.get(thread.thread_id)).status).toBe('interrupted');
+    await client.runs.wait(thread.thread_id, 'chat', { command: { resume: 'stop' } });
+    expect(model().chatRequests).toHaveLength(4);
+    expect((await client.threads.get(thread.thread_id)).status).toBe('idle');
   });
 
   it('runs.create in the background, runs.join, multitask reject (409), runs.cancel', async () => {
