@@ -191,7 +191,7 @@ program
   .command('sessions')
   .description('list, show, export, delete or share saved sessions (share: `adk serve` shows it to its clients)')
   .argument('[action]', 'list | show | export | import | delete | share', 'list')
-  .argument('[id]', 'session id (import: the file: a Claude Code session .jsonl or an ATIF trajectory)')
+  .argument('[id]', 'session id (import: the file: a Claude Code or Codex session .jsonl, a gemini-cli session .json, or an ATIF trajectory)')
   .option('--json', 'print JSON')
   .option('--format <format>', 'export: atif (Harbor ATIF-v1.4 trajectory, the default), jsonl (one message a line) or markdown')
   .option('--output <file>', 'export: write to this file instead of stdout')

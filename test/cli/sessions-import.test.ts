@@ -9,6 +9,9 @@ import { expectExit, serverEnv, sessionIdOf, tempDir, tempHome, useServer } from
 // model is sent the imported history, every tool call answered, and what was left out is listed.
 const server = useServer();
 const CLAUDE = fileURLToPath(new URL('../fixtures/imports/claude-code-spotter.jsonl', import.meta.url));
+const CODEX = fileURLToPath(new URL('../fixtures/imports/codex-rollout-codemie.jsonl', import.meta.url));
+const GEMINI = fileURLToPath(new URL('../fixtures/imports/gemini-cli-session-codemie.json', import.meta.url));
+type Sent = Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
 
 describe('adk sessions import', () => {
   it('a Claude Code session: imported, listed what was left out, and continued by adk resume', async () => {
@@ -33,6 +36,48 @@ describe('adk sessions import', () => {
     expect(String(results[0]!.content)).toContain('Ready work (8 issues with no blockers)');
     expect(String(results[1]!.content)).toContain('no result');
     expect(sent.filter((m) => m.role === 'user').map((m) => String(m.content))).toEqual([expect.stringContaining('Work on bead spotter-dov'), 'go on']);
+  });
+
+  it('a Codex rollout: its response items become the conversation (calls answered by call_id, apply_patch as {input}), Codex context left out, continued by adk resume', async () => {
+    const cwd = tempDir('adk-import-');
+    const env = serverEnv(server(), 'sk-import-key-000001', tempHome());
+    const report = JSON.parse((await expectExit(['sessions', 'import', CODEX, '--json'], 0, { env, cwd })).stdout);
+    expect(report).toMatchObject({ format: 'codex' });
+    expect(report.unmapped).toEqual(expect.arrayContaining(['25 reasoning items (encrypted by the provider)', '3 web_search_call items', expect.stringMatching(/^\d+ event_msg lines$/), '1 Codex context messages (AGENTS.md, environment)', '1 Codex context messages (developer)', '1 session_meta lines']));
+    server().enqueue({ content: 'The threshold is 90% now.' });
+    // (a model whose window holds the whole session: with a smaller one adk would first compact it)
+    await expectExit(['resume', report.imported, '--json', '--model', 'gpt-4.1', 'what changed?'], 0, { env, cwd });
+    const sent = server().chatRequests[0]!.body.messages as Sent;
+    const users = sent.filter((m) => m.role === 'user').map((m) => String(m.content));
+    expect(users).toEqual(['show tools', "let's update the defailt context compart to 90 in env var", 'what changed?']);
+    const calls = sent.flatMap((m) => m.tool_calls ?? []);
+    expect(calls).toHaveLength(102);
+    expect(calls[0]).toMatchObject({ id: 'call_Y2p6KmqwoTtpi6atpDPuxC5M', function: { name: 'exec_command' } });
+    expect(JSON.parse(calls[0]!.function.arguments).cmd).toContain("sed -n '1,180p'");
+    const patch = calls.find((c) => c.function.name === 'apply_patch')!;
+    expect(JSON.parse(patch.function.arguments).input).toMatch(/^\*\*\* Begin Patch\n\*\*\* Update File: src\/agents\/plugins\/__tests__\/codemie-code-reasoning\.test\.ts/);
+    // Each call answered right after it, by its own call_id.
+    const results = sent.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id));
+    expect(String(results[0]!.content)).toContain('Process running with session ID 48230');
+    expect(String(sent.filter((m) => m.role === 'assistant').at(-1)!.content)).toContain('Implemented the default context compaction setting');
+  });
+
+  it('a gemini-cli session: messages, tool calls with their results and thoughts; continued by adk resume', async () => {
+    const cwd = tempDir('adk-import-');
+    const env = serverEnv(server(), 'sk-import-key-000001', tempHome());
+    const report = JSON.parse((await expectExit(['sessions', 'import', GEMINI, '--json'], 0, { env, cwd })).stdout);
+    expect(report).toMatchObject({ format: 'gemini-cli', unmapped: [] });
+    server().enqueue({ content: 'hello.md has four lines.' });
+    await expectExit(['resume', report.imported, '--json', 'how long is hello.md now?'], 0, { env, cwd });
+    const sent = server().chatRequests[0]!.body.messages as Sent;
+    expect(sent.filter((m) => m.role === 'user').map((m) => String(m.content)).slice(0, 3)).toEqual(['show tools', expect.stringContaining('expore repository and figure out issues'), 'create hello.md file']);
+    const calls = sent.flatMap((m) => m.tool_calls ?? []);
+    expect(calls.map((c) => c.function.name)).toEqual(expect.arrayContaining(['write_todos', 'delegate_to_agent', 'read_file', 'write_file']));
+    expect(calls).toHaveLength(14);
+    const results = sent.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id));
+    expect(String(results.find((m) => m.tool_call_id === calls.find((c) => c.function.name === 'write_file')!.id)!.content)).toContain('Successfully created and wrote to');
   });
 
   it('an ATIF trajectory adk wrote comes back as the same conversation', async () => {

@@ -147,7 +147,7 @@ async function importSession(stores: Awaited<ReturnType<typeof openStores>>, fil
   } catch (e) {
     throw new CliError(`${file}: ${(e as Error).message}`);
   }
-  if (!imported.messages.length) throw new CliError(`${file}: no messages to import (is it a Claude Code session .jsonl or an ATIF trajectory?)`);
+  if (!imported.messages.length) throw new CliError(`${file}: no messages to import (is it a Claude Code or Codex session .jsonl, a gemini-cli session .json or an ATIF trajectory?)`);
   const team = await loadTeam({});
   try {
     const { id, lease } = await lockedNewId(stores);

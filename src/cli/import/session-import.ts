@@ -1,23 +1,35 @@
 import type { Message, ToolCall } from '../../core/schema/message.js';
+import { fromCodexRollout, isCodexRollout } from './codex-rollout.js';
+import { fromGeminiSession, isGeminiSession } from './gemini-session.js';
 
 /** A conversation read from another tool's session file, and what of it could not be carried over. */
 export interface ImportedConversation {
-  format: 'claude-code' | 'atif';
+  format: 'claude-code' | 'codex' | 'gemini-cli' | 'atif';
   messages: Message[];
   model?: string | undefined;
+  /** Tokens the file says the session used (Codex's last total, gemini-cli's per reply). */
+  usage?: { promptTokens: number; completionTokens: number } | undefined;
   /** What was left out, one line each (`12 progress lines`, `a result for an unknown call toolu_…`). */
   unmapped: string[];
 }
 
-/** Reads a Claude Code session (`~/.claude/projects/…/<id>.jsonl`) or an ATIF trajectory (JSON). */
+/**
+ * Reads a Claude Code session (`~/.claude/projects/…/<id>.jsonl`), a Codex rollout
+ * (`~/.codex/sessions/…/rollout-*.jsonl`), a gemini-cli session (`~/.gemini/tmp/…/chats/session-*.json`)
+ * or an ATIF trajectory (JSON). Every tool call comes out answered (see `paired`).
+ */
 export function importConversation(text: string): ImportedConversation {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {
     const doc = JSON.parse(text) as { schema_version?: unknown };
     if (typeof doc.schema_version === 'string' && doc.schema_version.startsWith('ATIF-')) return fromAtif(doc as AtifDoc);
+    if (isGeminiSession(doc)) return answered(fromGeminiSession(doc));
   }
+  if (isCodexRollout(trimmed.slice(0, trimmed.indexOf('\n') >>> 0))) return answered(fromCodexRollout(text));
   return fromClaudeCode(text);
 }
+
+const answered = (c: ImportedConversation): ImportedConversation => ({ ...c, messages: paired(c.messages, c.unmapped) });
 
 interface ClaudeBlock {
   type: string;
