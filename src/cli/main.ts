@@ -162,7 +162,7 @@ mcp
     const { mcpLogoutCommand } = await import('./commands/mcp.js');
     process.exitCode = await mcpLogoutCommand(name);
   });
-mcp
+const mcpServeCommandLine = mcp
   .command('serve')
   .description('offer adk teams as MCP tools to Claude Code, Codex, Cursor…: stdio by default, streamable HTTP with --http')
   .option('--agents <file>', 'agents file (default ./agents.yaml, else the bundled one)')
@@ -172,7 +172,11 @@ mcp
   .option('--socket <path>', 'serve HTTP on a Unix socket only you can open (0600); no token needed there')
   .option('--no-token', 'HTTP on loopback without the token: every local account can then run these teams')
   .option('--model <model>', 'model name (overrides ADK_MODEL)')
-  .action(async (opts) => {
+  .option('--permission-mode <mode>', 'how calls run: default, accept-edits (file edits run unasked) or plan (read-only tools)')
+  .option('--allow <rule>', 'let calls matching this rule run unasked: shell(npm test) (repeatable)', collect)
+  .option('--deny <rule>', 'never run calls matching this rule (repeatable)', collect)
+  .option('--on-approval <what>', 'when a call needs a person and the client cannot ask: ask (the call ends waiting), deny (answer "no" and go on) or fail (end it incomplete)');
+budgetOptions(mcpServeCommandLine, 'each call').action(async (opts) => {
     const { mcpServeCommand } = await import('./commands/mcp-serve.js');
     process.exitCode = await mcpServeCommand(opts);
   });
@@ -193,7 +197,7 @@ program
   .argument('[action]', 'list | show | export | import | delete | share', 'list')
   .argument('[id]', 'session id (import: the file: a Claude Code or Codex session .jsonl, a gemini-cli session .json, or an ATIF trajectory)')
   .option('--json', 'print JSON')
-  .option('--format <format>', 'export: atif (Harbor ATIF-v1.4 trajectory, the default), jsonl (one message a line) or markdown')
+  .option('--format <format>', 'export: atif (Harbor ATIF-v1.7 trajectory, sub-agent runs embedded; the default), jsonl (one message a line) or markdown')
   .option('--output <file>', 'export: write to this file instead of stdout')
   .action(async (action: string, id: string | undefined, opts) => {
     const { sessionsCommand } = await import('./commands/sessions.js');

@@ -38,7 +38,7 @@ export interface InterruptDetails {
   /** For plan_review: the proposed steps. */
   plan?: string[] | undefined;
   /** For budget: which budget (`max_cost`, …), what was spent and its limit. */
-  budget?: { name: string; spent: number; limit: number } | undefined;
+  budget?: { name: string; spent: number; limit: number; agent?: string | undefined } | undefined;
   data?: unknown | undefined;
 }
 

@@ -30,7 +30,7 @@ export const PendingInterruptSchema = z.object({
   plan: z.array(z.string()).optional(),
   diff: z.string().optional().describe('What the call would change, as a unified diff'),
   budget: z
-    .object({ name: z.string(), spent: z.number(), limit: z.number() })
+    .object({ name: z.string(), spent: z.number(), limit: z.number(), agent: z.string().optional().describe("Set when it is that agent's own budget (its `budget:` in the agents file)") })
     .optional()
     .describe('A budget reached (max_cost, max_model_calls, …): answer {"raise": {"max_cost": 5}} to go on'),
   data: z.unknown().optional(),

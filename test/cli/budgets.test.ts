@@ -211,3 +211,26 @@ describe('daily budgets in ADK_HOME', () => {
     expect(second.stderr).toMatch(/daily budget reached: max_daily_model_calls \(3 spent today of 3 on sqlite:\/\/.*\); it starts again at 00:00 UTC/);
   });
 });
+
+describe('budget: on an agent', () => {
+  it("caps that agent's own model calls in a run: the interrupt names it; --raise goes on for it", async () => {
+    const cwd = tempDir('adk-budget-agent-');
+    writeAgentsFile(cwd, AGENTS.replace('    instruction: Help.\n', '    instruction: Help.\n    budget: { max_model_calls: 2 }\n'));
+    const env = serverEnv(server(), 'sk-budget-key-000001', tempHome());
+    server().enqueue({ toolCalls: [{ id: 'h', name: 'helper', arguments: { request: 'help' } }] }, step(1), step(2), step(3), { content: 'helped' }, { content: 'boss done' });
+    const first = await expectExit(['run', '--json', '--allow', 'shell', 'go'], 1, { env, cwd });
+    const id = first.lines[0]!.sessionId as string;
+    // The boss's call and the helper's two: the helper stopped before its third.
+    expect(server().chatRequests).toHaveLength(3);
+    expect(ofType(first.lines, 'interrupt').at(-1)!.interrupts).toMatchObject([{ kind: 'budget', budget: { name: 'max_model_calls', spent: 2, limit: 2, agent: 'helper' } }]);
+    expect(first.stderr).toContain("budget reached: max_model_calls of agent 'helper' (2 spent of 2)");
+    const r = await expectExit(['resume', id, '--json', '--allow', 'shell', '--raise', 'max_model_calls=4'], 0, { env, cwd });
+    expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'boss done' });
+    expect(server().chatRequests).toHaveLength(6);
+    // A bad key in the agent's budget is named where it is.
+    writeAgentsFile(cwd, AGENTS.replace('    instruction: Help.\n', '    instruction: Help.\n    budget: { max_calls: 2 }\n'));
+    const bad = await runCli(['run', 'go'], { env, cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/agents\.yaml:\d+:\d+ agents\.helper\.budget\.max_calls/);
+  });
+});

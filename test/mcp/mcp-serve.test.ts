@@ -2,19 +2,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ElicitRequest, type ElicitResult, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverEnv, tempHome, textOf, toolMessagesOf, useServer, writeAgentsFile } from '../cli/helpers.js';
-import { runCli } from '../support/cli.js';
+import { ADK_BIN, runCli } from '../support/cli.js';
 import { formAnswer, interruptForm, type Waiting } from '../../src/serve/mcp-serve/interrupt-form.js';
 
 // Issue 30 (adk as an MCP server): `adk mcp serve` driven by the MCP SDK's own client, as Claude
-// Code or Cursor drive it. Until main.ts registers the command, the server runs through
-// test/support/mcp-serve-bin.mjs (the same options, the built mcpServeCommand).
-const RUNNER = fileURLToPath(new URL('../support/mcp-serve-bin.mjs', import.meta.url));
+// Code or Cursor drive it: the built CLI, started as a client starts it.
+const RUNNER = [ADK_BIN, 'mcp', 'serve'];
 const server = useServer();
 
 /** The API key the team uses: it must never reach the client, in any message, or stderr. */
@@ -79,7 +77,7 @@ async function connect(transport: Transport, elicit?: ElicitHandler): Promise<{ 
 
 /** `adk mcp serve` on stdio, as a client starts it. */
 async function stdio(elicit?: ElicitHandler, args: string[] = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RUNNER, '--agents', agentsFile, ...args], env: env(), cwd: dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...RUNNER, '--agents', agentsFile, ...args], env: env(), cwd: dir, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
@@ -204,6 +202,21 @@ describe('adk mcp serve', () => {
     expect(textOf(server().chatRequests.at(-1)!)).toContain('Wrote later.txt.');
   });
 
+  it('--on-approval deny: a call nobody can approve is answered "no" and the model goes on; fail ends the call incomplete, naming it', async () => {
+    server().enqueue({ toolCalls: [{ id: 'call_1', name: 'shell', arguments: { command: 'echo no > no.txt' } }] }, { content: 'I could not run it.' });
+    const denied = await stdio(undefined, ['--on-approval', 'deny']);
+    const r = structured((await denied.client.callTool({ name: 'coder', arguments: { task: 'write no.txt' } })) as CallToolResult);
+    expect(r).toMatchObject({ status: 'completed', answer: 'I could not run it.' });
+    expect(toolMessagesOf(server().chatRequests.at(-1)!).at(-1).content).toContain('adk is running unattended');
+    expect(existsSync(join(dir, 'no.txt'))).toBe(false);
+    server().enqueue({ toolCalls: [{ id: 'call_2', name: 'shell', arguments: { command: 'echo no > no.txt' } }] });
+    const failing = await stdio(undefined, ['--on-approval', 'fail']);
+    const f = structured((await failing.client.callTool({ name: 'coder', arguments: { task: 'write no.txt' } })) as CallToolResult);
+    expect(f.status).toBe('incomplete');
+    expect(f.answer).toContain('shell {"command":"echo no > no.txt"}; nothing of it ran');
+    expect(existsSync(join(dir, 'no.txt'))).toBe(false);
+  });
+
   it('a session left waiting is asked again by a client with elicitation; the new task runs once the waiting turn is done', async () => {
     server().enqueue({ toolCalls: [{ id: 'call_1', name: 'shell', arguments: { command: 'echo first > first.txt' } }] });
     const plain = await stdio();
@@ -244,7 +257,7 @@ describe('adk mcp serve', () => {
   });
 
   it('serves streamable HTTP with the token: 401 without it, a call with elicitation with it', async () => {
-    const child = spawn(process.execPath, [RUNNER, '--agents', agentsFile, '--http', '0'], { cwd: dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...RUNNER, '--agents', agentsFile, '--http', '0'], { cwd: dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     closers.push(async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('close', r));
@@ -285,7 +298,7 @@ describe('adk mcp serve', () => {
   it('refuses an untrusted agents.yaml before serving, and runs nothing', async () => {
     writeAgentsFile(dir, `${AGENTS}    middlewares: [{ module: ./mw.mjs }]\n`);
     writeFileSync(join(dir, 'mw.mjs'), "import { writeFileSync } from 'node:fs'; writeFileSync('pwned.txt', 'x'); export default {};\n");
-    const child = spawn(process.execPath, [RUNNER, '--agents', agentsFile], { cwd: dir, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...RUNNER, '--agents', agentsFile], { cwd: dir, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -125,11 +125,14 @@ describe('cost (issue 15)', () => {
   it('list prices by name, a provider prefix ignored; dollars for the session and the last turn', async () => {
     const { knownPrice, costUsd, formatUsd } = await import('../../src/core/models/pricing.js');
     const { costText } = await import('../../src/ui/app/commands.js');
-    expect(knownPrice('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
-    expect(knownPrice('openai/gpt-4o')).toEqual({ input: 2.5, output: 10 });
-    expect(knownPrice('claude-sonnet-4-5')).toEqual({ input: 3, output: 15 });
+    expect(knownPrice('gpt-4o-mini-2024-07-18')).toMatchObject({ input: 0.15, output: 0.6 });
+    expect(knownPrice('openai/gpt-4o')).toMatchObject({ input: 2.5, output: 10 });
+    expect(knownPrice('claude-sonnet-4-5')).toEqual({ input: 3, output: 15, source: "adk's bundled list price for claude-sonnet-4-5 (providers' published prices, 2025)" });
     expect(knownPrice('my-local-model')).toBeUndefined();
     expect(formatUsd(costUsd({ promptTokens: 2_000_000, completionTokens: 1_000_000 }, { input: 2.5, output: 10 }))).toBe('$15.00');
     expect(costText({ promptTokens: 1000, completionTokens: 10 }, undefined, undefined)).toContain('No price is known');
+    // /cost says where the price came from.
+    expect(costText({ promptTokens: 1000, completionTokens: 10 }, undefined, knownPrice('gpt-4o'))).toContain("from adk's bundled list price for gpt-4o (providers' published prices, 2025)");
+    expect(costText({ promptTokens: 1000, completionTokens: 10 }, undefined, { input: 1, output: 2, source: "price: on the models: entry 'fast'" })).toContain("from price: on the models: entry 'fast'");
   });
 });

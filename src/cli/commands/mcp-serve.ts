@@ -13,8 +13,10 @@ import { untilStopSignal } from '../signals.js';
 import { openStores } from '../stores.js';
 import { loadTeam, loadTeamConfig } from '../team.js';
 import { packageVersion } from '../version.js';
+import { parseSessionPolicy, type SessionPolicy } from '../../core/conversation/session-policy.js';
+import { budgetLimits, dailyLimits, type BudgetFlags } from '../unattended.js';
 
-export interface McpServeOptions {
+export interface McpServeOptions extends BudgetFlags {
   /** `--agents F`: the agents file (default ./agents.yaml, else the bundled one). */
   agents?: string | undefined;
   /** `--agent A` (repeatable): the agents offered as tools (default: every root agent of the file). */
@@ -30,6 +32,11 @@ export interface McpServeOptions {
   /** commander's spelling of `--no-token` (false when given). */
   token?: boolean | undefined;
   model?: string | undefined;
+  /** How calls run when nobody answers approvals (kept with each session): `--permission-mode`, `--allow`, `--deny`, `--on-approval`. */
+  permissionMode?: string | undefined;
+  allow?: string[] | undefined;
+  deny?: string[] | undefined;
+  onApproval?: string | undefined;
 }
 
 /**
@@ -48,6 +55,11 @@ export async function mcpServeCommand(opts: McpServeOptions, env: NodeJS.Process
   // Anything printed to stdout would corrupt the protocol stream (stdio) and is a log line anyway.
   console.log = console.info = console.debug = (...args: unknown[]) => log(args.map(String).join(' '));
 
+  // Checked before anything starts; bypass is not offered to MCP clients.
+  const policy = sessionPolicyOf(opts);
+  const budget = budgetLimits(opts);
+  const dailyBudget = dailyLimits(opts);
+  const caps = { ...(budget ? { budget } : {}), ...(dailyBudget ? { dailyBudget } : {}) };
   const agentsFile = opts.agents ? resolve(opts.agents) : undefined;
   const chosen = typeof opts.agent === 'string' ? [opts.agent] : (opts.agent ?? []);
   // Read, validated and trusted once up front (as `adk serve`): an untrusted file fails here, before any client calls.
@@ -64,8 +76,9 @@ export async function mcpServeCommand(opts: McpServeOptions, env: NodeJS.Process
   const running = new RunningCalls();
   const host: TeamHost = {
     stores,
-    newTeam: (agent) => loadTeam({ agentsFile, agentName: agent, model: opts.model, env }),
-    sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env }),
+    newTeam: (agent) => loadTeam({ agentsFile, agentName: agent, model: opts.model, env, ...caps }),
+    sessionTeam: (record) => loadTeam({ ...sessionTeamOptions(record, { model: opts.model }), env, ...caps }),
+    ...(policy ? { policy } : {}),
     secrets,
     lease: leaseOptions(env),
     log,
@@ -114,4 +127,14 @@ function listenFrom(opts: McpServeOptions): McpListen | undefined {
   const port = Number(opts.http);
   if (String(opts.http).trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--http takes a port number (0-65535), not '${opts.http}'`);
   return { host: opts.host ?? '127.0.0.1', port };
+}
+
+/** The unattended policy the flags make, or undefined when none is given (a bad flag is a usage error). */
+function sessionPolicyOf(opts: McpServeOptions): SessionPolicy | undefined {
+  if (opts.permissionMode === undefined && !opts.allow?.length && !opts.deny?.length && opts.onApproval === undefined) return undefined;
+  try {
+    return parseSessionPolicy({ permission_mode: opts.permissionMode, allow: opts.allow, deny: opts.deny, on_approval: opts.onApproval });
+  } catch (e) {
+    throw new CliError(`adk mcp serve: ${(e as Error).message}`, ExitCode.usage);
+  }
 }

@@ -1,17 +1,25 @@
 import type { Message } from '../../core/schema/message.js';
+import { costUsd, knownPrice, type ModelPrice } from '../../core/models/pricing.js';
 import type { SessionRecord } from '../../core/store/index.js';
 
 /**
- * A session as an ATIF trajectory (Agent Trajectory Interchange Format, Harbor's RFC 0001, v1.4: the
- * version Terminal-Bench's leaderboard reads): a step per system, user and assistant message; an
- * assistant step carries its tool calls and, as its observation, the results that answered them.
+ * A session as an ATIF trajectory (Agent Trajectory Interchange Format, Harbor's RFC 0001, v1.7): a
+ * step per system, user and assistant message; an assistant step carries its tool calls and, as its
+ * observation, the results that answered them. An agent run as a tool (a sub-agent, a deep agent's
+ * task) is embedded as one of `subagent_trajectories`, its result pointing at it by `trajectory_id`.
+ * Steps carry their tokens and, where the model's price is known, their cost.
  */
-export const ATIF_VERSION = 'ATIF-v1.4';
+export const ATIF_VERSION = 'ATIF-v1.7';
 
 interface AtifToolCall {
   tool_call_id: string;
   function_name: string;
   arguments: Record<string, unknown>;
+}
+interface AtifResult {
+  source_call_id?: string;
+  content?: string;
+  subagent_trajectory_ref?: Array<{ trajectory_id: string; session_id?: string }>;
 }
 interface AtifStep {
   step_id: number;
@@ -20,18 +28,20 @@ interface AtifStep {
   model_name?: string;
   reasoning_content?: string;
   tool_calls?: AtifToolCall[];
-  observation?: { results: Array<{ source_call_id?: string; content?: string }> };
-  metrics?: { prompt_tokens?: number; completion_tokens?: number };
+  observation?: { results: AtifResult[] };
+  metrics?: { prompt_tokens?: number; completion_tokens?: number; cost_usd?: number };
   extra?: Record<string, unknown>;
 }
 
 export interface AtifTrajectory {
   schema_version: typeof ATIF_VERSION;
   session_id: string;
+  trajectory_id: string;
   agent: { name: string; version: string; model_name?: string };
   steps: AtifStep[];
   notes?: string;
-  final_metrics: { total_prompt_tokens: number; total_completion_tokens: number; total_steps: number };
+  final_metrics: { total_prompt_tokens: number; total_completion_tokens: number; total_cost_usd?: number; total_steps: number };
+  subagent_trajectories?: AtifTrajectory[];
   extra?: Record<string, unknown>;
 }
 
@@ -45,11 +55,34 @@ function argumentsObject(text: string): Record<string, unknown> {
   }
 }
 
+interface Context {
+  sessionId: string;
+  adkVersion: string;
+  model: string | undefined;
+  price: ModelPrice | undefined;
+}
+
 export function toAtif(record: SessionRecord, adkVersion: string): AtifTrajectory {
-  const messages = record.messages as Array<Message & { agentName?: string }>;
+  const ctx: Context = { sessionId: record.id, adkVersion, model: record.model, price: record.model ? knownPrice(record.model) : undefined };
+  const t = trajectory(record.messages as HistoryMessage[], record.id, 'adk', ctx);
+  // The session's own totals (summaries and retries included), not only what the kept messages say.
+  t.final_metrics.total_prompt_tokens = record.usage.promptTokens;
+  t.final_metrics.total_completion_tokens = record.usage.completionTokens;
+  if (ctx.price) t.final_metrics.total_cost_usd = costUsd(record.usage, ctx.price);
+  t.extra = { title: record.title, root_agent: record.rootAgent, status: record.status, created_at: record.createdAt, updated_at: record.updatedAt };
+  return t;
+}
+
+type HistoryMessage = Message & { agentName?: string };
+
+/** One trajectory from a list of messages; the runs of agent tools in it become its subagent trajectories. */
+function trajectory(messages: HistoryMessage[], id: string, agent: string, ctx: Context): AtifTrajectory {
   const steps: AtifStep[] = [];
+  const subs: AtifTrajectory[] = [];
   // Which step asked for each call: its result becomes that step's observation.
   const askedBy = new Map<string, AtifStep>();
+  let prompt = 0;
+  let completion = 0;
   const pushSystem = (): AtifStep => {
     const step: AtifStep = { step_id: steps.length + 1, source: 'system', message: '' };
     steps.push(step);
@@ -58,31 +91,43 @@ export function toAtif(record: SessionRecord, adkVersion: string): AtifTrajector
   for (const m of messages) {
     if (m.role === 'tool') {
       const step = m.toolCallId ? askedBy.get(m.toolCallId) : undefined;
-      const result = { ...(m.toolCallId ? { source_call_id: m.toolCallId } : {}), content: m.content };
+      const result: AtifResult = { ...(m.toolCallId ? { source_call_id: m.toolCallId } : {}), content: m.content };
+      if (m.subRun) {
+        const sub = trajectory(m.subRun.messages as HistoryMessage[], `${id}/${m.toolCallId ?? subs.length + 1}`, m.subRun.agent, ctx);
+        subs.push(sub);
+        result.subagent_trajectory_ref = [{ trajectory_id: sub.trajectory_id, session_id: ctx.sessionId }];
+      }
       // A result whose call is not in this record (summarised away): kept, on a system step of its own.
-      const holder = step ?? steps[steps.length - 1]?.source === 'system' ? (step ?? steps[steps.length - 1]!) : pushSystem();
+      const holder = step ?? (steps[steps.length - 1]?.source === 'system' ? steps[steps.length - 1]! : pushSystem());
       (holder.observation ??= { results: [] }).results.push(result);
       continue;
     }
     const step: AtifStep = { step_id: steps.length + 1, source: m.role === 'assistant' ? 'agent' : m.role === 'system' ? 'system' : 'user', message: m.content ?? '' };
     if (m.role === 'assistant') {
-      if (record.model) step.model_name = record.model;
+      if (ctx.model) step.model_name = ctx.model;
       if (m.reasoningContent) step.reasoning_content = m.reasoningContent;
       const calls = (m.toolCalls ?? []).map((c) => ({ tool_call_id: c.id, function_name: c.function.name, arguments: argumentsObject(c.function.arguments) }));
       if (calls.length) step.tool_calls = calls;
       for (const c of calls) askedBy.set(c.tool_call_id, step);
-      if (m.usage) step.metrics = { prompt_tokens: m.usage.promptTokens, completion_tokens: m.usage.completionTokens };
+      if (m.usage) {
+        step.metrics = { prompt_tokens: m.usage.promptTokens, completion_tokens: m.usage.completionTokens, ...(ctx.price ? { cost_usd: costUsd(m.usage, ctx.price) } : {}) };
+        prompt += m.usage.promptTokens;
+        completion += m.usage.completionTokens;
+      }
       if (m.agentName) step.extra = { agent: m.agentName };
     }
     steps.push(step);
   }
+  // ATIF wants at least one step: a run that left no message still says it ran.
+  if (!steps.length) pushSystem();
   return {
     schema_version: ATIF_VERSION,
-    session_id: record.id,
-    agent: { name: 'adk', version: adkVersion, ...(record.model ? { model_name: record.model } : {}) },
+    session_id: ctx.sessionId,
+    trajectory_id: id,
+    agent: { name: agent, version: ctx.adkVersion, ...(ctx.model ? { model_name: ctx.model } : {}) },
     steps,
-    final_metrics: { total_prompt_tokens: record.usage.promptTokens, total_completion_tokens: record.usage.completionTokens, total_steps: steps.length },
-    extra: { title: record.title, root_agent: record.rootAgent, status: record.status, created_at: record.createdAt, updated_at: record.updatedAt },
+    final_metrics: { total_prompt_tokens: prompt, total_completion_tokens: completion, ...(ctx.price ? { total_cost_usd: costUsd({ promptTokens: prompt, completionTokens: completion }, ctx.price) } : {}), total_steps: steps.length },
+    ...(subs.length ? { subagent_trajectories: subs } : {}),
   };
 }
 

@@ -116,6 +116,7 @@ function fromClaudeCode(text: string): ImportedConversation {
 
 interface AtifDoc {
   agent?: { model_name?: string };
+  subagent_trajectories?: unknown[];
   steps?: Array<{
     source?: string;
     message?: string;
@@ -143,6 +144,8 @@ function fromAtif(doc: AtifDoc): ImportedConversation {
       else unmapped.push('an observation not tied to a tool call');
     }
   }
+  const subs = doc.subagent_trajectories?.length ?? 0;
+  if (subs) unmapped.push(`${subs} embedded sub-agent trajectories (each one's result is kept in the conversation)`);
   return { format: 'atif', messages: paired(messages, unmapped), model: doc.agent?.model_name, unmapped };
 }
 

@@ -2,7 +2,7 @@ import { buildCheckpoint, type Checkpoint } from '../checkpoint.js';
 import { nestedCallbacks } from '../models/usage-meter.js';
 import { ResumeContext, type AddressSegment, type InterruptSignal } from '../interrupt.js';
 import { userMessage, type Message } from '../schema/message.js';
-import { ToolInterrupt, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
+import { ToolInterrupt, type JsonSchema, type Tool, type ToolContext, type ToolOutput } from '../tools/tool.js';
 import { toFlowAgent } from './flow.js';
 import { ConfigError } from '../errors.js';
 import { checkOptions, checkTypes, describeValue, isAgent } from './options-check.js';
@@ -66,7 +66,7 @@ export function agentTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ 
   };
 }
 
-async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, options: AgentToolOptions): Promise<string> {
+async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, options: AgentToolOptions): Promise<ToolOutput> {
   const caller = ctx.runContext;
   const flow = toFlowAgent(agent);
   // Inner addresses nest under this call: agent:outer;tool:inner:call_1;agent:inner;…
@@ -112,7 +112,11 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
     throw new ToolInterrupt(INTERRUPTED_INFO, cp, [interrupt.signal]);
   }
   if (!last) throw new Error('no event returned');
-  return (await eventMessage(last))?.content ?? '';
+  const content = (await eventMessage(last))?.content ?? '';
+  // The inner run's messages go with the result, for trajectories (the model sees only `content`).
+  const input = (inner.rootInput?.messages ?? []).filter((m) => m.role !== 'system');
+  const messages = [...input, ...(await inner.session.materialize()).filter((e) => e.message).map((e) => ({ ...e.message!, agentName: e.agentName }))];
+  return { content, subRun: { agent: agent.name, messages } };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { generate } from '../async-queue.js';
 import { BudgetExceededError, cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptDetails, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
-import { budgetReached, raiseOf } from './run-budget.js';
+import { budgetReached, raiseOf, RunBudget, type BudgetLimits } from './run-budget.js';
+import { costUsd, formatUsd } from '../models/pricing.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
 import { systemMessage, userMessage, type Message } from '../schema/message.js';
@@ -60,6 +61,11 @@ export interface ChatModelAgentConfig<T = unknown> {
   outputKey?: string | undefined;
   /** Model calls per run; default 20. */
   maxIterations?: number | undefined;
+  /**
+   * This agent's own caps in a run (its model calls, turns, tokens, cost), beside the run's: reaching
+   * one stops the run at that point with a `budget` interrupt naming the agent; raised, it goes on.
+   */
+  budget?: BudgetLimits | undefined;
   genModelInput?: GenModelInput | undefined;
   retry?: Partial<RetryPolicy> | undefined;
   toolTimeoutMs?: number | undefined;
@@ -98,6 +104,19 @@ export interface ReactState {
   values?: Record<string, unknown> | undefined;
   /** Answers that did not match the output schema so far. */
   outputMisses?: number | undefined;
+  /** What this agent spent in this run against its own `budget` (and the limits a person raised it to). */
+  own?: OwnSpending | undefined;
+}
+
+/** An agent's own spending in a run, kept in its state so a resumed run counts on. */
+interface OwnSpending {
+  modelCalls: number;
+  tokens: number;
+  costUsd: number;
+  /** Its budget as raised by a person (unset: the configured one). */
+  limits?: BudgetLimits | undefined;
+  /** The run stopped at this agent's own budget (a raise is for it, not the run's). */
+  stopped?: true | undefined;
 }
 
 /** One run's view of the agent: tools after the middlewares' setup, and the composed handlers. */
@@ -126,7 +145,7 @@ interface Exec {
 const CHAT_MODEL_AGENT_OPTIONS = {
   name: true, description: true, instruction: true, model: true, tools: true, returnDirectly: true, approval: true, exit: true, outputKey: true,
   maxIterations: true, genModelInput: true, retry: true, toolTimeoutMs: true, maxToolOutputChars: true, middlewares: true, outputSchema: true,
-  outputSchemaName: true, outputRetries: true, missingPlaceholders: true,
+  outputSchemaName: true, outputRetries: true, missingPlaceholders: true, budget: true,
 } satisfies Record<keyof ChatModelAgentConfig, true>;
 
 /** Eino's ChatModelAgentConfig names that adk spells otherwise. */
@@ -336,9 +355,18 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         restored.values ??= {};
         // A budget interrupt answered with `{ raise: {...} }`: the new limits hold for the rest of the run.
         const raise = info.hasData ? raiseOf(info.data) : undefined;
+        const ownStop = restored.own?.stopped === true;
+        if (restored.own) restored.own.stopped = undefined;
         // `{ stop: true }`: the person ends the run at the budget (incomplete, reason budget).
-        if (info.hasData && (info.data as { stop?: unknown } | null)?.stop === true) throw ctx.budget?.reached(isTurn(ctx)) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
-        if (raise) {
+        if (info.hasData && (info.data as { stop?: unknown } | null)?.stop === true) {
+          throw (ownStop ? this.ownReached(restored) : ctx.budget?.reached(isTurn(ctx))) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
+        }
+        if (raise && ownStop) {
+          // This agent's own budget: the raise holds for it for the rest of the run (checked as the run's are).
+          const check = new RunBudget({ ...this.config.budget, ...restored.own!.limits });
+          check.raise(raise);
+          restored.own!.limits = check.limits;
+        } else if (raise) {
           if (!ctx.budget) throw new Error(`agent '${this.name}' was asked to raise a budget, but this run has none`);
           ctx.budget.raise(raise);
         }
@@ -379,6 +407,11 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         // A budget reached stops the run here, its state saved: raised and resumed, the loop goes on.
         const over = ctx.budget?.reached(isTurn(ctx));
         if (over) return this.budgetStop(state, over, ctx, emit);
+        const ownOver = this.ownReached(state);
+        if (ownOver) {
+          state.own!.stopped = true;
+          return this.budgetStop(state, ownOver, ctx, emit, true);
+        }
         state.remainingIterations--;
         let reply: Message;
         try {
@@ -394,6 +427,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
           return this.cancel(state, [], ctx, emit);
         }
         state.messages.push(reply);
+        this.countOwn(state, reply);
         await runAfterModel(run.middlewares, run.mctx, state, reply);
         if (reply.toolCalls?.length && reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) {
           // Calls of a cut-off reply may hold half their arguments: none runs, each is answered.
@@ -478,12 +512,40 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
   }
 
   /** A budget is reached before the next model call: the run waits, at this safe point, for a person to raise it. */
-  private budgetStop(state: ReactState, over: BudgetExceededError, ctx: RunContext, emit: (e: AgentEvent) => void): AgentEnd {
-    const budget = budgetReached(over);
+  private budgetStop(state: ReactState, over: BudgetExceededError, ctx: RunContext, emit: (e: AgentEvent) => void, own = false): AgentEnd {
+    const budget = { ...budgetReached(over), ...(own ? { agent: this.name } : {}) };
     const info: InterruptDetails = { kind: 'budget', message: over.message, budget };
     const signal = makeSignal(ctx.address, info, state);
     emit({ agentName: this.name, runPath: [], action: { interrupted: interruptAction(signal) } });
     return { interrupted: true };
+  }
+
+  /** The agent's own budget the next model call would pass, if one is reached. */
+  private ownReached(state: ReactState): BudgetExceededError | undefined {
+    const configured = this.config.budget;
+    if (!configured) return undefined;
+    const own = (state.own ??= { modelCalls: 0, tokens: 0, costUsd: 0 });
+    const limits = { ...configured, ...own.limits };
+    const over = (name: string, spent: number, limit: number | undefined, shown = String(spent), max = String(limit)) =>
+      limit !== undefined && spent >= limit ? new BudgetExceededError(name, spent, limit, `budget reached: ${name} of agent '${this.name}' (${shown} spent of ${max}); the run stopped before its next call`) : undefined;
+    return (
+      over('max_model_calls', own.modelCalls, limits.maxModelCalls) ??
+      over('max_turns', own.modelCalls, limits.maxTurns) ??
+      over('max_tokens', own.tokens, limits.maxTokens) ??
+      over('max_cost', own.costUsd, limits.maxCost, formatUsd(own.costUsd), limits.maxCost === undefined ? '' : formatUsd(limits.maxCost))
+    );
+  }
+
+  /** A reply of this agent's model, counted against its own budget. */
+  private countOwn(state: ReactState, reply: Message): void {
+    if (!this.config.budget) return;
+    const own = (state.own ??= { modelCalls: 0, tokens: 0, costUsd: 0 });
+    own.modelCalls++;
+    if (reply.usage) {
+      own.tokens += reply.usage.promptTokens + reply.usage.completionTokens;
+      const price = this.config.model.price;
+      if (price) own.costUsd += costUsd(reply.usage, price);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ import type { AgentAction } from './events.js';
 import type { InterruptSignal, ResumeInfo } from '../interrupt.js';
 import type { ModelCallOptions } from '../models/chat-model.js';
 import type { Message, ToolCall } from '../schema/message.js';
+import type { SubRun } from '../schema/message.js';
 
 /**
  * The two calls an agent makes, as the layers around them see them: a model call and a tool call.
@@ -34,5 +35,5 @@ export type ToolCallHandler = (request: ToolCallRequest) => Promise<ToolCallResu
 
 /** How a tool call ended: a result for the model (with any action), or an interrupt for a person. */
 export type ToolCallResult =
-  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean; structured?: unknown }
+  | { kind: 'done'; content: string; isError: boolean; action?: AgentAction; arguments?: unknown; edited?: boolean; replayed?: boolean; structured?: unknown; subRun?: SubRun }
   | { kind: 'interrupt'; info: unknown; state?: unknown; subs?: InterruptSignal[] };

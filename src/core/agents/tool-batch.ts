@@ -1,6 +1,6 @@
 import type { AddressSegment, InterruptSignal, ResumeContext, ResumeInfo } from '../interrupt.js';
 import { addressToString, makeSignal } from '../interrupt.js';
-import { toolMessage, type Message, type ToolCall } from '../schema/message.js';
+import { toolMessage, type Message, type SubRun, type ToolCall } from '../schema/message.js';
 import type { ToolCallResult } from '../tools/execute.js';
 import type { ToolCallHandler } from './middleware.js';
 import { messageEvent, type AgentAction, type AgentEvent } from './types.js';
@@ -16,6 +16,8 @@ export interface DoneCall {
   replayed?: boolean | undefined;
   /** The result as data too (MCP structuredContent). */
   structured?: unknown;
+  /** An agent tool's inner run. */
+  subRun?: SubRun | undefined;
 }
 
 export interface ToolBatchEnv {
@@ -73,6 +75,7 @@ export async function runToolBatch(env: ToolBatchEnv, calls: ToolCall[], done: R
         if (r.edited) entry.editedArguments = JSON.stringify(r.arguments ?? null);
         if (r.replayed) entry.replayed = true;
         if (r.structured !== undefined) entry.structured = r.structured;
+        if (r.subRun) entry.subRun = r.subRun;
         result.done[call.id] = entry;
         if (call.id !== result.returnDirectlyId) env.emit(toolEvent(call, entry, env.agentName));
       }),
@@ -94,8 +97,7 @@ export function toolEvent(call: ToolCall, entry: DoneCall, agentName: string): A
  * what ran (the assistant's message still shows what the model asked for).
  */
 function resultMessage(call: ToolCall, entry: DoneCall): Message {
-  if (entry.structured !== undefined) return { ...resultText(call, entry), structured: entry.structured };
-  return resultText(call, entry);
+  return { ...resultText(call, entry), ...(entry.structured !== undefined ? { structured: entry.structured } : {}), ...(entry.subRun ? { subRun: entry.subRun } : {}) };
 }
 
 function resultText(call: ToolCall, entry: DoneCall): Message {

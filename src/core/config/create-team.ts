@@ -121,6 +121,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
           returnDirectly: a.returnDirectly,
           outputKey: a.outputKey,
           maxIterations: a.maxIterations,
+          ...(a.budget ? { budget: a.budget } : {}),
           exit: a.exit,
           retry: deps.retry,
           middlewares: [...hooksFor(a.name), ...liveTools(a.tools), ...contextMiddlewares(a.agentsMd), ...(await buildMiddlewares(a.middlewares, deps))],

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DEFAULT_APPROVAL_TOOLS } from '../tools/builtin/index.js';
 import type { ProblemCollector } from './problems.js';
 import { DEFAULT_MODEL, type ResolvedRefs } from './references.js';
-import type { RawAgent } from './schema.js';
+import { budgetLimitsOf, type RawAgent } from './schema.js';
 import type { RawTeam } from './shape-check.js';
 import type { AgentConfig, AgentType, McpServerDef, ModelConfig, ResearchRole, TeamConfig, ToolRef } from './types.js';
 
@@ -40,7 +40,7 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     if (m.region) model.region = m.region;
     if (m.project) model.project = m.project;
     if (m.location) model.location = m.location;
-    if (m.price !== undefined) model.price = { input: m.price.input, output: m.price.output };
+    if (m.price !== undefined) model.price = { input: m.price.input, output: m.price.output, source: `price: on the models: entry '${name}'` };
     models.set(name, model);
   }
 
@@ -100,7 +100,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
           disallowTransferToParent: a.disallow_transfer_to_parent ?? false,
           exit: a.exit ?? false,
         },
-        modelAgentOptional,
+        { ...modelAgentOptional, budget: budgetLimitsOf(a.budget) },
       );
     case 'sequential':
     case 'parallel':

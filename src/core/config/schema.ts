@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PROVIDER_NAMES } from '../models/providers.js';
 import { AGENT_TYPES, type AgentType } from './types.js';
+import type { BudgetLimits } from '../agents/run-budget.js';
 
 /** Schema version 1 of agents.yaml (DESIGN §4). Shapes only; references are checked elsewhere. */
 
@@ -159,6 +160,14 @@ export const researchRolesSchema = z.strictObject({
   reporter: z.string().min(1),
 });
 
+/** `budget: { max_model_calls: 20, … }` as the runtime's limits (unset when none is given). */
+export function budgetLimitsOf(b: z.infer<typeof budgetSchema> | undefined): BudgetLimits | undefined {
+  if (!b) return undefined;
+  const limits = { maxTurns: b.max_turns, maxModelCalls: b.max_model_calls, maxToolCalls: b.max_tool_calls, maxTokens: b.max_tokens, maxCost: b.max_cost };
+  const set = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as BudgetLimits;
+  return Object.keys(set).length ? set : undefined;
+}
+
 /** Every agent key and its shape; which keys a type accepts is in AGENT_KEYS_BY_TYPE. */
 const agentKeys = {
   type: z.enum(AGENT_TYPES),
@@ -182,12 +191,13 @@ const agentKeys = {
   executor: executorSchema,
   replanner: replannerSchema,
   roles: researchRolesSchema,
+  budget: budgetSchema,
 };
 export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
 
 export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
-  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares', 'agents_md'],
+  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares', 'agents_md', 'budget'],
   deep: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'output_key', 'max_iterations', 'sub_agents', 'middlewares', 'agents_md', 'general_purpose'],
   sequential: ['type', 'description', 'sub_agents'],
   parallel: ['type', 'description', 'sub_agents'],
@@ -227,6 +237,7 @@ export interface RawAgent {
   executor?: z.infer<typeof executorSchema> | undefined;
   replanner?: z.infer<typeof replannerSchema> | undefined;
   roles?: z.infer<typeof researchRolesSchema> | undefined;
+  budget?: z.infer<typeof budgetSchema> | undefined;
 }
 
 function buildAgentSchema(keys: readonly AgentKey[], required: readonly AgentKey[] = []) {

@@ -5,6 +5,7 @@ import {
   AGENT_KEYS_BY_TYPE,
   AGENT_NAME,
   agentSchemaByType,
+  budgetLimitsOf,
   budgetSchema,
   ALL_AGENT_KEYS,
   anyAgentSchema,
@@ -89,10 +90,8 @@ export function checkShape(root: unknown, c: ProblemCollector): RawTeam {
       message: `unknown budget '${key}'${didYouMean(key, Object.keys(budgetSchema.shape))}`,
       hint: 'e.g. budget: { max_cost: 2.50, max_model_calls: 40 }',
     }));
-    if (b) {
-      const limits = { maxTurns: b.max_turns, maxModelCalls: b.max_model_calls, maxToolCalls: b.max_tool_calls, maxTokens: b.max_tokens, maxCost: b.max_cost };
-      team.budget = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-    }
+    const limits = b && budgetLimitsOf(b);
+    if (limits) team.budget = limits;
   }
   if (top.hooks) {
     const { hooks, problems } = parseHooks(top.hooks, 'agents.yaml');

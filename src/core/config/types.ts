@@ -56,7 +56,7 @@ export interface ModelConfig extends SamplingOptions {
   project?: string | undefined;
   location?: string | undefined;
   /** `price: { input, output }`: US dollars per million tokens (default: the list price for the model's name). */
-  price?: { input: number; output: number } | undefined;
+  price?: { input: number; output: number; source?: string } | undefined;
   /**
    * True for the implicit `default` model when agents.yaml defines none: its settings come from
    * OPENAI_API_KEY / OPENAI_BASE_URL / ADK_MODEL when the team is built.
@@ -145,6 +145,8 @@ export interface ChatAgentConfig extends AgentConfigBase {
   disallowTransferToParent: boolean;
   /** Gives the agent the `exit` tool. */
   exit: boolean;
+  /** `budget:`: this agent's own caps in a run (its model calls, turns, tokens, cost). */
+  budget?: BudgetLimits | undefined;
   /** `middlewares:` as written; unset means the default (summarize). */
   middlewares?: MiddlewareRef[] | undefined;
   /** Add the workspace's AGENTS.md to the instruction (`agents_md: false` turns it off). */

@@ -2,7 +2,12 @@
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Where it came from, as `/cost` says it: `price:` on a models: entry, or adk's bundled list. */
+  source?: string | undefined;
 }
+
+/** When the bundled list prices were read from the providers' price pages. */
+export const LIST_PRICES_AS_OF = '2025';
 
 /**
  * List prices of common models (USD per 1M tokens, as published by their providers in 2025), by
@@ -34,7 +39,8 @@ const KNOWN: Array<[RegExp, ModelPrice]> = [
 /** The list price of a model by its name (a provider prefix like `openai/` is ignored); undefined when unknown. */
 export function knownPrice(model: string): ModelPrice | undefined {
   const name = model.toLowerCase().replace(/^[\w.-]+\//, '');
-  return KNOWN.find(([re]) => re.test(name))?.[1];
+  const price = KNOWN.find(([re]) => re.test(name))?.[1];
+  return price && { ...price, source: `adk's bundled list price for ${name} (providers' published prices, ${LIST_PRICES_AS_OF})` };
 }
 
 /** What `usage` costs at `price`, in US dollars. */

@@ -59,6 +59,8 @@ export interface Message {
   isError?: boolean | undefined;
   /** Set on tool messages whose tool also gave its result as data (MCP structuredContent); the model sees the text. */
   structured?: unknown;
+  /** Set on an agent tool's result: the run of the agent behind it, kept for trajectories (never sent to a model). */
+  subRun?: SubRun | undefined;
   /** For a tool result: the arguments the call ran with (JSON), when a person edited them before approving it. */
   editedArguments?: string | undefined;
   /** Model "thinking" text (`reasoning_content` on OpenAI-compatible servers). */
@@ -70,6 +72,12 @@ export interface Message {
   providerItems?: ProviderItem[] | undefined;
   usage?: Usage | undefined;
   finishReason?: string | undefined;
+}
+
+/** What an agent run as a tool did: its name and its messages, in order. */
+export interface SubRun {
+  agent: string;
+  messages: Message[];
 }
 
 /** One piece of a streamed assistant message. Tool-call fields are deltas keyed by `index`. */

@@ -49,7 +49,7 @@ export interface PendingInterrupt {
   /** What the call would change (a unified diff), for tools that preview their writes. */
   diff?: string | undefined;
   /** For a budget interrupt: which budget, spent and limit (`adk resume ID --raise max_cost=5` goes on). */
-  budget?: { name: string; spent: number; limit: number } | undefined;
+  budget?: { name: string; spent: number; limit: number; agent?: string | undefined } | undefined;
   message: string;
 }
 

@@ -85,8 +85,8 @@ export async function executeToolCall(
   };
   try {
     const out = await raceAbort(Promise.resolve().then(() => tool.execute(valid.value, ctx)), signal);
-    const { content, isError = false, structured } = normalize(out);
-    return { kind: 'done', content, isError, action, arguments: valid.value, ...(structured !== undefined ? { structured } : {}) };
+    const { content, isError = false, structured, subRun } = normalize(out);
+    return { kind: 'done', content, isError, action, arguments: valid.value, ...(structured !== undefined ? { structured } : {}), ...(subRun ? { subRun } : {}) };
   } catch (e) {
     if (e instanceof ToolInterrupt) return { kind: 'interrupt', info: e.info, state: e.state, subs: e.subs };
     if (env.signal.aborted) throw cancelledBy(env.signal);

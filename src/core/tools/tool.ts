@@ -5,6 +5,7 @@ import type { InterruptDetails, InterruptSignal, ResumeInfo } from '../interrupt
 import type { Message } from '../schema/message.js';
 
 import type { JsonSchema } from './tool-info.js';
+import type { SubRun } from '../schema/message.js';
 
 export type { JsonSchema, ToolInfo } from './tool-info.js';
 
@@ -42,6 +43,8 @@ export interface ToolOutput {
   isError?: boolean | undefined;
   /** The same result as data (an MCP tool's structuredContent): kept on the tool message, shown by `adk run --json`. */
   structured?: unknown;
+  /** An agent tool's inner run: kept on the tool message for trajectories (`adk sessions export`), never sent to a model. */
+  subRun?: SubRun | undefined;
 }
 
 /** A tool an agent can call: name, description, arguments schema (zod or JSON Schema) and `execute`. Declare one with `defineTool` to get typed arguments. */

@@ -14,6 +14,7 @@ import { ProgressSink, type Report } from './progress-sink.js';
 import type { TeamTool } from './team-tools.js';
 import type { TeamToolInput, TeamToolOutput } from './tool-shapes.js';
 import { waitingNotice } from './waiting-notice.js';
+import { denials, describePending, MAX_DENIAL_ROUNDS, onlyApprovals, type SessionPolicy } from '../../core/conversation/session-policy.js';
 
 /** Where every call's session and team come from (the CLI builds teams from agents.yaml). */
 export interface TeamHost {
@@ -26,6 +27,8 @@ export interface TeamHost {
   secrets(): string[];
   lease?: LockOptions | undefined;
   log: (line: string) => void;
+  /** How new sessions run when nobody answers (`adk mcp serve --on-approval deny` …), kept with each session. */
+  policy?: SessionPolicy | undefined;
 }
 
 type Conv = Conversation<ServedTeam>;
@@ -72,7 +75,7 @@ async function openConversation(host: TeamHost, tool: TeamTool, session: string 
       team = await host.newTeam(tool.agent);
       lease = await lockSession(host.stores.kv, newSessionId(), host.lease);
       // Marked served: a client may continue only the sessions made for clients, never a CLI one.
-      return { conv: await Conversation.create(host.stores, team, lease, { served: true }) };
+      return { conv: await Conversation.create(host.stores, team, lease, { served: true, policy: host.policy }) };
     }
     // The lease comes first: what is read next is what this process alone will change.
     // The whole id, not a prefix: a client must not find (or be shown) ids it was never given.
@@ -112,9 +115,19 @@ async function drive(conv: Conv, tool: TeamTool, task: string, io: CallIo): Prom
     events = await conv.startTurn(task, io.signal);
     next = undefined;
   }
-  for (;;) {
+  for (let denied = 0; ; ) {
     const summary = await drainRun(events, sink, io.signal);
     await conv.finishTurn(summary);
+    const onApproval = conv.record.policy?.onApproval;
+    if (summary.status === 'interrupted' && onApproval === 'deny' && onlyApprovals(conv.pending) && denied++ < MAX_DENIAL_ROUNDS) {
+      // Nobody is there to approve: each call is answered "no", with a reason the model sees.
+      events = await conv.resumeTurn(denials(conv.pending), io.signal);
+      continue;
+    }
+    if (summary.status === 'interrupted' && (onApproval === 'fail' || onApproval === 'deny')) {
+      const calls = describePending(conv.pending);
+      return { answer: `${summary.output ? `${summary.output}\n\n` : ''}(Stopped: approval needed, and this server runs unattended (on_approval: ${onApproval}): ${calls}; nothing of it ran. Session ${conv.id} is saved.)`, sessionId: conv.id, status: 'incomplete' };
+    }
     if (summary.status === 'interrupted') {
       const points = summary.interrupts.filter((c) => !c.cancelled).map(describeInterrupt);
       const answers = await ask(points, tool, io);

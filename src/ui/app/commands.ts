@@ -86,7 +86,7 @@ export function costText(session: Usage, lastTurn: Usage | undefined, price: Mod
   // Every request counts, sub-agents' and summaries' too; per model (issue 32).
   const models = Object.entries(byModel ?? {});
   const perModel = models.length ? ` By model: ${models.map(([m, u]) => `${m} ${formatTokens(u.promptTokens)} in, ${formatTokens(u.completionTokens)} out`).join('; ')}.` : '';
-  parts.push(price ? `Priced at $${price.input} / $${price.output} per million tokens in / out (set \`price:\` on the model in agents.yaml to change it).` : 'No price is known for this model: set `price: { input, output }` (USD per million tokens) on it in agents.yaml.');
+  parts.push(price ? `Priced at $${price.input} / $${price.output} per million tokens in / out, from ${price.source ?? 'the model'} (set \`price:\` on the model in agents.yaml to change it).` : 'No price is known for this model: set `price: { input, output }` (USD per million tokens) on it in agents.yaml.');
   if (perModel) parts.push(perModel.trim());
   return parts.join(' ');
 }
