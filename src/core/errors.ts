@@ -189,7 +189,7 @@ export class TransferError extends AdkError {
  */
 export class CheckpointError extends AdkError {
   constructor(
-    code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed' | 'checkpoint_type',
+    code: 'checkpoint_not_found' | 'checkpoint_corrupt' | 'checkpoint_version' | 'checkpoint_consumed' | 'checkpoint_type' | 'checkpoint_pending',
     readonly checkpointId: string,
     message: string,
   ) {

@@ -60,6 +60,12 @@ export interface RunOptions extends CallOptions {
   /** Where to save a checkpoint if the run is interrupted. */
   checkpointId?: string | undefined;
   /**
+   * Start over under `checkpointId` even when a run that stopped is saved there (its owner has given
+   * that run up, as a Conversation does when a new message follows a stopped turn). Without it, such a
+   * run is refused with `checkpoint_pending`, naming the `resume` to use.
+   */
+  replaceCheckpoint?: boolean | undefined;
+  /**
    * Earlier turns of a conversation, with the agent that produced each message: each agent sees
    * its own earlier messages verbatim and the others' as `For context:` messages.
    */
@@ -89,7 +95,7 @@ export interface ResumeParams {
 
 /** Every run option, for the check of `run`, `query` and `resume` options (a porter's `checkPointID` is an error, not ignored). */
 const RUN_OPTIONS = Object.keys({
-  sessionValues: true, signal: true, callbacks: true, checkpointId: true, history: true, onSession: true, approvalPolicy: true,
+  sessionValues: true, signal: true, callbacks: true, checkpointId: true, replaceCheckpoint: true, history: true, onSession: true, approvalPolicy: true,
   budget: true, artifacts: true, inbox: true, journal: true, modelOptions: true, toolOptions: true, agents: true,
 } satisfies Record<keyof RunOptions, true>);
 /** Eino's (Go's) spellings of run options. */
@@ -124,7 +130,32 @@ export class Runner<T = unknown> {
     ctx.priorHistory = opts.history;
     const input: AgentInput = { messages, enableStreaming: ctx.enableStreaming };
     const meter = this.config.usageEvents ? metered(ctx) : undefined;
-    return new RunStream(withUsage(meter, this.traced(ctx, () => this.saveOnInterrupt(this.root.run(input, ctx), ctx, input, opts.checkpointId))), this.savedAt(opts.checkpointId));
+    const start = () => this.root.run(input, ctx);
+    const events = () => this.saveOnInterrupt(opts.replaceCheckpoint ? start() : this.refusePending(opts.checkpointId, start), ctx, input, opts.checkpointId);
+    return new RunStream(withUsage(meter, this.traced(ctx, events)), this.savedAt(opts.checkpointId));
+  }
+
+  /**
+   * A new run under the id of a run that stopped (interrupted or cancelled) and was never resumed
+   * would overwrite it, and the stopped run's questions with it: refused, naming the `resume` to use.
+   * (Eino's Go porters continue a thread with `query(…, { checkpointId })`: that works once the run
+   * under that id has finished.)
+   */
+  private async *refusePending(checkpointId: string | undefined, run: () => AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
+    const store = this.config.checkpointStore;
+    const text = store && checkpointId ? await store.get(checkpointId) : undefined;
+    if (typeof text === 'string') {
+      let pending = false;
+      try {
+        pending = !!parseCheckpoint(checkpointId!, text);
+      } catch {
+        // A consumed, corrupt or foreign checkpoint holds no run to lose: the new run takes its place.
+      }
+      if (pending) {
+        throw new CheckpointError('checkpoint_pending', checkpointId!, `checkpoint ${checkpointId} holds a run that stopped and was not resumed: continue it with runner.resume('${checkpointId}', { targets }), or delete it (checkpointStore.delete) before starting a new run under that id`);
+      }
+    }
+    yield* run();
   }
 
   query(input: UserInput, opts: RunOptions = {}): RunStream<T> {

@@ -387,7 +387,8 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     // A grant must not be ignored only because the sandbox probe has not answered yet.
     await this.team.alwaysAskKnown?.catch(() => {});
     const events = this.explained(
-      this.runner().run([userMessage(input)], { ...this.runOptions(signal, inbox, opts), history: prior, checkpointId: this.id }),
+      // The session's record decides what is pending: a checkpoint it does not know (a crash between the two saves) is given up.
+      this.runner().run([userMessage(input)], { ...this.runOptions(signal, inbox, opts), history: prior, checkpointId: this.id, replaceCheckpoint: true }),
     );
     const root = this.team.rootName ?? this.team.agent.name;
     let out = compacted ? withFirst(compactionEvent(root, compacted), events) : events;
