@@ -240,4 +240,23 @@ describe('stream quirks (issue 13 rows 1–8, 15)', () => {
     server.enqueue({ sse: sseOf(chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop', { x_groq: { id: 'req_1', usage: { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 } } })) });
     expect((await replay(model('groq'), 'x')).messages.at(-1)!.usage).toEqual({ promptTokens: 21, completionTokens: 3, totalTokens: 24 });
   });
+
+  it('issue 43 item 7: n > 1 (an extra_body) streams two choices; only the first one is the reply, never the two woven together', async () => {
+    const two = (index: number, content: string, finish: string | null = null) => ({ id: 'chatcmpl-rec', object: 'chat.completion.chunk', created: 0, model: 'rec', choices: [{ index, delta: { content }, finish_reason: finish }] });
+    server.enqueue({ sse: sseOf(two(0, 'Paris '), two(1, 'Lyon '), two(1, 'is big.', 'stop'), two(0, 'is the capital.', 'stop')) });
+    const r = await replay(model(), 'Capital of France?');
+    expect(r.errors).toEqual([]);
+    expect(r.messages.at(-1)!.content).toBe('Paris is the capital.');
+  });
+
+  it("issue 43 item 7: Kimi K2's call ids (functions.name:0) go back to it as it wrote them, its call answered under that id", async () => {
+    const call = (id: string, name: string, args: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
+    server.enqueue({ sse: sseOf(call('functions.read_file:0', 'read_file', '{"path":"notes.txt"}'), chunk({}, 'tool_calls')) }, TOOL_LOOP_END);
+    const r = await replay(model(), 'read notes');
+    expect(r.errors).toEqual([]);
+    const { assistant, results } = secondRequest();
+    expect(assistant.tool_calls.map((c: any) => c.id)).toEqual(['functions.read_file:0']);
+    expect(results.map((m: any) => m.tool_call_id)).toEqual(['functions.read_file:0']);
+  });
 });
+

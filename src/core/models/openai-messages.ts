@@ -22,13 +22,30 @@ type Param = ChatCompletionMessageParam & Record<string, unknown>;
  */
 export function toOpenAIMessages(messages: Message[], rules: WireRules = LENIENT): ChatCompletionMessageParam[] {
   const ids = rules.toolIdStyle === 'alnum9' ? new AlnumIds() : undefined;
-  const mapId = (id: string | undefined) => (ids ? ids.get(id ?? '') : (id ?? ''));
+  const sent = ids ? undefined : providerIds(messages);
+  const mapId = (id: string | undefined) => (ids ? ids.get(id ?? '') : (sent?.get(id ?? '') ?? id ?? ''));
   const out: Param[] = [];
   for (const m of messages) {
     const p = toParam(m, mapId, rules);
     if (p) out.push(p);
   }
   return rules.strictRoles ? alternate(out) : out;
+}
+
+/**
+ * The ids the provider gave its calls, where adk gave them another (one with `:` or `/`, as Kimi K2's
+ * `functions.get_weather:0`): sent back as the provider wrote them, since some models read their own ids
+ * on later turns. Only an id that is unique in the request goes back; a repeated one keeps adk's.
+ */
+function providerIds(messages: Message[]): Map<string, string> {
+  const calls = messages.flatMap((m) => m.toolCalls ?? []);
+  const count = new Map<string, number>();
+  for (const c of calls) {
+    for (const id of new Set([c.id, c.providerId].filter((x): x is string => !!x))) count.set(id, (count.get(id) ?? 0) + 1);
+  }
+  const back = new Map<string, string>();
+  for (const c of calls) if (c.providerId && c.providerId !== c.id && count.get(c.providerId) === 1) back.set(c.id, c.providerId);
+  return back;
 }
 
 function toParam(m: Message, mapId: (id: string | undefined) => string, rules: WireRules): Param | undefined {

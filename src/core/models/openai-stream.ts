@@ -39,7 +39,8 @@ export class OpenAIStreamDecoder {
   /** One raw SSE chunk (already JSON-parsed); undefined when it carries nothing for us. */
   decode(raw: unknown): MessageChunk | undefined {
     const chunk = raw as { choices?: Array<Record<string, unknown>>; usage?: unknown; x_groq?: { usage?: unknown } };
-    const choice = chunk.choices?.find((c) => ((c.index as number | undefined) ?? 0) === 0) ?? chunk.choices?.[0];
+    // The first choice only: with `n` > 1 (an extra_body) other choices' deltas would be woven into its text.
+    const choice = chunk.choices?.find((c) => ((c.index as number | undefined) ?? 0) === 0);
     const out: MessageChunk = {};
     const delta = choice?.delta as Record<string, unknown> | undefined;
     if (delta) {
