@@ -258,5 +258,13 @@ describe('stream quirks (issue 13 rows 1–8, 15)', () => {
     expect(assistant.tool_calls.map((c: any) => c.id)).toEqual(['functions.read_file:0']);
     expect(results.map((m: any) => m.tool_call_id)).toEqual(['functions.read_file:0']);
   });
+
+  it('issue 43 item 7: an error event after finish_reason length (OpenRouter) leaves the reply cut off by its limit, not an HTTP error', async () => {
+    server.enqueue({ sse: sseOf(chunk({ role: 'assistant', content: 'The first half of a long' }), chunk({}, 'length'), { error: { message: 'Provider returned error', code: 400 } }) });
+    const r = await replay(model('openrouter'), 'write a lot');
+    expect(r.messages.at(-1)!.content).toBe('The first half of a long');
+    expect(r.errors.map((e) => [e.name, (e as { reason?: string }).reason])).toEqual([['IncompleteReplyError', 'length']]);
+    expect(server.chatRequests).toHaveLength(1);
+  });
 });
 

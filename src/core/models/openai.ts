@@ -230,6 +230,8 @@ export class OpenAIChatModel implements ChatModel {
             }
             // `{"object":"error",…}` without an `error` key (vLLM, Mistral) passes the SDK's check.
             const unwrapped = unwrappedStreamError(raw);
+            // An error after the reply's finish reason (OpenRouter after `length`) does not undo the reply.
+            if (unwrapped && sawFinish) break;
             if (unwrapped) throw streamReportedError(unwrapped, this.redactor);
             const chunk = decoder.decode(raw);
             if (!chunk) continue;
@@ -242,7 +244,9 @@ export class OpenAIChatModel implements ChatModel {
             guard.resume();
           }
         } catch (e) {
-          throw guard.stopError() ?? toModelError(e, this.errorContext, guard.errorBody);
+          const stop = guard.stopError();
+          // The reply had finished (its finish reason came): an error event the server sends after it is not the reply's.
+          if (stop || !sawFinish) throw stop ?? toModelError(e, this.errorContext, guard.errorBody);
         }
         // The SDK ends quietly when its request is aborted, so our own stops surface here.
         const stopped = guard.stopError();
