@@ -181,6 +181,21 @@ describe('message normalisation and request shape per provider', () => {
     ]);
   });
 
+  it('issue 43 item 7: gpt-5 and the o-series get max_completion_tokens from the first request on any OpenAI-compatible URL', async () => {
+    for (const name of ['gpt-5-mini', 'o4-mini', 'openai/gpt-5']) {
+      server.reset();
+      server.enqueue({ content: 'ok' });
+      const r = await replay(model('openai', { model: name, maxTokens: 100 }), 'hi');
+      expect(r.errors).toEqual([]);
+      expect(server.chatRequests.map((q) => [q.body.max_tokens, q.body.max_completion_tokens])).toEqual([[undefined, 100]]);
+    }
+    // Other models behind a gateway still get max_tokens (what most servers take).
+    server.reset();
+    server.enqueue({ content: 'ok' });
+    await replay(model('openai', { model: 'llama-3.3-70b', maxTokens: 100 }), 'hi');
+    expect(server.chatRequests[0]!.body.max_tokens).toBe(100);
+  });
+
   it('row 19: Azure classic: api-key header, api-version query, deployment path intact', async () => {
     server.enqueue({ content: 'hi from azure' });
     const base = server.url.replace(/\/v1$/, '') + '/openai/deployments/gpt-5-mini?api-version=2025-04-01-preview';

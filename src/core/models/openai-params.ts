@@ -23,6 +23,14 @@ const PARAM_KEYS: Array<[param: string, key: string]> = [
   ['stop_sequences', 'stop'],
 ];
 
+/**
+ * OpenAI's reasoning models (o1, o3, o4, gpt-5 and later) take only `max_completion_tokens`, whichever
+ * OpenAI-compatible URL serves them (a gateway, a proxy, Azure): asked right from the first request.
+ */
+export function takesMaxCompletionTokens(model: string): boolean {
+  return /^(?:[\w.-]+\/)?(?:o[134](?:$|[-.])|gpt-[5-9])/i.test(model);
+}
+
 export type Adaptation = 'drop_stream_usage' | 'use_max_completion_tokens' | 'use_max_tokens';
 
 const REJECTION = /unsupported|not supported|unrecognized|unknown|extra (inputs|fields)|not permitted|not allowed|invalid/i;

@@ -10,7 +10,7 @@ import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAIToo
 import { htmlResponseError, redact, streamReportedError, toModelError, unwrappedStreamError, type ErrorContext } from './openai-errors.js';
 import { OpenAIStreamDecoder } from './openai-stream.js';
 import { withResponsesHint } from './openai-responses-hint.js';
-import { explainRejectedParameter, rejectedAdaptation, type SamplingOptions } from './openai-params.js';
+import { explainRejectedParameter, rejectedAdaptation, takesMaxCompletionTokens, type SamplingOptions } from './openai-params.js';
 import { knownContextWindow } from './context-window.js';
 import { knownPrice, type ModelPrice } from './pricing.js';
 import { PROFILES, type ProviderProfile } from './providers.js';
@@ -113,7 +113,9 @@ export class OpenAIChatModel implements ChatModel {
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
     this.errorContext = { baseURL: redact(this.baseURL), timeoutMs, apiKey: options.apiKey };
     this.streamUsage = options.streamUsage ?? this.profile.streamUsage;
-    this.maxTokensParam = this.profile.name === 'openai' && this.baseURL !== OPENAI_DEFAULT_BASE_URL ? 'max_tokens' : this.profile.maxTokensParam;
+    const openaiLike = this.profile.name === 'openai' || this.profile.name === 'azure';
+    this.maxTokensParam =
+      openaiLike && takesMaxCompletionTokens(options.model) ? 'max_completion_tokens' : this.profile.name === 'openai' && this.baseURL !== OPENAI_DEFAULT_BASE_URL ? 'max_tokens' : this.profile.maxTokensParam;
     const azure = this.profile.auth === 'azure';
     const defaultQuery: Record<string, string> = { ...query, ...options.query };
     // Classic deployment URLs need an api-version; Azure's newer /openai/v1 endpoint takes none.
