@@ -178,6 +178,23 @@ describe('OpenAI Responses API', () => {
     expect((f.errors[0] as IncompleteReplyError).reason).toBe('content_filter');
   });
 
+  it("issue 43 item 7: an assistant message's phase (gpt-5.3-codex and later) goes back with it on the next turn", async () => {
+    const phased = (text: string, phase: string) => [
+      { type: 'response.created', response: { id: 'resp_phase_1', object: 'response', status: 'in_progress', model: 'gpt-5.4', output: [] } },
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'msg_phase_1', type: 'message', status: 'in_progress', role: 'assistant', content: [], phase } },
+      { type: 'response.output_text.delta', item_id: 'msg_phase_1', output_index: 0, content_index: 0, delta: text },
+      { type: 'response.output_item.done', output_index: 0, item: { id: 'msg_phase_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }], phase } },
+      { type: 'response.completed', response: { id: 'resp_phase_1', status: 'completed', usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } } },
+    ];
+    server.enqueue(responsesSse(phased('Here is the answer.', 'final_answer')), responsesSse(phased('Again.', 'final_answer')));
+    const model = responsesModel({ model: 'gpt-5.4' });
+    const agent = new ChatModelAgent({ name: 'A', description: 'a', model });
+    const first = await new Runner({ agent, enableStreaming: true }).run([{ role: 'user', content: 'Hi' }]).result;
+    await new Runner({ agent, enableStreaming: true }).run([{ role: 'user', content: 'Hi' }, ...first.messages, { role: 'user', content: 'More' }]).result;
+    const input = server.requests[1]!.body.input as any[];
+    expect(input.find((x) => x.role === 'assistant')).toMatchObject({ role: 'assistant', content: 'Here is the answer.', phase: 'final_answer' });
+  });
+
   it('a recorded mid-stream `error` event (insufficient_quota) is a typed HTTP error, not an empty success', async () => {
     server.enqueue(responsesSse(recorded('openai-error.1.chunks.txt')));
     const err = await responsesModel({ model: 'gpt-5-nano' }).generate([{ role: 'user', content: 'Hi' }]).catch((e) => e);

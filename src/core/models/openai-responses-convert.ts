@@ -37,7 +37,9 @@ export function toResponsesInput(messages: Message[], after = -1): Item[] {
       case 'assistant': {
         const own = ownItems(m);
         for (const item of own) if (item.type === 'reasoning') out.push(item);
-        if (m.content) out.push({ role: 'assistant', content: m.content });
+        // gpt-5.3-codex and later read their messages' phase (commentary or final_answer) on later turns.
+        const phase = [...own].reverse().find((x) => x.type === 'message_phase')?.phase;
+        if (m.content) out.push({ role: 'assistant', content: m.content, ...(typeof phase === 'string' ? { phase } : {}) });
         const ids = new Map(own.filter((x) => x.type === 'function_call').map((x) => [x.call_id, x.id]));
         for (const c of m.toolCalls ?? []) {
           const id = ids.get(c.id);
@@ -146,6 +148,10 @@ export class ResponsesStreamDecoder {
   }
 
   private itemDone(item: Item, outputIndex: number): MessageChunk | undefined {
+    if (item.type === 'message' && typeof item.phase === 'string') {
+      // Kept to go back with the message (the last message item's, when a reply has several).
+      return { providerItems: [{ provider: RESPONSES_PROVIDER, data: { type: 'message_phase', phase: item.phase } }] };
+    }
     if (item.type === 'reasoning') {
       const data: Item = { type: 'reasoning', id: item.id, summary: Array.isArray(item.summary) ? item.summary : [] };
       if (typeof item.encrypted_content === 'string') data.encrypted_content = item.encrypted_content;
