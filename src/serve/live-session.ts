@@ -92,7 +92,7 @@ export class LiveSession implements ServedSession {
     const start = (signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> =>
       'content' in step ? this.conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, step.options ?? {}) : this.resume(step, signal);
     // The session is free before `done` is seen: a client that answers at once is not told it is busy.
-    const done = runTurn(this.conv, start, abort.signal, (e) => this.publish(e), () => void (this.running = undefined));
+    const done = runTurn(this.conv, start, abort.signal, (e) => this.publish(e), () => void (this.running = undefined), step.options ?? {});
     this.running = { abort, done };
     return done;
   }

@@ -69,6 +69,7 @@ export class SessionHub implements ServedHub {
       this.refuseWhenClosing();
       lease = await lockSession(this.stores.kv, newSessionId());
       const conv = await Conversation.create(this.stores, team, lease, { title: init.title, served: true, policy: init.policy });
+      conv.followsPolicy = true;
       if (this.closing) {
         // close() has already looked at the open sessions: this one would stay open.
         await this.stores.sessions.delete(conv.id).catch(() => false);
@@ -157,7 +158,9 @@ export class SessionHub implements ServedHub {
       const record = await this.stores.sessions.get(id, { from: 'context' });
       if (!record) throw new UnknownSessionError(id);
       const team = await this.options.sessionTeam(record);
-      return new LiveSession(Conversation.open(this.stores, team, record, lease), team);
+      const conv = Conversation.open(this.stores, team, record, lease);
+      conv.followsPolicy = true;
+      return new LiveSession(conv, team);
     } catch (e) {
       await lease.release();
       throw e;

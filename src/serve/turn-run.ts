@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/agents/types.js';
-import type { Conversation } from '../core/conversation/conversation.js';
+import type { Conversation, TurnStart } from '../core/conversation/conversation.js';
 import { drainRun, type RunSummary } from '../core/conversation/drain-run.js';
 import { JsonEvents, type JsonEvent } from '../core/conversation/json-events.js';
 import type { ConversationTeam } from '../core/conversation/team.js';
@@ -16,6 +16,8 @@ export async function runTurn(
   signal: AbortSignal,
   emit: (e: JsonEvent) => void,
   settled: () => void | Promise<void>,
+  /** The turn's own options (its id, journal, model and tool options): the deny rounds continue the same turn. */
+  turn: TurnStart = {},
 ): Promise<RunSummary> {
   const sink = new JsonEvents(emit);
   const root = conv.team.agent.name;
@@ -26,7 +28,7 @@ export async function runTurn(
     await conv.finishTurn(summary);
     // `on_approval: deny`: each approval nobody is there for is answered "no", with a reason the model sees.
     for (let round = 0; conv.record.policy?.onApproval === 'deny' && summary.status === 'interrupted' && onlyApprovals(conv.pending) && round < MAX_DENIAL_ROUNDS; round++) {
-      summary = await drainRun(await conv.resumeTurn(denials(conv.pending), signal), sink, signal);
+      summary = await drainRun(await conv.resumeTurn(denials(conv.pending), signal, undefined, turn), sink, signal);
       await conv.finishTurn(summary);
     }
   } catch (e) {

@@ -227,6 +227,13 @@ describe('budget: on an agent', () => {
     const r = await expectExit(['resume', id, '--json', '--allow', 'shell', '--raise', 'max_model_calls=4'], 0, { env, cwd });
     expect(r.lines.at(-1)).toMatchObject({ type: 'done', status: 'completed', output: 'boss done' });
     expect(server().chatRequests).toHaveLength(6);
+    // The helper's own spending is kept for the run: called again by the boss, it counts on from 4.
+    server().reset();
+    server().enqueue({ toolCalls: [{ id: 'h1', name: 'helper', arguments: { request: 'one' } }] }, { content: 'a' }, { toolCalls: [{ id: 'h2', name: 'helper', arguments: { request: 'two' } }] }, step(9), step(10));
+    const pingpong = await expectExit(['run', '--json', '--allow', 'shell', 'go twice'], 1, { env, cwd });
+    // boss, helper (1), boss, helper (2): the helper's cap of 2 is reached across its two activations.
+    expect(server().chatRequests).toHaveLength(4);
+    expect(ofType(pingpong.lines, 'interrupt').at(-1)!.interrupts).toMatchObject([{ kind: 'budget', budget: { spent: 2, limit: 2, agent: 'helper' } }]);
     // A bad key in the agent's budget is named where it is.
     writeAgentsFile(cwd, AGENTS.replace('    instruction: Help.\n', '    instruction: Help.\n    budget: { max_calls: 2 }\n'));
     const bad = await runCli(['run', 'go'], { env, cwd });

@@ -215,6 +215,12 @@ describe('adk serve: streams, interrupts, cancel', () => {
     // A raise that names no budget, or a bad figure, is refused before anything runs.
     expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_money: 5 } } })).status).toBe(400);
     expect((await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_model_calls: -1 } } })).status).toBe(400);
+    // Raw resume data too: a bad figure is a 400 before anything resumes, and the stopped run is still there.
+    const pid = shown.pending[0].id;
+    const raw = await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { targets: { [pid]: { raise: { max_model_calls: 'lots' } } } } });
+    expect(raw.status).toBe(400);
+    expect(((await raw.json()) as any).error).toMatchObject({ code: 'invalid_answer' });
+    expect(((await (await call(`/v1/sessions/${id}`)).json()) as any).pending).toMatchObject([{ kind: 'budget' }]);
     const resumed = await readSse(await call(`/v1/sessions/${id}/interrupts`, { method: 'POST', json: { raise: { max_model_calls: 4 } } }));
     expect(resumed.at(-1)!.data).toMatchObject({ status: 'completed', output: 'Ticked.' });
     expect(resumed.filter((e) => e.event === 'tool_result')).toHaveLength(1);

@@ -29,6 +29,16 @@ describe('git runs code from .git: the model may not write there', () => {
 });
 
 describe('allow rules', () => {
+  it('a pattern full of * against a long command matches in linear steps, never stalls (a rule from a served session\'s client)', () => {
+    const rule = parseAllowRule(`shell(${'*a'.repeat(30)}*b)`) as AllowRule;
+    // A backtracking regular expression takes exponential time here; the matcher answers at once.
+    expect(ruleAllows(rule, 'shell', { command: 'a'.repeat(20_000) })).toBe(false);
+    expect(ruleAllows(rule, 'shell', { command: `${'a'.repeat(40)}b` })).toBe(true);
+    const mixed = parseAllowRule('shell(git *--short*)') as AllowRule;
+    expect(ruleAllows(mixed, 'shell', { command: 'git status --short -v' })).toBe(true);
+    expect(ruleAllows(mixed, 'shell', { command: 'git status' })).toBe(false);
+  });
+
   it('match whole commands and paths; shell operators never match a pattern', () => {
     const status = rule('shell(git status*)');
     expect(ruleAllows(status, 'shell', { command: 'git status' })).toBe(true);

@@ -114,7 +114,8 @@ async function runAgentTool(agent: Agent, request: string, ctx: ToolContext, opt
   if (!last) throw new Error('no event returned');
   const content = (await eventMessage(last))?.content ?? '';
   // The inner run's messages go with the result, for trajectories (the model sees only `content`).
-  const input = (inner.rootInput?.messages ?? []).filter((m) => m.role !== 'system');
+  // Its request (with the full chat history as input: only what the inner run added, not a copy of the caller's history).
+  const input = options.fullChatHistoryAsInput ? [] : (inner.rootInput?.messages ?? []).filter((m) => m.role !== 'system');
   const messages = [...input, ...(await inner.session.materialize()).filter((e) => e.message).map((e) => ({ ...e.message!, agentName: e.agentName }))];
   return { content, subRun: { agent: agent.name, messages } };
 }

@@ -73,13 +73,30 @@ function resolvedInside(workspace: string, p: string): string | undefined {
 }
 
 
+/**
+ * `*` matches any text (newlines too), everything else itself. Greedy with one backtrack point (the
+ * last `*`), so time stays within pattern × text: a rule from a client or a settings file full of `*`
+ * cannot stall the process on a long command, as a backtracking regular expression would.
+ */
 function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`, 's');
-  return re.test(text);
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 export function formatRule(rule: AllowRule): string {

@@ -1,7 +1,7 @@
 import { generate } from '../async-queue.js';
 import { BudgetExceededError, cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptDetails, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
-import { budgetReached, raiseOf, RunBudget, type BudgetLimits } from './run-budget.js';
+import { budgetReached, raiseOf, RunBudget, type AgentSpending, type BudgetLimits } from './run-budget.js';
 import { costUsd, formatUsd } from '../models/pricing.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
@@ -104,19 +104,10 @@ export interface ReactState {
   values?: Record<string, unknown> | undefined;
   /** Answers that did not match the output schema so far. */
   outputMisses?: number | undefined;
-  /** What this agent spent in this run against its own `budget` (and the limits a person raised it to). */
-  own?: OwnSpending | undefined;
-}
-
-/** An agent's own spending in a run, kept in its state so a resumed run counts on. */
-interface OwnSpending {
-  modelCalls: number;
-  tokens: number;
-  costUsd: number;
-  /** Its budget as raised by a person (unset: the configured one). */
-  limits?: BudgetLimits | undefined;
+  /** What this agent spent against its own `budget` where the run has no RunBudget to keep it (then per activation). */
+  own?: (AgentSpending & { stopped?: true | undefined }) | undefined;
   /** The run stopped at this agent's own budget (a raise is for it, not the run's). */
-  stopped?: true | undefined;
+  ownStopped?: true | undefined;
 }
 
 /** One run's view of the agent: tools after the middlewares' setup, and the composed handlers. */
@@ -355,20 +346,24 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         restored.values ??= {};
         // A budget interrupt answered with `{ raise: {...} }`: the new limits hold for the rest of the run.
         const raise = info.hasData ? raiseOf(info.data) : undefined;
-        const ownStop = restored.own?.stopped === true;
-        if (restored.own) restored.own.stopped = undefined;
+        const ownStop = restored.ownStopped === true;
+        restored.ownStopped = undefined;
         // `{ stop: true }`: the person ends the run at the budget (incomplete, reason budget).
         if (info.hasData && (info.data as { stop?: unknown } | null)?.stop === true) {
-          throw (ownStop ? this.ownReached(restored) : ctx.budget?.reached(isTurn(ctx))) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
+          throw (ownStop ? this.ownReached(restored, ctx) : ctx.budget?.reached(isTurn(ctx))) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
         }
-        if (raise && ownStop) {
-          // This agent's own budget: the raise holds for it for the rest of the run (checked as the run's are).
-          const check = new RunBudget({ ...this.config.budget, ...restored.own!.limits });
-          check.raise(raise);
-          restored.own!.limits = check.limits;
-        } else if (raise) {
-          if (!ctx.budget) throw new Error(`agent '${this.name}' was asked to raise a budget, but this run has none`);
-          ctx.budget.raise(raise);
+        // A raise that cannot be kept (a face let a bad figure through) changes nothing: the run stops
+        // at the same budget again, still resumable, rather than ending and losing its checkpoint.
+        try {
+          if (raise && ownStop) {
+            // This agent's own budget: the raise holds for it for the rest of the run (checked as the run's are).
+            const own = this.ownOf(restored, ctx);
+            const check = new RunBudget({ ...this.config.budget, ...own.limits });
+            check.raise(raise);
+            own.limits = check.limits;
+          } else if (raise) ctx.budget?.raise(raise);
+        } catch {
+          // (the loop stops at the same budget again)
         }
         const { run } = await this.startRun(this.prepare(), ctx, restored.values, emit);
         await this.loopWithHooks(run, restored, ctx, emit);
@@ -407,9 +402,9 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         // A budget reached stops the run here, its state saved: raised and resumed, the loop goes on.
         const over = ctx.budget?.reached(isTurn(ctx));
         if (over) return this.budgetStop(state, over, ctx, emit);
-        const ownOver = this.ownReached(state);
+        const ownOver = this.ownReached(state, ctx);
         if (ownOver) {
-          state.own!.stopped = true;
+          state.ownStopped = true;
           return this.budgetStop(state, ownOver, ctx, emit, true);
         }
         state.remainingIterations--;
@@ -427,7 +422,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
           return this.cancel(state, [], ctx, emit);
         }
         state.messages.push(reply);
-        this.countOwn(state, reply);
+        this.countOwn(state, ctx, reply);
         await runAfterModel(run.middlewares, run.mctx, state, reply);
         if (reply.toolCalls?.length && reply.finishReason && INCOMPLETE_FINISH_REASONS.has(reply.finishReason)) {
           // Calls of a cut-off reply may hold half their arguments: none runs, each is answered.
@@ -520,11 +515,16 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     return { interrupted: true };
   }
 
+  /** This agent's own spending: the run's budget keeps it (every activation counts on), else its state. */
+  private ownOf(state: ReactState, ctx: RunContext): AgentSpending {
+    return ctx.budget ? ctx.budget.agent(this.name) : (state.own ??= { modelCalls: 0, tokens: 0, costUsd: 0 });
+  }
+
   /** The agent's own budget the next model call would pass, if one is reached. */
-  private ownReached(state: ReactState): BudgetExceededError | undefined {
+  private ownReached(state: ReactState, ctx: RunContext): BudgetExceededError | undefined {
     const configured = this.config.budget;
     if (!configured) return undefined;
-    const own = (state.own ??= { modelCalls: 0, tokens: 0, costUsd: 0 });
+    const own = this.ownOf(state, ctx);
     const limits = { ...configured, ...own.limits };
     const over = (name: string, spent: number, limit: number | undefined, shown = String(spent), max = String(limit)) =>
       limit !== undefined && spent >= limit ? new BudgetExceededError(name, spent, limit, `budget reached: ${name} of agent '${this.name}' (${shown} spent of ${max}); the run stopped before its next call`) : undefined;
@@ -537,9 +537,9 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
   }
 
   /** A reply of this agent's model, counted against its own budget. */
-  private countOwn(state: ReactState, reply: Message): void {
+  private countOwn(state: ReactState, ctx: RunContext, reply: Message): void {
     if (!this.config.budget) return;
-    const own = (state.own ??= { modelCalls: 0, tokens: 0, costUsd: 0 });
+    const own = this.ownOf(state, ctx);
     own.modelCalls++;
     if (reply.usage) {
       own.tokens += reply.usage.promptTokens + reply.usage.completionTokens;

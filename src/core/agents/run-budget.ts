@@ -58,10 +58,22 @@ export interface BudgetSpent {
   costUsd: number;
 }
 
+/** What one agent spent in a run against its own `budget:` (and the limits a person raised it to). */
+export interface AgentSpending {
+  modelCalls: number;
+  tokens: number;
+  costUsd: number;
+  limits?: BudgetLimits | undefined;
+}
+
 /** A budget as a session saves it, so a run resumed in another process goes on counting. */
 export interface BudgetState {
   limits: BudgetLimits;
   spent: BudgetSpent;
+  /** Each agent's own spending (agents with a `budget:` of their own). */
+  agents?: Record<string, AgentSpending> | undefined;
+  /** A tool call was refused for max_tool_calls (the run stops before its next model call). */
+  toolsRefused?: boolean | undefined;
 }
 
 /** The resume data that raises budgets: `{ raise: { max_model_calls: 40 } }`; `{ stop: true }` ends the run at the budget (incomplete); anything else leaves them as they are (the run stops again). */
@@ -91,6 +103,8 @@ export class RunBudget {
    */
   daily?: { limits: DailyLimits; counter: SharedCounter } | undefined;
   readonly limits: BudgetLimits;
+  /** Agents' own spending in this run, by name: every activation of an agent counts on from the last. */
+  private readonly agents = new Map<string, AgentSpending>();
 
   constructor(limits: BudgetLimits) {
     this.limits = { ...limits };
@@ -100,13 +114,29 @@ export class RunBudget {
   static restore(state: BudgetState): RunBudget {
     const b = new RunBudget(state.limits);
     Object.assign(b, { turns: state.spent.turns ?? 0, modelCalls: state.spent.modelCalls, toolCalls: state.spent.toolCalls, tokens: state.spent.tokens, costUsd: state.spent.costUsd });
+    for (const [name, s] of Object.entries(state.agents ?? {})) b.agents.set(name, { ...s });
+    b.toolsRefused = state.toolsRefused === true;
     return b;
   }
 
   /** What a session saves. */
   state(): BudgetState {
-    return { limits: { ...this.limits }, spent: { turns: this.turns, modelCalls: this.modelCalls, toolCalls: this.toolCalls, tokens: this.tokens, costUsd: this.costUsd } };
+    const agents = Object.fromEntries(this.agents);
+    return {
+      limits: { ...this.limits },
+      spent: { turns: this.turns, modelCalls: this.modelCalls, toolCalls: this.toolCalls, tokens: this.tokens, costUsd: this.costUsd },
+      ...(this.agents.size ? { agents } : {}),
+      ...(this.toolsRefused ? { toolsRefused: true } : {}),
+    };
   }
+
+  /** An agent's own spending in this run (created at zero). */
+  agent(name: string): AgentSpending {
+    let s = this.agents.get(name);
+    if (!s) this.agents.set(name, (s = { modelCalls: 0, tokens: 0, costUsd: 0 }));
+    return s;
+  }
+
 
   /**
    * The budget the next model call would pass, if one is reached (nothing is counted). `turn`: the call
@@ -193,7 +223,7 @@ export class RunBudget {
   /** New limits from a person (`--raise max_cost=5`, the REPL's box): each must be a positive number. */
   raise(raise: Partial<Record<string, unknown>>): void {
     for (const [name, value] of Object.entries(raise)) {
-      const field = BUDGET_FIELDS[name as BudgetName];
+      const field = Object.hasOwn(BUDGET_FIELDS, name) ? BUDGET_FIELDS[name as BudgetName] : undefined;
       if (!field) throw new Error(`cannot raise '${name}': budgets are ${Object.keys(BUDGET_FIELDS).join(', ')}`);
       if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`cannot raise ${name} to ${JSON.stringify(value)}: give a number above 0`);
       this.limits[field] = value;

@@ -191,7 +191,8 @@ const agentKeys = {
   executor: executorSchema,
   replanner: replannerSchema,
   roles: researchRolesSchema,
-  budget: budgetSchema,
+  // An agent's own caps: its model calls, turns, tokens and cost (tool calls are the run's to cap).
+  budget: budgetSchema.omit({ max_tool_calls: true }),
 };
 export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];

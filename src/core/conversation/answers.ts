@@ -1,5 +1,6 @@
 import type { PendingInterrupt } from '../store/session-record.js';
 import { AdkError } from '../errors.js';
+import { suggestedLimit } from '../agents/run-budget.js';
 
 /** Answers that do not fit the waiting interrupts (an unknown id, bad `targets` JSON). */
 export class InvalidAnswerError extends AdkError {
@@ -42,9 +43,9 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidAnswerError('--targets must be a JSON object of {interruptId: data}');
     // Keys may be id prefixes: the runner matches whole ids, so an unresolved prefix would answer nothing.
     for (const [key, data] of Object.entries(parsed)) {
-      const { id } = findPending(pending, key);
-      if (Object.hasOwn(targets, id)) throw new InvalidAnswerError(`--targets answers interrupt ${id} twice`);
-      targets[id] = data;
+      const p = findPending(pending, key);
+      if (Object.hasOwn(targets, p.id)) throw new InvalidAnswerError(`--targets answers interrupt ${p.id} twice`);
+      targets[p.id] = p.kind === 'budget' ? budgetAnswer(p, data) : data;
     }
   }
   const pick = (ids: string[] | boolean | undefined, kinds: string[]) => {
@@ -70,6 +71,26 @@ export function targetsFromFlags(pending: PendingInterrupt[], flags: AnswerFlags
   return targets;
 }
 
+/**
+ * An answer to a reached budget, checked before anything resumes (a bad one would end the stopped run):
+ * `{ raise: { max_cost: 5 } }`, `{ stop: true }`, a number (the budget's new limit), or yes (twice the
+ * limit) / no or "stop".
+ */
+export function budgetAnswer(p: PendingInterrupt, v: unknown): { raise: Record<string, number> } | { stop: true } {
+  const b = p.budget;
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as { raise?: unknown; stop?: unknown };
+    if (o.stop === true) return { stop: true };
+    if (o.raise && typeof o.raise === 'object' && !Array.isArray(o.raise)) return { raise: raisedLimits(o.raise as Record<string, unknown>) };
+  }
+  if (typeof v === 'number' && b) return { raise: raisedLimits({ [b.name]: v }) };
+  const word = typeof v === 'string' ? v.trim().toLowerCase() : v === true ? 'yes' : v === false ? 'no' : '';
+  if (['no', 'n', 'stop', 'reject', 'deny'].includes(word)) return { stop: true };
+  if (['yes', 'y', 'ok', 'raise', 'approve', 'accept'].includes(word) && b) return { raise: { [b.name]: suggestedLimit(b.name, b.limit) } };
+  if (typeof v === 'string' && b && /^\$?\d+(\.\d+)?$/.test(v.trim())) return { raise: raisedLimits({ [b.name]: Number(v.trim().replace(/^\$/, '')) }) };
+  throw new InvalidAnswerError(`interrupt ${p.id} is a budget reached (${b?.name ?? 'a budget'}${b ? `: ${b.spent} spent of ${b.limit}` : ''}): answer {"raise": {"${b?.name ?? 'max_cost'}": N}}, the new limit as a number, yes (twice the limit) or stop`);
+}
+
 const BUDGET_NAMES = ['max_turns', 'max_model_calls', 'max_tool_calls', 'max_tokens', 'max_cost'];
 
 /** `['max_cost=5', 'max-model-calls=40']` (or the object itself) as checked limits. */
@@ -83,7 +104,7 @@ export function raisedLimits(raise: string[] | Record<string, unknown>): Record<
     : Object.entries(raise);
   const out: Record<string, number> = {};
   for (const [key, value] of pairs) {
-    const name = key.toLowerCase().replace(/-/g, '_');
+    const name = String(key).toLowerCase().replace(/-/g, '_');
     if (!BUDGET_NAMES.includes(name)) throw new InvalidAnswerError(`cannot raise '${key}': budgets are ${BUDGET_NAMES.join(', ')}`);
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidAnswerError(`cannot raise ${name} to ${JSON.stringify(value)}: give a number above 0`);
     if (name !== 'max_cost' && !Number.isSafeInteger(value)) throw new InvalidAnswerError(`cannot raise ${name} to ${value}: give a whole number`);

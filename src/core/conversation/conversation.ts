@@ -243,9 +243,16 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     return !!mode?.allows(call) || this.grants.includes(call.tool) || [...(this.team.allowRules ?? []), ...policy.allow].some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
   }
 
-  /** The session's saved policy, parsed once per record. */
+  /**
+   * This face runs the session's saved policy (`adk serve`, `adk worker`, `adk mcp serve`: the faces
+   * that made it). A person's own face (the REPL, `adk resume`) keeps its own mode and rules: a
+   * client's policy never changes what runs unasked there.
+   */
+  followsPolicy = false;
+
+  /** The session's saved policy, parsed once per record (nothing unless this face follows it). */
   private policy(): ReturnType<typeof policyApproval> {
-    const saved = this.record.policy;
+    const saved = this.followsPolicy ? this.record.policy : undefined;
     if (!this.parsedPolicy || this.parsedPolicy.from !== saved) this.parsedPolicy = { from: saved, value: saved ? policyApproval(saved) : { allow: [], deny: [] } };
     return this.parsedPolicy.value;
   }
@@ -272,14 +279,15 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     };
   }
 
-  /** The run's budget, with today's shared caps (the team's `dailyBudget`) on it. */
-  private budgetForRun(): RunBudget | undefined {
+  /**
+   * The run's budget, with today's shared caps (the team's `dailyBudget`) on it. Every run has one,
+   * limits or not: it keeps what agents with a `budget:` of their own spent, saved with the session.
+   */
+  private budgetForRun(): RunBudget {
+    const budget = (this.runBudget ??= new RunBudget({}));
     const daily = this.team.dailyBudget;
-    if (daily && Object.values(daily).some((v) => v !== undefined)) {
-      this.runBudget ??= new RunBudget({});
-      this.runBudget.daily ??= { limits: daily, counter: dailyCounter(this.stores.kv) };
-    }
-    return this.runBudget;
+    if (daily && Object.values(daily).some((v) => v !== undefined)) budget.daily ??= { limits: daily, counter: dailyCounter(this.stores.kv) };
+    return budget;
   }
 
   /** The run stops if the caller cancels or the lease is lost to another process. */

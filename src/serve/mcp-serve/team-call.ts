@@ -75,7 +75,7 @@ async function openConversation(host: TeamHost, tool: TeamTool, session: string 
       team = await host.newTeam(tool.agent);
       lease = await lockSession(host.stores.kv, newSessionId(), host.lease);
       // Marked served: a client may continue only the sessions made for clients, never a CLI one.
-      return { conv: await Conversation.create(host.stores, team, lease, { served: true, policy: host.policy }) };
+      return { conv: following(await Conversation.create(host.stores, team, lease, { served: true, policy: host.policy })) };
     }
     // The lease comes first: what is read next is what this process alone will change.
     // The whole id, not a prefix: a client must not find (or be shown) ids it was never given.
@@ -88,7 +88,7 @@ async function openConversation(host: TeamHost, tool: TeamTool, session: string 
     // A session continues on its own team: another tool's session would silently switch teams.
     if (record.rootAgent !== tool.agent) throw new Error(`session ${record.id} is a conversation with the team '${record.rootAgent}', not '${tool.agent}': continue it with that tool`);
     team = await host.sessionTeam(record);
-    return { conv: Conversation.open(host.stores, team, record, lease) };
+    return { conv: following(Conversation.open(host.stores, team, record, lease)) };
   } catch (e) {
     await team?.close?.().catch(() => {});
     await lease?.release().catch(() => {});
@@ -124,7 +124,7 @@ async function drive(conv: Conv, tool: TeamTool, task: string, io: CallIo): Prom
       events = await conv.resumeTurn(denials(conv.pending), io.signal);
       continue;
     }
-    if (summary.status === 'interrupted' && (onApproval === 'fail' || onApproval === 'deny')) {
+    if (summary.status === 'interrupted' && (onApproval === 'fail' || onApproval === 'deny') && !conv.pending.some((p) => p.kind === 'budget')) {
       const calls = describePending(conv.pending);
       return { answer: `${summary.output ? `${summary.output}\n\n` : ''}(Stopped: approval needed, and this server runs unattended (on_approval: ${onApproval}): ${calls}; nothing of it ran. Session ${conv.id} is saved.)`, sessionId: conv.id, status: 'incomplete' };
     }
@@ -188,4 +188,10 @@ function ended(conv: Conv, s: RunSummary): TeamToolOutput {
     default:
       return { answer: s.error?.message ?? 'the run failed', sessionId: id, status: 'error' };
   }
+}
+
+/** A conversation this server runs: it keeps the session's saved policy. */
+function following(conv: Conv): Conv {
+  conv.followsPolicy = true;
+  return conv;
 }

@@ -119,6 +119,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         }
         team = await teams.take(record);
         const conv = Conversation.open(o.stores, team.team, record, lease);
+        conv.followsPolicy = true;
         const state = conv.turnState(turnId);
         const journal = kvJournal(o.stores.kv, sessionId, turnId);
         if (state === 'ended') {
@@ -152,6 +153,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
           AbortSignal.any([abort.signal, lost.signal]),
           publish,
           () => chain,
+          turn,
         );
         // `done` (which frees the session) is out before the lease goes: a worker taking the session
         // over then finds the turn ended and already told.

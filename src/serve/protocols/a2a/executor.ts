@@ -4,6 +4,7 @@ import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AsyncQueue } from '../../../core/async-queue.js';
 import type { PendingInterrupt } from '../../../core/store/session-record.js';
 import { UnknownSessionError, type ServedHub, type ServedSession, type SessionEvent, type TurnStep } from '../../served-session.js';
+import { budgetAnswer } from '../../../core/conversation/answers.js';
 
 const CONTEXT_KEY = (agent: string, context: string) => `a2a-context:${agent}:${context}`;
 const TASK_KEY = (task: string) => `a2a-task:${task}`;
@@ -111,7 +112,17 @@ function answers(pending: readonly PendingInterrupt[], parts: readonly Part[]): 
   for (const p of pending) {
     if (p.kind === 'approval') targets[p.id] = yes ? { approved: true } : { approved: false, reason: reply || undefined };
     else if (p.kind === 'plan_review') targets[p.id] = yes ? { accept: true } : { accept: false, feedback: reply };
+    // A reached budget: yes raises it (twice the limit), a number sets it, anything else stops the run there.
+    else if (p.kind === 'budget') targets[p.id] = budgetReply(p, yes, reply);
     else targets[p.id] = reply;
   }
   return targets;
+}
+
+function budgetReply(p: PendingInterrupt, yes: boolean, reply: string): unknown {
+  try {
+    return budgetAnswer(p, yes ? 'yes' : reply);
+  } catch {
+    return { stop: true };
+  }
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { PendingInterrupt } from '../../../core/store/session-record.js';
+import { budgetAnswer } from '../../../core/conversation/answers.js';
 
 /**
  * AG-UI's `RunAgentInput` (the fields adk reads; others are kept and ignored): `threadId` names the
@@ -58,6 +59,14 @@ function answer(p: PendingInterrupt, e: ResumeEntryBody): unknown {
     if (typeof v === 'boolean') return { accept: v };
     if (typeof v === 'string') return { accept: false, feedback: v };
     return v ?? { accept: true };
+  }
+  if (p.kind === 'budget') {
+    if (cancelled) return { stop: true };
+    try {
+      return budgetAnswer(p, v ?? 'yes');
+    } catch (e) {
+      throw new ResumeError((e as Error).message);
+    }
   }
   if (cancelled) return '(the person declined to answer)';
   return v;

@@ -9,6 +9,7 @@ import { ChatStreamBody, lastUserText, runOptions, type ChatStreamRequest } from
 import type { DeerFlowRole } from './roles.js';
 import { DeerFlowThreads } from './threads.js';
 import { DeerFlowTranslator, type DeerFlowEvent } from './translator.js';
+import { budgetAnswer } from '../../../core/conversation/answers.js';
 
 /**
  * DeerFlow 1.x's chat protocol (bytedance/deer-flow, branch main-1.x: `POST /api/chat/stream`,
@@ -145,7 +146,17 @@ function answers(pending: readonly PendingInterrupt[], feedback: string, text: s
   for (const p of pending) {
     if (p.kind === 'plan_review') targets[p.id] = accepted ? { accept: true } : { accept: false, feedback: text || 'Please revise the plan.' };
     else if (p.kind === 'approval') targets[p.id] = accepted ? { approved: true } : { approved: false, reason: text || undefined };
+    // A reached budget: accepted raises it (twice the limit), a number sets it, anything else stops the run there.
+    else if (p.kind === 'budget') targets[p.id] = deerflowBudget(p, accepted ? 'yes' : text);
     else targets[p.id] = text;
   }
   return targets;
+}
+
+function deerflowBudget(p: PendingInterrupt, reply: string): unknown {
+  try {
+    return budgetAnswer(p, reply);
+  } catch {
+    return { stop: true };
+  }
 }

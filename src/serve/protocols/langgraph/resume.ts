@@ -1,6 +1,5 @@
-import { InvalidAnswerError } from '../../../core/conversation/answers.js';
+import { budgetAnswer, InvalidAnswerError } from '../../../core/conversation/answers.js';
 import type { PendingInterrupt } from '../../../core/store/session-record.js';
-import { suggestedLimit } from '../../../core/agents/run-budget.js';
 
 const YES = new Set(['approve', 'approved', 'accept', 'accepted', 'yes', 'y', 'ok', 'allow']);
 const NO = new Set(['reject', 'rejected', 'deny', 'denied', 'no', 'n', 'ignore']);
@@ -79,16 +78,9 @@ function answer(p: PendingInterrupt, v: unknown): unknown {
       if (v && typeof v === 'object') for (const k of ['answer', 'input', 'text', 'response']) if (typeof (v as Record<string, unknown>)[k] === 'string') return (v as Record<string, unknown>)[k];
       throw new InvalidAnswerError(`interrupt ${p.id} asks a question: resume with the answer's text`);
     }
-    case 'budget': {
-      // A reached budget: {raise: {max_cost: 5}} or {stop: true} as they are; a number is the new limit; yes raises it to twice; no stops.
-      if (v && typeof v === 'object' && ('raise' in v || 'stop' in v)) return v;
-      const b = p.budget;
-      if (typeof v === 'number' && b) return { raise: { [b.name]: v } };
-      const yn = typeof v === 'string' && v.trim().toLowerCase() === 'stop' ? false : yesNo(v);
-      if (yn === false) return { stop: true };
-      if (yn === true && b) return { raise: { [b.name]: suggestedLimit(b.name, b.limit) } };
-      throw new InvalidAnswerError(`interrupt ${p.id} is a budget reached (${b?.name ?? 'a budget'}): resume with {raise: {${b?.name ?? 'max_cost'}: N}}, the new limit as a number, true (twice the limit) or "stop"`);
-    }
+    case 'budget':
+      // A reached budget: {raise}, {stop}, a number (the new limit), yes (twice the limit) or stop; checked here, not by the run.
+      return budgetAnswer(p, v);
     default:
       // A custom or composite interrupt takes whatever its tool asked for.
       return v;
