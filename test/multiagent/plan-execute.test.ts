@@ -16,6 +16,7 @@ import {
   RESPOND_TOOL,
 } from '../../src/core/prebuilt/plan-execute/index.js';
 import { Runner } from '../../src/core/runner.js';
+import { RunBudget } from '../../src/core/agents/run-budget.js';
 import { userMessage } from '../../src/core/schema/message.js';
 import { collect, describeAll, roles } from './helpers.js';
 
@@ -35,6 +36,19 @@ function team(opts: { review?: boolean; planner?: ConstructorParameters<typeof S
 }
 
 describe('planExecute', () => {
+  it("counts the planner's and replanner's calls against the run's budget (issue 44): the run stops before the call past it", async () => {
+    // (a replanner call past the budget would throw BudgetExceededError: the run ends incomplete, reason budget)
+    const { agent, plannerModel, executorModel, replannerModel } = team();
+    const budget = new RunBudget({ maxModelCalls: 3 });
+    const events = await collect(new Runner({ agent }).query('Summarize the facts.', { budget }));
+    // planner, executor, replanner: three calls; the executor's second call would be the fourth.
+    expect(plannerModel.calls.length + executorModel.calls.length + replannerModel.calls.length).toBe(3);
+    expect(budget.modelCalls).toBe(3);
+    // The executor (a ChatModelAgent) stops at its next call with the budget interrupt, to be raised.
+    const stop = events.find((e) => e.action?.interrupted)?.action?.interrupted?.contexts[0];
+    expect(stop?.info).toMatchObject({ kind: 'budget', budget: { name: 'max_model_calls', spent: 3, limit: 3 } });
+  });
+
   it('plans, executes and replans until respond, with Eino prompts, tools and session keys', async () => {
     const { agent, plannerModel, executorModel, replannerModel } = team();
     expect(agent.name).toBe('plan_execute_replan');

@@ -1,7 +1,7 @@
 import { generate } from '../async-queue.js';
 import { BudgetExceededError, cancelledBy, ConfigError, INCOMPLETE_FINISH_REASONS, IncompleteReplyError, MaxIterationsError, StructuredOutputError, toError } from '../errors.js';
 import { CANCELLED_INFO, interruptAction, makeSignal, type InterruptDetails, type InterruptSignal, type ResumeInfo } from '../interrupt.js';
-import { budgetReached, raiseOf, RunBudget, type AgentSpending, type BudgetLimits } from './run-budget.js';
+import { budgeted, budgetReached, isTurn, raiseOf, RunBudget, type AgentSpending, type BudgetLimits } from './run-budget.js';
 import { costUsd, formatUsd } from '../models/pricing.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../models/retry.js';
@@ -290,15 +290,11 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     const retry = { ...defaultRetryPolicy, ...this.config.retry };
     // The run's model and tool options for this agent (Runner's modelOptions, toolOptions, agents).
     const callOptions = callOptionsFor(ctx, this.name);
-    const modelCall: ModelHandler = async (messages, options) => {
-      // Before the call starts (a replayed one is not asked: the journal answers above this): a budget never cuts a call in half.
-      ctx.budget?.beforeModelCall(this.config.model, isTurn(ctx));
-      await ctx.budget?.beforeSharedCall(this.config.model);
-      const reply = await callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options });
-      ctx.budget?.spent(reply.usage, this.config.model.price);
-      await ctx.budget?.spentShared(reply.usage, this.config.model.price);
-      return reply;
-    };
+    // Under the run's budget (a replayed call is not asked: the journal answers above this): a budget never cuts a call in half.
+    const modelCall: ModelHandler = (messages, options) =>
+      budgeted(ctx, this.config.model, () =>
+        callModel({ model: this.config.model, agentName: this.name, streaming: ctx.enableStreaming, retry, signal: ctx.signal, emit, callIds: ctx.callIds, callbacks: ctx.callbacks, runPath: ctx.runPath, secrets: ctx.secrets }, redactRequest(messages, ctx.secrets), { ...callOptions.modelOptions, ...options }),
+      );
     // Innermost, under every middleware: what the journal replays is exactly what the model and the tool gave.
     const baseModel = ctx.journal ? ctx.journal.model(modelCall, ctx.address, { agentName: this.name, emit, callIds: ctx.callIds }) : modelCall;
     const toolEnv = { signal: ctx.signal, agentName: this.name, runPath: ctx.runPath, sessionValues: ctx.session.values, options: callOptions.toolOptions, emit, timeoutMs: this.config.toolTimeoutMs, runContext: ctx };
@@ -350,7 +346,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         restored.ownStopped = undefined;
         // `{ stop: true }`: the person ends the run at the budget (incomplete, reason budget).
         if (info.hasData && (info.data as { stop?: unknown } | null)?.stop === true) {
-          throw (ownStop ? this.ownReached(restored, ctx) : ctx.budget?.reached(isTurn(ctx))) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
+          throw (ownStop ? this.ownReached(restored, ctx) : ctx.budget?.reached(isTurn(ctx.address))) ?? new BudgetExceededError('budget', 0, 0, 'stopped at the budget by the person');
         }
         // A raise that cannot be kept (a face let a bad figure through) changes nothing: the run stops
         // at the same budget again, still resumable, rather than ending and losing its checkpoint.
@@ -400,7 +396,7 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
         if (ctx.signal.aborted) return this.cancel(state, [], ctx, emit);
         if (state.remainingIterations <= 0) throw new MaxIterationsError(this.maxIterations);
         // A budget reached stops the run here, its state saved: raised and resumed, the loop goes on.
-        const over = ctx.budget?.reached(isTurn(ctx));
+        const over = ctx.budget?.reached(isTurn(ctx.address));
         if (over) return this.budgetStop(state, over, ctx, emit);
         const ownOver = this.ownReached(state, ctx);
         if (ownOver) {
@@ -577,6 +573,3 @@ export class ChatModelAgent<T = unknown> implements Agent<T>, SubAgentAware {
     if (this.config.outputKey) ctx.session.values[this.config.outputKey] = text;
   }
 }
-
-/** A model call of the run's own agents counts as a turn; one of an agent run as a tool (under a tool segment) does not. */
-const isTurn = (ctx: RunContext) => !ctx.address.some((s) => s.type === 'tool');

@@ -252,3 +252,26 @@ export function suggestedLimit(name: string, limit: number): number {
 export function budgetFigure(name: string, n: number): string {
   return name === 'max_cost' ? formatUsd(n) : String(n);
 }
+
+/** A model call of the run's own agents counts as a turn; one of an agent run as a tool (under a tool segment) does not. */
+export const isTurn = (address: ReadonlyArray<{ type: string }>): boolean => !address.some((s) => s.type === 'tool');
+
+/**
+ * One model call under the run's budget (when it has one): checked before it starts, the run's caps
+ * and today's, never in the middle; counted once it answers. Every agent's calls go through here:
+ * a ChatModelAgent's, plan-execute's planner and replanner.
+ */
+export async function budgeted<T extends { usage?: Usage | undefined }>(
+  ctx: { budget?: RunBudget | undefined; address: ReadonlyArray<{ type: string }> },
+  model: { modelName: string; price?: ModelPrice | undefined },
+  call: () => Promise<T>,
+): Promise<T> {
+  const budget = ctx.budget;
+  if (!budget) return call();
+  budget.beforeModelCall(model, isTurn(ctx.address));
+  await budget.beforeSharedCall(model);
+  const reply = await call();
+  budget.spent(reply.usage, model.price);
+  await budget.spentShared(reply.usage, model.price);
+  return reply;
+}

@@ -6,6 +6,9 @@ import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
 import type { Message } from '../schema/message.js';
+import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
+import type { RunContext } from '../agents/run-context.js';
+import { budgeted } from '../agents/run-budget.js';
 
 /** Options of summarizeMiddleware (`summarize` in an agent's `middlewares:`). */
 export interface SummarizeOptions {
@@ -95,7 +98,8 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     const onReply = (reply: Message) => reportModelCall(ctx.run.callbacks, { agentName: ctx.agentName, runPath: ctx.runPath, model: ctx.model.modelName, messages: [] }, reply);
     // The other middlewares hear of it first (PreCompact hooks, `trigger: auto`, no instructions as in Claude Code).
     const beforeSummary = () => ctx.compacting?.({ trigger: 'auto' }) ?? Promise.resolve();
-    const c = await compactMessages(body, { model: ctx.model, counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary, secrets: ctx.run.secrets?.() });
+    // The summary's own model calls count against the run's budget, as the agent's do.
+    const c = await compactMessages(body, { model: underBudget(ctx.model, ctx.run), counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary, secrets: ctx.run.secrets?.() });
     if (!c) return undefined;
     const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
     const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
@@ -172,4 +176,10 @@ function leadingSystem(messages: readonly Message[]): Message[] {
     out.push(m);
   }
   return out;
+}
+
+/** The model with each of its calls checked against, and counted in, the run's budget. */
+function underBudget(model: ChatModel, run: RunContext): ChatModel {
+  if (!run.budget) return model;
+  return Object.create(model, { generate: { value: (messages: Message[], options?: ModelCallOptions) => budgeted(run, model, () => model.generate(messages, options)) } }) as ChatModel;
 }

@@ -444,6 +444,8 @@ export interface components {
                 name: string;
                 spent: number;
                 limit: number;
+                /** @description Set when it is that agent's own budget (its `budget:` in the agents file) */
+                agent?: string;
             };
             data?: unknown;
             message: string;

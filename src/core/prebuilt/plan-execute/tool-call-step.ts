@@ -8,6 +8,7 @@ import { assistantMessage, userMessage, type Message, type ToolCall } from '../.
 import { toolCallFromText, toolReminder } from './text-tool-call.js';
 import { MessageStream } from '../../schema/message-stream.js';
 import type { ToolInfo } from '../../tools/tool.js';
+import { budgeted } from '../../agents/run-budget.js';
 
 export interface ToolCallStepEnv {
   model: ChatModel;
@@ -32,8 +33,9 @@ export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], 
     const call = v.message?.toolCalls?.[0];
     if (call) env.emit({ ...e, output: { message: { ...v, message: assistantMessage(call.function.arguments) } } });
   };
+  // Planner and replanner calls count against the run's budget as every agent's do.
   const ask = (msgs: Message[]) =>
-    callModel(
+    budgeted(env.ctx, env.model, () => callModel(
       {
         model: env.model,
         agentName: env.agentName,
@@ -48,7 +50,7 @@ export async function callForcedTool(env: ToolCallStepEnv, messages: Message[], 
       },
       msgs,
       { tools, toolChoice },
-    );
+    ));
   let reply = await ask(messages);
   let call = reply.toolCalls?.[0] ?? toolCallFromText(reply.content, tools, toolChoice, `call_text_${env.agentName}`);
   if (!call) {
