@@ -12,8 +12,8 @@ describe('session policy', () => {
     const team = { agent: new ChatModelAgent({ name: 'a', description: 'd', model: new ScriptedChatModel([]) }) };
     const lease = await lockSession(stores.kv, 'sess1');
     const conv = await Conversation.create(stores, team, lease, { served: true, policy: parseSessionPolicy({ permission_mode: 'accept-edits', allow: ['shell'] }) });
-    const call = { tool: 'shell', arguments: { command: 'rm -rf build' }, readOnly: false };
-    const edit = { tool: 'write_file', arguments: { path: 'a.txt' }, readOnly: false };
+    const call = { tool: 'shell', arguments: { command: 'rm -rf build' }, readOnly: false, agentName: 'a' };
+    const edit = { tool: 'write_file', arguments: { path: 'a.txt' }, readOnly: false, agentName: 'a' };
     // A person's face (no followsPolicy): neither the client's rule nor its mode runs anything unasked.
     expect(conv.approvalPolicy.allows(call)).toBe(false);
     expect(conv.approvalPolicy.allows(edit)).toBe(false);
