@@ -1,6 +1,6 @@
 import type { PendingInterrupt } from '../store/session-record.js';
 import { AdkError } from '../errors.js';
-import { suggestedLimit } from '../agents/run-budget.js';
+import { BUDGET_FIELDS, suggestedLimit } from '../agents/run-budget.js';
 
 /** Answers that do not fit the waiting interrupts (an unknown id, bad `targets` JSON). */
 export class InvalidAnswerError extends AdkError {
@@ -91,7 +91,8 @@ export function budgetAnswer(p: PendingInterrupt, v: unknown): { raise: Record<s
   throw new InvalidAnswerError(`interrupt ${p.id} is a budget reached (${b?.name ?? 'a budget'}${b ? `: ${b.spent} spent of ${b.limit}` : ''}): answer {"raise": {"${b?.name ?? 'max_cost'}": N}}, the new limit as a number, yes (twice the limit) or stop`);
 }
 
-const BUDGET_NAMES = ['max_turns', 'max_model_calls', 'max_tool_calls', 'max_tokens', 'max_cost'];
+// The names RunBudget knows, one list for both checks.
+const BUDGET_NAMES: readonly string[] = Object.keys(BUDGET_FIELDS);
 
 /** `['max_cost=5', 'max-model-calls=40']` (or the object itself) as checked limits. */
 export function raisedLimits(raise: string[] | Record<string, unknown>): Record<string, number> {
