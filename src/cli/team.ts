@@ -237,6 +237,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     baseDir: config.dir,
     mcpServers: Object.fromEntries([...config.mcpServers].map(([name, s]) => [name, s])),
     shellJobs: opts.shellJobs,
+    mcpHomes: join(defaultAdkHome(env), 'mcp-home'),
     codeGuard,
     ...(codeGuard ? { trustedCode: { dir: config.dir, files: code.files } } : {}),
     ...(oauth ? { mcp: { authProvider: (name: string, url: string) => oauth.oauthProvider(name, url, { interactive: false, env }) } } : {}),
@@ -356,7 +357,8 @@ function addPersonalMcpServers(config: TeamConfig, rootName: string, servers: Ar
     const launch = personalLaunch(s, workspace, env);
     // The editor cannot vouch that a server only reads: only the person's own file says read-only.
     const naming = { ...(s.prefix === false ? { prefix: false } : {}), ...(s.tools ? { tools: s.tools } : {}), ...(from === 'user' && s.readOnly ? { readOnly: true } : {}) };
-    config.mcpServers.set(name, { name, ...naming, command: s.command ?? '', args: s.args ?? [], ...launch, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), pos });
+    // The person's own: started on the host, in the launch folder (the sandbox is for the folder's code).
+    config.mcpServers.set(name, { name, ...naming, sandbox: 'off', command: s.command ?? '', args: s.args ?? [], ...launch, ...(s.url ? { url: s.url, transport: s.transport, headers: s.headers } : {}), pos });
     root.tools.push({ kind: 'mcp', server: name, pos });
   }
 }

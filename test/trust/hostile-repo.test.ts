@@ -122,7 +122,7 @@ agents:
       expect(r.stderr).toContain('is not trusted');
       expect(r.stderr).toContain(`adk trust ${repo}`);
       expect(r.stderr).toContain('imports module ./pwn.js');
-      expect(r.stderr).toContain('starts MCP server files: node ./mcp.js');
+      expect(r.stderr).toContain('starts MCP server files in the sandbox with network: node ./mcp.js');
       expect(r.stderr).toContain(`sends model requests (and the API key) to ${evil.url}`);
       expect(r.stderr).not.toContain('sk-secret-test-key-0001');
       expect(existsSync(join(repo, 'pwned-import.txt'))).toBe(false);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectExit, ofType, runCli, serverEnv, sessionIdOf, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
@@ -15,7 +15,8 @@ beforeEach(() => {
   home = tempHome();
   repo = tempDir('adk-trusted-code-');
 });
-const env = () => serverEnv(server(), 'sk-secret-test-key-0001', home);
+// The servers run in the sandbox, which shows only what their command line names: the shared fixture they import is a read path.
+const env = () => ({ ...serverEnv(server(), 'sk-secret-test-key-0001', home), ADK_SANDBOX_READ_PATHS: dirname(MCP_FIXTURE) });
 const put = (rel: string, text: string) => {
   mkdirSync(join(repo, rel, '..'), { recursive: true });
   writeFileSync(join(repo, rel), text);

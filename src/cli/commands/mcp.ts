@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { sanitizeText } from '../../ui/text/sanitize.js';
@@ -8,6 +8,9 @@ import { describeEntry, maskedEntry, type McpServerEntry } from '../mcp/server-e
 import { readUserServers, userMcpFile, writeUserServers } from '../mcp/user-servers.js';
 import { checkPersonalCommand, personalLaunch } from '../mcp/personal-launch.js';
 import { TrustStore } from '../trust.js';
+import { shellSandboxFromEnv } from '../shell-sandbox-env.js';
+import { defaultAdkHome } from '../../core/store/store-url.js';
+import type { McpPoolOptions } from '../../core/tools/mcp.js';
 import { addConfigSecret, configSecretValues } from '../secrets.js';
 import { redactSecrets, secretsFromEnv } from '../../core/store/redact.js';
 
@@ -159,7 +162,7 @@ async function health(s: Found, withTools = false): Promise<{ status: string; to
     // The person's own servers start in adk's launch folder with no workspace folder on PATH, as in a run:
     // a folder's files (.npmrc, node_modules/.bin) must not change what they run.
     { [s.name]: s.scope === 'user' ? { ...s.entry, ...personalLaunch(s.entry, process.cwd()) } : { ...s.entry, cwd: process.cwd() } },
-    { startTimeoutMs: 10_000, ...(oauth ? { authProvider: (n: string, u: string) => oauth.oauthProvider(n, u, { interactive: false }) } : {}) },
+    { startTimeoutMs: 10_000, ...(oauth ? { authProvider: (n: string, u: string) => oauth.oauthProvider(n, u, { interactive: false }) } : {}), ...(s.scope === 'project' ? await projectSandbox() : {}) },
   );
   try {
     const tools = await pool.toolsFor(s.name);
@@ -169,6 +172,15 @@ async function health(s: Found, withTools = false): Promise<{ status: string; to
   } finally {
     await pool.close();
   }
+}
+
+/** A folder's local server starts in the shell's sandbox, exactly as in a run (team.ts). */
+async function projectSandbox(): Promise<{ sandbox?: McpPoolOptions['sandbox'] }> {
+  if (shellSandboxFromEnv(process.env) === 'off') return {};
+  const { mcpSandbox, adkPackages } = await import('../../core/tools/mcp-sandbox.js');
+  const readPaths = [dirname(projectFile()), adkPackages(), ...(process.env.ADK_SANDBOX_READ_PATHS?.split(/[\s,]+/).filter(Boolean) ?? [])];
+  const adkHome = defaultAdkHome(process.env);
+  return { sandbox: mcpSandbox({ workspace: process.cwd(), readPaths: () => readPaths, hidden: [adkHome], homes: join(adkHome, 'mcp-home'), baseDir: dirname(projectFile()) }) };
 }
 
 async function projectTrusted(): Promise<boolean> {

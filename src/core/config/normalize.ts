@@ -57,6 +57,7 @@ export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: 
     if (s.prefix !== undefined) def.prefix = s.prefix;
     if (s.tools) def.tools = { ...s.tools };
     if (s.read_only) def.readOnly = true;
+    if (s.sandbox === 'off') def.sandbox = 'off';
     mcpServers.set(name, def);
   }
 

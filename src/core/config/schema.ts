@@ -103,6 +103,8 @@ export const mcpServerSchema = z.strictObject({
   tools: z.strictObject({ include: z.array(z.string().min(1)).optional(), exclude: z.array(z.string().min(1)).optional() }).optional(),
   /** The person's word that the server only reads: its tools run in plan mode (a trust power). */
   read_only: z.boolean().optional(),
+  /** `off`: the server runs on the host, outside the sandbox (a trust power). */
+  sandbox: z.enum(['auto', 'off']).optional(),
 });
 export type RawMcpServer = z.infer<typeof mcpServerSchema>;
 

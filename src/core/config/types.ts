@@ -85,6 +85,8 @@ export interface McpServerDef {
   tools?: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   /** `read_only: true`: the person says the server only reads; its tools run in plan mode. */
   readOnly?: boolean | undefined;
+  /** `sandbox: off`: a local server runs on the host instead of the shell's sandbox. */
+  sandbox?: 'off' | undefined;
   pos: SourcePos;
 }
 

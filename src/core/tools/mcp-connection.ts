@@ -37,6 +37,15 @@ export interface McpServerConfig {
    * `readOnlyHint` is its word, not the person's, and never counts.
    */
   readOnly?: boolean | undefined;
+  /** `off`: the program runs on the host (the person's own servers; in an agents file, a trust power). */
+  sandbox?: 'off' | undefined;
+}
+
+/** A local server's program as it would start on the host. */
+export interface McpProgram {
+  command: string;
+  args: string[];
+  cwd?: string | undefined;
 }
 
 /** What a connection asks of whoever runs it: logins, network rules, and the person (elicitation). */
@@ -49,6 +58,8 @@ export interface McpConnectionHooks {
   onListChanged?: ((server: string, what: 'tools' | 'prompts' | 'resources') => void) | undefined;
   /** The server asks the person something (elicitation) while one of its tools runs. */
   onElicitation?: ((server: string, request: ElicitRequest['params']) => Promise<ElicitResult>) | undefined;
+  /** How a local server's program is started instead (inside the sandbox); undefined: as it is. */
+  sandbox?: ((server: string, config: McpServerConfig, program: McpProgram) => Promise<McpProgram | undefined>) | undefined;
 }
 
 /** Life of a server connection: not started yet, starting, ready for calls, or stopped (exited, failed or closed). */
@@ -146,16 +157,9 @@ export class McpConnection {
     } else {
       const changed = await this.codeGuard?.();
       if (changed) throw new Error(`not started: ${changed} since the folder was trusted (a tool or command may have written it); review it, then run adk trust and start a new session`);
-      const transport = stdioTransport(
-        {
-          command: this.config.command ?? '',
-          args: this.config.args ?? [],
-          env: this.config.env,
-          cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined,
-          stderr: 'pipe',
-        },
-        MCP_MAX_MESSAGE_BYTES,
-      );
+      const program: McpProgram = { command: this.config.command ?? '', args: this.config.args ?? [], cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined };
+      const launch = (await this.hooks.sandbox?.(this.name, this.config, program)) ?? program;
+      const transport = stdioTransport({ ...launch, env: this.config.env, stderr: 'pipe' }, MCP_MAX_MESSAGE_BYTES);
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
       });

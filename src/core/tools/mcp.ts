@@ -5,7 +5,7 @@ import { McpElicitations } from './mcp-elicitation.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 import type { ToolOutputEvent } from './builtin/tool-output.js';
 
-export type { McpServerConfig, McpServerState, McpConnectionHooks } from './mcp-connection.js';
+export type { McpServerConfig, McpServerState, McpConnectionHooks, McpProgram } from './mcp-connection.js';
 
 /** Per-call timeout of MCP tools when neither the server nor the pool sets one, in milliseconds. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -25,6 +25,8 @@ export interface McpPoolOptions {
   /** Logins for remote servers and the hosts they may resolve to. */
   authProvider?: McpConnectionHooks['authProvider'];
   allowHosts?: McpConnectionHooks['allowHosts'];
+  /** Where local servers run (the registry's sandbox); undefined: on the host, as configured. */
+  sandbox?: McpConnectionHooks['sandbox'];
   /** Names no MCP tool may take (the built-ins, tools from code): a server's tool keeps its prefix instead. */
   reservedNames?: ReadonlySet<string> | undefined;
 }
@@ -243,6 +245,7 @@ export class McpServerPool {
       c = new McpConnection(server, { ...config, cwd: config.cwd ?? this.options.cwd }, this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS, this.options.codeGuard, {
         authProvider: this.options.authProvider,
         allowHosts: this.options.allowHosts,
+        sandbox: this.options.sandbox,
         onListChanged: (s, what) => what === 'tools' && this.toolsChanged(s),
         onElicitation: (s, request) => this.elicitations.ask(s, request),
       });

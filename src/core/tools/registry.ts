@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { BUILTIN_TOOL_NAMES, builtinTools, isBuiltinToolName, type BuiltinToolConfig, type BuiltinToolOptions } from './builtin/index.js';
 import { McpServerPool, type McpPoolOptions, type McpServerConfig } from './mcp.js';
+import { adkPackages, mcpSandbox } from './mcp-sandbox.js';
 import { isMcpToolNamed } from './mcp-tool.js';
 import { shellEnvironment } from './builtin/shell.js';
 import { ShellJobs } from './builtin/shell-jobs.js';
@@ -11,7 +12,6 @@ import { PinnedCode, type TrustedCode } from './module-host/pinned-code.js';
 import { sandboxStatus } from './sandbox/bwrap.js';
 import { realOrSelf } from '../fs-checks.js';
 import { realpath } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Tool } from './tool.js';
 import { parseAllowHosts } from './net/address-policy.js';
 
@@ -35,6 +35,8 @@ export interface ToolRegistryOptions extends Omit<BuiltinToolOptions, 'workspace
   codeGuard?: CodeGuard | undefined;
   /** The code that was trusted (hashes by file): a module tool's process sees these exact bytes, pinned at each start. */
   trustedCode?: TrustedCode | undefined;
+  /** Where an agents file's local MCP servers keep a $HOME that lasts between starts (inside the sandbox); default: an empty one each start. */
+  mcpHomes?: string | undefined;
 }
 
 export type CodeGuard = () => Promise<string | undefined>;
@@ -60,7 +62,7 @@ export class ToolRegistry {
   private readonly trustedCode: TrustedCode | undefined;
 
   constructor(options: ToolRegistryOptions) {
-    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, trustedCode, ...builtinOptions } = options;
+    const { workspaceRoot, baseDir, mcpServers = {}, mcp, tools = [], codeGuard, trustedCode, mcpHomes, ...builtinOptions } = options;
     this.codeGuard = codeGuard;
     this.trustedCode = trustedCode;
     // The copies never go where a sandboxed command can write (a TMPDIR inside the workspace).
@@ -78,7 +80,12 @@ export class ToolRegistry {
     const allowHosts = mcp?.allowHosts ?? parseAllowHosts(builtinOptions.fetchAllowHosts);
     // No MCP tool takes a built-in's or a code tool's name (see McpServerPool's naming).
     const reservedNames = new Set([...BUILTIN_TOOL_NAMES, ...this.extras.keys()]);
-    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard, allowHosts, reservedNames });
+    // Local servers of the agents file run in the shell's sandbox, unless the shell's sandbox is off.
+    const sandbox =
+      builtinOptions.shellSandbox === 'off'
+        ? undefined
+        : mcpSandbox({ workspace: path.resolve(workspaceRoot), readPaths: () => this.sandboxReadPaths(), hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [], homes: mcpHomes, baseDir: this.baseDir });
+    this.pool = new McpServerPool(servers, { ...mcp, cwd: path.resolve(workspaceRoot), codeGuard, allowHosts, reservedNames, ...(sandbox ? { sandbox } : {}) });
   }
 
   /** Names that resolve without starting anything, plus the tools of MCP servers started so far. */
@@ -152,16 +159,19 @@ export class ToolRegistry {
    */
   private async moduleSandbox(): Promise<ModuleSandbox> {
     const workspace = await realpath(this.builtinOptions.workspaceRoot);
-    const zod = realOrSelf(createRequire(import.meta.url).resolve('zod'));
-    const packages = zod.slice(0, zod.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
     const spec = {
       workspace,
       network: true,
-      readPaths: [...this.codeFolders(), packages, ...(this.builtinOptions.shellReadPaths ?? [])],
+      readPaths: this.sandboxReadPaths(),
       hidden: process.env.ADK_HOME ? [process.env.ADK_HOME] : [],
     };
     if (this.builtinOptions.shellSandbox === 'off') return { spec, pins: this.pinned?.pin() };
     return { bwrap: (await sandboxStatus(process.env, workspace)).bwrap, spec, pins: this.pinned?.pin() };
+  }
+
+  /** What trusted code (module tools, MCP servers) reads inside the sandbox: its folders, adk's packages (zod, MCP servers adk ships), the person's read paths. */
+  private sandboxReadPaths(): string[] {
+    return [...this.codeFolders(), adkPackages(), ...(this.builtinOptions.shellReadPaths ?? [])];
   }
 
   /**

@@ -35,6 +35,10 @@ export interface SandboxSpec {
   hidden?: readonly string[] | undefined;
   /** A private folder of adk's shown read-only at `at` (under /run): the checked copies of module code (module-host/pinned-code.ts). */
   privateFolder?: { from: string; at: string } | undefined;
+  /** A folder of adk's shown writable as $HOME instead of an empty one (an MCP server's caches: npx, uv). */
+  homeFolder?: string | undefined;
+  /** Where the command starts (default: the workspace); shown read-only when it is outside it. */
+  cwd?: string | undefined;
 }
 
 /** The fd bwrap reads the seccomp program from (`stdio[3]` of the spawned bwrap). */
@@ -87,7 +91,7 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   // from nvm, a PATH folder, a read path) must go over the tmpfs, not under it.
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--symlink', '../run', '/var/run');
   const privateHome = home && path.isAbsolute(home) && home !== '/' ? home : undefined;
-  if (privateHome) args.push('--tmpfs', privateHome);
+  if (privateHome) args.push(...(spec.homeFolder ? ['--bind', spec.homeFolder, privateHome] : ['--tmpfs', privateHome]));
   // What the person's setup needs from outside the system folders: adk's own Node (nvm keeps it under
   // $HOME), the folders on PATH, the read paths. Never through the workspace (a model can plant a link
   // there: `node_modules/.bin -> /`), and never a folder so broad it would show the host again.
@@ -131,7 +135,7 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
   const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])];
   for (const p of secrets) hide(args, realOrSelf(p), visible);
-  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', spec.workspace);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', spec.cwd ?? spec.workspace);
   if (seccompProgram()) args.push('--seccomp', String(SECCOMP_FD));
   args.push('--', '/bin/sh', '-c', command);
   return args;
