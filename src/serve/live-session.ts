@@ -1,3 +1,4 @@
+import { rewindConversation } from '../core/conversation/rewind.js';
 import type { AgentEvent } from '../core/agents/types.js';
 import type { Conversation } from '../core/conversation/conversation.js';
 import type { RunSummary } from '../core/conversation/drain-run.js';
@@ -89,8 +90,11 @@ export class LiveSession implements ServedSession {
     if (this.running) throw new SessionBusyError(this.id);
     const abort = new AbortController();
     if ('content' in step) this.turnStart = this.seq + 1;
-    const start = (signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> =>
-      'content' in step ? this.conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, step.options ?? {}) : this.resume(step, signal);
+    const start = async (signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> => {
+      if (!('content' in step)) return this.resume(step, signal);
+      if (step.rewindTo !== undefined) await rewindConversation(this.conv, step.rewindTo);
+      return this.conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, step.options ?? {});
+    };
     // The session is free before `done` is seen: a client that answers at once is not told it is busy.
     const done = runTurn(this.conv, start, abort.signal, (e) => this.publish(e), () => void (this.running = undefined), step.options ?? {});
     this.running = { abort, done };

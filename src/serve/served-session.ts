@@ -12,7 +12,13 @@ export interface SessionEvent {
 }
 
 /** What a turn is asked to do: a new message, or answers to the interrupts it waits on; `options`: the run's model and tool options (a protocol's request settings). */
-export type TurnStep = ({ content: string; /** Images and PDFs sent with it. */ parts?: ContentPart[] | undefined } | { targets: Record<string, unknown>; /** Tools allowed from now on in the session ("always"). */ grants?: string[] | undefined }) & {
+export type TurnStep = ({
+  content: string;
+  /** Images and PDFs sent with it. */
+  parts?: ContentPart[] | undefined;
+  /** First cut the session back to its first `rewindTo` messages (a LangGraph edit or regenerate branches there). */
+  rewindTo?: number | undefined;
+} | { targets: Record<string, unknown>; /** Tools allowed from now on in the session ("always"). */ grants?: string[] | undefined }) & {
   options?: Pick<CallOptions, 'modelOptions' | 'toolOptions'> | undefined;
 };
 

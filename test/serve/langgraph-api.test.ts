@@ -56,13 +56,54 @@ describe('LangGraph API (Agent Protocol) through @langchain/langgraph-sdk', () =
     expect((await client.threads.search({ metadata: { owner: 'test' } })).map((x) => x.thread_id)).toEqual([thread.thread_id]);
     const runs = await client.runs.list(thread.thread_id);
     expect(runs.map((r) => r.status)).toEqual(['success']);
-    // A second turn: history has a state per turn, newest first.
+    // A second turn: history has a state before and after each of the person's messages, newest first.
     model().enqueue({ content: 'Second answer.' });
     const done = await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'again' }] } });
     expect((done as any).messages.map((m: any) => m.content)).toEqual(['hi', 'Hello from adk, streamed.', 'again', 'Second answer.']);
     const history = await client.threads.getHistory(thread.thread_id);
-    expect(history.map((h) => (h.values as any).messages.length)).toEqual([4, 2]);
+    expect(history.map((h) => (h.values as any).messages.length)).toEqual([4, 3, 2, 1, 0]);
     expect(history[0]!.parent_checkpoint).toEqual(history[1]!.checkpoint);
+    expect(history[1]!.next).toEqual(['chat']);
+  });
+
+  // Issue 43, item 4: agent-chat-ui's Edit sends the new message with the checkpoint before the old
+  // one, and Regenerate sends no input with the checkpoint after the person's message (useStream's
+  // `parent_checkpoint` of where the message was first seen). adk ignored `checkpoint`: Edit appended,
+  // Regenerate was a 400. LangGraph's server forks the thread there; so does adk now.
+  it('a run with a checkpoint branches there: edit forks before a message, regenerate answers it again', async () => {
+    const { client } = await serve();
+    const thread = await client.threads.create();
+    model().enqueue({ content: 'A1' }, { content: 'A2' });
+    await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'one' }] } });
+    await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'two' }] } });
+    const history = await client.threads.getHistory(thread.thread_id);
+    const at = (n: number) => history.find((h) => (h.values as any).messages.length === n)!;
+    const contents = (v: any) => v.messages.map((m: any) => m.content);
+
+    // Edit "two" into "deux": from the state before it (2 messages).
+    model().enqueue({ content: 'A2 edited' });
+    const edited = await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'deux' }] }, checkpoint: at(2).checkpoint });
+    expect(contents(edited)).toEqual(['one', 'A1', 'deux', 'A2 edited']);
+    // The model saw the branch only: nothing of "two" or its answer.
+    expect(JSON.stringify(model().chatRequests.at(-1)!.body)).not.toContain('A2"');
+    expect(JSON.stringify(model().chatRequests.at(-1)!.body)).not.toContain('"two"');
+
+    // Regenerate the last answer: no input, the checkpoint after "deux" (3 messages).
+    const after = (await client.threads.getHistory(thread.thread_id)).find((h) => (h.values as any).messages.length === 3)!;
+    expect(after.next).toEqual(['chat']);
+    model().enqueue({ content: 'A2 again' });
+    const again = await client.runs.wait(thread.thread_id, 'chat', { input: null, checkpoint: after.checkpoint });
+    expect(contents(again)).toEqual(['one', 'A1', 'deux', 'A2 again']);
+    expect(contents((await client.threads.getState(thread.thread_id)).values)).toEqual(['one', 'A1', 'deux', 'A2 again']);
+
+    // Edit the first message: from the empty state.
+    model().enqueue({ content: 'B1' });
+    const first = await client.runs.wait(thread.thread_id, 'chat', { input: { messages: [{ type: 'human', content: 'uno' }] }, checkpoint: at(0).checkpoint });
+    expect(contents(first)).toEqual(['uno', 'B1']);
+
+    // A checkpoint the thread never had, and regenerate from a state that ends with no message of the person's.
+    await expect(client.runs.wait(thread.thread_id, 'chat', { input: null, checkpoint: { checkpoint_id: `${thread.thread_id}:99`, checkpoint_ns: '' } as any })).rejects.toThrow(/no checkpoint/);
+    await expect(client.runs.wait(thread.thread_id, 'chat', { input: null, checkpoint: at(0).checkpoint })).rejects.toThrow(/no human message/);
   });
 
   it('a shell approval is a LangGraph interrupt: resume approve runs the command, reject tells the model', async () => {

@@ -45,6 +45,8 @@ afterAll(async () => {
 });
 
 const lastUser = (req: any) => [...req.body.messages].reverse().find((m: any) => m.role === 'user' || m.role === 'tool');
+/** Each message's text, without who said it or its buttons. */
+const shown = (page: Page) => page.locator('.msg').evaluateAll((els) => els.map((e) => e.firstElementChild!.nextSibling?.textContent ?? ''));
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `langgraph-usestream-${name}.png`), fullPage: true });
 
 describe.skipIf(!CHROMIUM && !process.env.CI)('useStream (LangGraph React hook) against adk serve', () => {
@@ -74,7 +76,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('useStream (LangGraph React hook) 
     expect(await page.locator('.msg.ai').textContent()).not.toContain('token29');
     await page.getByText('token29').waitFor();
     await page.getByTestId('status').getByText(/^idle/).waitFor();
-    expect(await page.locator('.msg').allTextContents()).toEqual(['youhello', `assistant${ANSWER}`].map((t) => t.replace('assistant', 'chat')));
+    expect(await shown(page)).toEqual(['hello', ANSWER]);
     const thread = new URL(page.url()).searchParams.get('thread');
     expect(thread).toBeTruthy();
     await shot(page, 'stream');
@@ -94,7 +96,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('useStream (LangGraph React hook) 
     // A reload: the thread id in the URL brings the conversation back, and it goes on.
     await page.reload();
     await page.getByText('The shell said approved-in-the-page.').waitFor();
-    expect(await page.locator('.msg.human').allTextContents()).toEqual(['youhello', 'yourun the shell']);
+    expect((await shown(page)).filter((_, i) => i === 0 || i === 2)).toEqual(['hello', 'run the shell']);
     await page.getByLabel('message', { exact: true }).fill('and after the reload?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByText('I still remember 2 earlier messages.').waitFor();
@@ -102,6 +104,44 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('useStream (LangGraph React hook) 
     await shot(page, 'resumed');
     // One model request per step: the answer, the call, the call's result, the question after the reload.
     expect(model().chatRequests.map((r) => String(lastUser(r).content).split('\n')[0])).toEqual(['hello', 'run the shell', 'approved-in-the-page', 'and after the reload?']);
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  // Issue 43, item 4: Edit and Regenerate as agent-chat-ui writes them (submit with the checkpoint
+  // before the state where the message was first seen) branch the thread instead of appending.
+  it('Regenerate answers the last message again; Edit replaces a message of the person and what followed', async () => {
+    let n = 0;
+    model().onRequest((req) => ({ content: `answer ${++n} to ${lastUser(req).content}` }));
+    const home = mkdtempSync(join(tmpdir(), 'adk-usestream-branch-'));
+    writeAgentsFile(home, shellApprovalAgents());
+    const s = await startServeProcess(home, serveEnv(home, model().url), children, ['--agents', 'agents.yaml', '--cors', origin]);
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(`${origin}/?api=${encodeURIComponent(s.url)}&assistant=chat`);
+    const say = async (text: string, reply: string) => {
+      await page.getByLabel('message', { exact: true }).fill(text);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText(reply).waitFor();
+      await page.getByTestId('status').getByText(/^idle/).waitFor();
+    };
+    await say('one', 'answer 1 to one');
+    await say('two', 'answer 2 to two');
+
+    await page.locator('.msg.ai').nth(1).getByRole('button', { name: 'Regenerate' }).click();
+    await page.getByText('answer 3 to two').waitFor();
+    await page.getByTestId('status').getByText(/^idle/).waitFor();
+    expect(await shown(page)).toEqual(['one', 'answer 1 to one', 'two', 'answer 3 to two']);
+    await shot(page, 'regenerate');
+
+    await page.getByLabel('message', { exact: true }).fill('uno');
+    await page.locator('.msg.human').nth(0).getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('answer 4 to uno').waitFor();
+    await page.getByTestId('status').getByText(/^idle/).waitFor();
+    expect(await shown(page)).toEqual(['uno', 'answer 4 to uno']);
+    // The edit's request carried nothing of the old branch.
+    expect(model().chatRequests.at(-1)!.body.messages.filter((m: any) => m.role !== 'system').map((m: any) => m.content)).toEqual(['uno']);
     expect(problems).toEqual([]);
   }, 90_000);
 });

@@ -86,7 +86,8 @@ export function verifyTurnJob(data: unknown, key: Uint8Array): data is TurnJob {
     typeof body.after === 'string' &&
     !!step &&
     typeof step === 'object' &&
-    (typeof step.content === 'string' || (!!step.targets && typeof step.targets === 'object'))
+    (typeof step.content === 'string' || (!!step.targets && typeof step.targets === 'object')) &&
+    (step.rewindTo === undefined || (Number.isInteger(step.rewindTo) && (step.rewindTo as number) >= 0))
   );
 }
 

@@ -1,3 +1,4 @@
+import { rewindConversation } from '../../core/conversation/rewind.js';
 import type { Job, Worker } from 'bullmq';
 import { sleep } from '../../core/abort.js';
 import { Conversation } from '../../core/conversation/conversation.js';
@@ -146,7 +147,11 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
         const summary = await runTurn(
           conv,
           async (signal) => {
-            if ('content' in step) return conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, turn);
+            if ('content' in step) {
+              // A branch (LangGraph edit/regenerate) is cut once: a worker taking the turn over finds it cut already.
+              if (step.rewindTo !== undefined && state === 'new') await rewindConversation(conv, step.rewindTo);
+              return conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, turn);
+            }
             for (const tool of step.grants ?? []) await conv.grant(tool);
             return conv.resumeTurn(step.targets, signal, undefined, turn);
           },

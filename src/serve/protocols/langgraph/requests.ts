@@ -14,6 +14,9 @@ export const RunBody = z.looseObject({
   if_not_exists: z.enum(['create', 'reject']).nullish(),
   on_completion: z.enum(['delete', 'keep']).nullish(),
   on_disconnect: z.enum(['cancel', 'continue']).nullish(),
+  /** Start from this checkpoint of the thread (edit, regenerate): the SDK sends `checkpoint` and/or `checkpoint_id`. */
+  checkpoint: z.looseObject({ checkpoint_id: z.string().nullish() }).nullish(),
+  checkpoint_id: z.string().nullish(),
 });
 export type RunRequest = z.infer<typeof RunBody>;
 

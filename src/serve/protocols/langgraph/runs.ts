@@ -7,7 +7,7 @@ import { humanText, messageId, type LcMessage } from './messages.js';
 import type { LangGraphRecords, RunRecord, RunStatus, ThreadRecord } from './records.js';
 import type { RunRequest } from './requests.js';
 import { resumeTargets } from './resume.js';
-import { sessionView, type ThreadValues } from './state.js';
+import { countFromCheckpoint, sessionView, type SessionView, type ThreadValues } from './state.js';
 
 /** A run started here: its session's events from its start, and its end. */
 export interface StartedRun {
@@ -85,18 +85,21 @@ export class LangGraphRuns {
     const view = await sessionView(thread.thread_id, live);
     let step: TurnStep;
     let human: string | undefined;
+    let base = view.count;
     const resume = body.command?.resume;
     if (resume !== undefined) {
       if (view.status !== 'interrupted') throw new LgError(409, `thread ${thread.thread_id} waits on no interrupt (status ${view.status})`);
       step = { targets: resumeTargets(view.record.pendingInterrupts, resume) };
     } else {
-      human = humanOf(body);
-      if (view.status === 'interrupted') throw new LgError(409, `thread ${thread.thread_id} waits on ${view.interrupts.length} interrupt(s): answer with command: {resume: …}`);
-      step = { content: human };
+      const branch = branchPoint(thread.thread_id, view, body);
+      human = branch?.human ?? humanOf(body);
+      if (view.status === 'interrupted' && branch === undefined) throw new LgError(409, `thread ${thread.thread_id} waits on ${view.interrupts.length} interrupt(s): answer with command: {resume: …}`);
+      if (branch) base = branch.at;
+      step = { content: human, ...(branch ? { rewindTo: branch.at } : {}) };
     }
     const now = new Date().toISOString();
     const from = (await live.lastId()) + 1;
-    const run: RunRecord = { ...(pending ?? newRun(thread, assistant, body, now)), updated_at: now, status: 'running', from, base: view.count, ...(human ? { human } : {}) };
+    const run: RunRecord = { ...(pending ?? newRun(thread, assistant, body, now)), updated_at: now, status: 'running', from, base, ...(human ? { human } : {}) };
     const events = new AsyncQueue<SessionEvent>();
     let done!: (e: JsonEvent | undefined) => void;
     const ended = new Promise<JsonEvent | undefined>((r) => (done = r));
@@ -132,10 +135,11 @@ export class LangGraphRuns {
       live,
       // Made when read (a stream's translator does; `wait` never needs it).
       get values() {
-        values ??= human ? { ...view.values, messages: [...view.values.messages, humanMessage(thread.thread_id, view.count, human)] } : view.values;
+        const kept = view.values.messages.slice(0, base - (view.count - view.values.messages.length));
+        values ??= human ? { ...view.values, messages: [...kept, humanMessage(thread.thread_id, base, human)] } : view.values;
         return values;
       },
-      next: view.count + (human ? 1 : 0),
+      next: base + (human ? 1 : 0),
       events,
       unsubscribe,
       finished,
@@ -225,6 +229,25 @@ export class LangGraphRuns {
 
 function humanMessage(thread: string, index: number, content: string): LcMessage {
   return { type: 'human', id: messageId(thread, index), content, additional_kwargs: {}, response_metadata: {} };
+}
+
+/**
+ * Where a run with a `checkpoint` starts, when that is not the thread's end: a new message from an
+ * earlier state (LangGraph's edit forks the thread there), or, with no input, the person's message
+ * that ends the checkpoint's state sent again (regenerate). adk rewinds the session to that point.
+ */
+function branchPoint(thread: string, view: SessionView, body: RunRequest): { at: number; human?: string | undefined } | undefined {
+  const id = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
+  if (!id) return undefined;
+  const count = countFromCheckpoint(thread, id);
+  const from = view.count - view.values.messages.length;
+  if (count === undefined || count > view.count) throw new LgError(404, `thread ${thread} has no checkpoint ${id}`);
+  if (count < from) throw new LgError(400, `checkpoint ${id} lies before the messages the thread keeps (its start was summarised or cleared)`);
+  if (humanText(body.input) !== undefined) return count === view.count ? undefined : { at: count };
+  const last = view.values.messages[count - from - 1];
+  const again = last?.type === 'human' ? humanText({ messages: [last] }) : undefined;
+  if (!again) throw new LgError(400, `input: no human message to send, and checkpoint ${id} does not end with one to send again (regenerate from the state after the person's message)`);
+  return { at: count - 1, human: again };
 }
 
 /** The person's message a run sends (refused when its input has none). */

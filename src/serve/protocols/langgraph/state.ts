@@ -98,19 +98,30 @@ export function countFromCheckpoint(thread: string, id: string): number | undefi
 }
 
 /**
- * The thread's history, newest first: the state now, then the state before each of the person's
- * messages (adk keeps the messages, not LangGraph's per-step checkpoints: one entry per turn).
+ * The thread's history, newest first: one state per checkpoint a run can start from (LangGraph's
+ * `checkpoint` on runs): the state now, and around each of the person's messages the state before
+ * it (edit: a new message from there) and after it (regenerate: the answer again). adk keeps the
+ * messages, not LangGraph's per-step checkpoints, so steps inside a turn have none.
  */
 export function lgHistory(t: ThreadRecord, view: SessionView | undefined, limit: number, before?: string) {
   if (!view) return [];
-  const states = [lgState(t, view)];
   const from = view.count - view.values.messages.length;
+  const counts = new Set<number>([view.count]);
   view.values.messages.forEach((m, i) => {
-    if (m.type !== 'human' || i === 0) return;
-    const values = { ...view.values, messages: view.values.messages.slice(0, i) };
-    states.push({ ...lgState(t, { ...view, interrupts: [], count: from + i }, values) });
+    if (m.type !== 'human') return;
+    if (from + i > 0 || from === 0) counts.add(from + i);
+    counts.add(from + i + 1);
   });
-  states.sort((a, b) => (b.metadata.step as number) - (a.metadata.step as number));
+  const agent = view.record.rootAgent ?? t.assistant_id ?? 'agent';
+  const states = [...counts]
+    .sort((a, b) => b - a)
+    .map((count) => {
+      if (count === view.count) return lgState(t, view);
+      const values = { ...view.values, messages: view.values.messages.slice(0, count - from) };
+      const state = lgState(t, { ...view, interrupts: [], count }, values);
+      // After the person's message, the agent runs next.
+      return values.messages.at(-1)?.type === 'human' ? { ...state, next: [agent] } : state;
+    });
   for (let i = 0; i < states.length - 1; i++) states[i]!.parent_checkpoint = states[i + 1]!.checkpoint;
   const cut = before ? countFromCheckpoint(t.thread_id, before) : undefined;
   return states.filter((s) => cut === undefined || (s.metadata.step as number) < cut).slice(0, limit);
