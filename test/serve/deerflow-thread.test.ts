@@ -153,6 +153,10 @@ describe('DeerFlow 1.x: a whole thread through the front end\'s message store', 
     // max_step_num 1: only the first step of a longer plan is worked.
     const cut = await chat(url, { messages: [{ role: 'user', content: 'again' }], thread_id: 't-cut', max_step_num: 1, auto_accepted_plan: true });
     expect(agentsOf(cut)).toEqual(['planner', 'researcher', 'reporter']);
+    // Issue 43, item 9: the plan card holds exactly the step that runs (the page only appends chunks:
+    // a step streamed past the limit stayed on the card).
+    const card = cut.filter((e) => e.event === 'message_chunk' && e.data.agent === 'planner').map((e) => e.data.content ?? '').join('');
+    expect(JSON.parse(card).steps).toHaveLength(1);
     // Without background investigation the investigator is not asked.
     expect(requestsOf('Search the web for:')).toHaveLength(1);
   }, 60_000);

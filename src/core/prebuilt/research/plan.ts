@@ -55,6 +55,18 @@ function toStep(s: Record<string, unknown>): PlanStep {
   return step;
 }
 
+/**
+ * The planner's reply as the person should see it: a plan of more than `maxSteps` steps is cut as
+ * parseResearchPlan cuts it (the steps past the limit never run), kept otherwise as written.
+ */
+export function planTextWithin(text: string, maxSteps: number): string {
+  const raw = jsonObject(text);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return text;
+  const o = raw as Record<string, unknown>;
+  if (!Array.isArray(o.steps) || o.steps.length <= maxSteps) return text;
+  return JSON.stringify({ ...o, steps: o.steps.slice(0, Math.max(0, maxSteps)) }, null, 2);
+}
+
 /** The first JSON object in `text`: the whole text, a fenced block, or the span from the first `{` to the last `}`. */
 function jsonObject(text: string): unknown {
   const fenced = /```(?:json|ts|js)?\s*\n([\s\S]*?)```/.exec(text)?.[1];

@@ -69,6 +69,7 @@ export function addDeerFlowRoutes(app: Hono, hub: ServedHub, o: DeerFlowOptions 
       roles: { [rootAgent]: 'coordinator', ...o.roles },
       title: () => record.title || record.messages.find((m) => m.role === 'user')?.content || text,
       reasoning: body.enable_deep_thinking,
+      maxSteps: body.max_step_num,
     });
     const options = runOptions(body);
     if (pending.length) {

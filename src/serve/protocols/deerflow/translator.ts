@@ -1,6 +1,7 @@
 import type { JsonEvent } from '../../../core/conversation/json-events.js';
 import { APPROVAL_OPTIONS, deerflowPlan, PLAN_OPTIONS } from './plan-card.js';
 import { deerflowRole, type DeerFlowRole } from './roles.js';
+import { planTextWithin } from '../../../core/prebuilt/research/plan.js';
 
 export interface DeerFlowEvent {
   event: string;
@@ -28,6 +29,11 @@ export interface TranslatorOptions {
   title: () => string;
   /** `enable_deep_thinking`: the model's reasoning is streamed as `reasoning_content`. */
   reasoning: boolean;
+  /**
+   * `max_step_num`: the planner's words are held until its message ends and sent with the plan cut
+   * to this many steps, so the plan card shows exactly the steps that will run (the page only appends chunks).
+   */
+  maxSteps?: number | undefined;
 }
 
 /** adk's run events (as `adk run --json` has them) → DeerFlow's SSE events, one request's worth. */
@@ -37,6 +43,8 @@ export class DeerFlowTranslator {
   private readonly hidden = new Set<string>();
   /** A plan card was streamed by the planner in this request (the review then needs none of its own). */
   private planStreamed = false;
+  /** The planner's words held back until its message ends (maxSteps). */
+  private planText = '';
 
   constructor(private readonly o: TranslatorOptions) {}
 
@@ -50,15 +58,25 @@ export class DeerFlowTranslator {
     switch (e.type) {
       case 'delta':
         if (role === 'planner') this.planStreamed = true;
+        if (role === 'planner' && this.o.maxSteps !== undefined) {
+          this.planText += String(e.content ?? '');
+          base(); // opens the message: its end is a streamed one's
+          return [];
+        }
         return [{ event: 'message_chunk', data: { ...base(), content: e.content } }];
       case 'thought':
         return [{ event: 'message_chunk', data: { ...base(), content: '', reasoning_content: e.content } }];
       case 'message': {
         // The end of a streamed message; a message not streamed comes whole; one with nothing to
         // show (only a hidden call) is not a message in DeerFlow.
-        const streamed = this.open.has(agent);
-        const content = String(e.content ?? '');
-        if (!streamed && !content) return [];
+        const held = role === 'planner' && this.o.maxSteps !== undefined;
+        const streamed = this.open.has(agent) && !held;
+        const content = held ? planTextWithin(String(e.content ?? '') || this.planText, this.o.maxSteps!) : String(e.content ?? '');
+        this.planText = '';
+        if (!streamed && !content) {
+          this.open.delete(agent);
+          return [];
+        }
         if (role === 'planner') this.planStreamed = true;
         const out = [...(streamed ? [] : [{ event: 'message_chunk', data: { ...base(), content } }]), { event: 'message_chunk', data: { ...base(), content: '', finish_reason: 'stop' } }];
         this.open.delete(agent);
