@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trustAgentsFile } from '../support/trust.js';
@@ -61,7 +61,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-function setUp(serverEntry: string) {
+function setUp(serverEntry: string, cwd = '.', extraEnv = '') {
   const home = tempHome();
   const personHome = tempDir('adk-mcp-sbx-home-');
   mkdirSync(join(personHome, '.ssh'));
@@ -70,17 +70,17 @@ function setUp(serverEntry: string) {
   writeFileSync(join(dir, 'probe.mjs'), PROBE_SERVER);
   const file = writeAgentsFile(
     dir,
-    `version: 1\ndefault: m\nmcp_servers:\n  probe: { command: node, args: [./probe.mjs], cwd: ., env: { PROBE_CONFIG_DIR: ${JSON.stringify(dir)} }${serverEntry} }\nagents:\n  m:\n    description: Probes.\n    instruction: Test agent.\n    tools: [{ mcp: probe }]\n`,
+    `version: 1\ndefault: m\nmcp_servers:\n  probe: { command: node, args: [${JSON.stringify(join(dir, 'probe.mjs'))}], cwd: ${cwd}, env: { PROBE_CONFIG_DIR: ${JSON.stringify(dir)}${extraEnv} }${serverEntry} }\nagents:\n  m:\n    description: Probes.\n    instruction: Test agent.\n    tools: [{ mcp: probe }]\n`,
   );
   trustAgentsFile(home, file);
   const env = { ...serverEnv(server(), KEY, home), HOME: personHome };
   return { home, personHome, dir, file, env };
 }
 
-async function probeRun(serverEntry = '') {
-  const s = setUp(serverEntry);
+async function probeRun(serverEntry = '', cwd = '.', extraEnv = '', ws = tempDir('adk-mcp-sbx-ws-')) {
+  const s = setUp(serverEntry, cwd, extraEnv);
   server().enqueue({ toolCalls: [{ id: 'p', name: 'mcp__probe__probe', arguments: {} }] }, { content: 'done' });
-  const r = await expectExit(['run', '--agents', s.file, '--json', 'probe'], 0, { env: s.env, cwd: tempDir('adk-mcp-sbx-ws-'), timeoutMs: 120_000 });
+  const r = await expectExit(['run', '--agents', s.file, '--json', 'probe'], 0, { env: s.env, cwd: ws, timeoutMs: 120_000 });
   const [result] = ofType(r.lines, 'tool_result');
   return { ...s, seen: JSON.parse(String(result.content)) as { memory: number; environ: number; pids: number; sshKey: string; wroteHome: string; wroteConfig: string } };
 }
@@ -109,6 +109,42 @@ describe("an agents file's local MCP server runs in the sandbox", () => {
   it('adk trust says where a server runs', async () => {
     const s = setUp('');
     const listed = await runCli(['trust', s.file, '--yes'], { env: { ...s.env, ADK_HOME: tempHome() } });
-    expect(listed.stdout).toContain('starts MCP server probe in the sandbox with network: node ./probe.mjs');
+    expect(listed.stdout).toMatch(/starts MCP server probe in the sandbox with network: node \S+probe\.mjs in \S+ \(env PROBE_CONFIG_DIR\)/);
   }, 60_000);
+
+  // From the adversarial review of the change: an entry's HOME moved the list of hidden credentials.
+  it("an entry's env cannot move what stays hidden (HOME=…)", async () => {
+    const { seen } = await probeRun('', '.', ', HOME: /tmp');
+    expect(seen.sshKey).toBe('unreadable');
+  }, 150_000);
+
+  // ...and a cwd the workspace turned into a link to the home folder showed it to the server.
+  it('a cwd that leads out of the workspace through a link is refused; the server does not start', async () => {
+    const ws = tempDir('adk-mcp-sbx-ws-');
+    const s = setUp('', JSON.stringify(join(ws, 'tools')));
+    symlinkSync(s.personHome, join(ws, 'tools'));
+    server().enqueue({ toolCalls: [{ id: 'p', name: 'mcp__probe__probe', arguments: {} }] }, { content: 'done' });
+    const r = await runCli(['run', '--agents', s.file, '--json', 'probe'], { env: s.env, cwd: ws, timeoutMs: 120_000 });
+    expect(r.stdout + r.stderr).toContain('leads out of the workspace');
+    expect(r.stdout + r.stderr).not.toContain('PRIVATE-KEY-OF-THE-PERSON');
+  }, 150_000);
+
+  it('bwrap and the shell that starts it get adk’s few variables; the entry’s env (LD_PRELOAD) is set only inside', async () => {
+    const { mcpSandbox } = await import('../../src/core/tools/mcp-sandbox.js');
+    const ws = tempDir('adk-mcp-sbx-ws-');
+    const launch = await mcpSandbox({ workspace: ws, readPaths: () => [], hidden: [], baseDir: ws })('s', { command: 'node', env: { LD_PRELOAD: join(ws, 'evil.so') } }, { command: 'node', args: ['x.js'], cwd: ws });
+    expect(launch!.env).toEqual({});
+    const args = launch!.args;
+    expect(args.indexOf('--clearenv')).toBeGreaterThan(0);
+    expect(args.slice(args.indexOf('--clearenv'))).toEqual(expect.arrayContaining(['--setenv', 'LD_PRELOAD', join(ws, 'evil.so')]));
+    expect(args.indexOf('--setenv', args.indexOf('--clearenv'))).toBeGreaterThan(args.indexOf('--clearenv'));
+  });
+
+  it('where no sandbox can be made, the server is not started on the host unless its entry says sandbox: off', async () => {
+    const s = setUp('');
+    server().enqueue({ toolCalls: [{ id: 'p', name: 'mcp__probe__probe', arguments: {} }] }, { content: 'done' });
+    const r = await runCli(['run', '--agents', s.file, '--json', 'probe'], { env: { ...s.env, ADK_BWRAP: '' }, cwd: tempDir('adk-mcp-sbx-ws-'), timeoutMs: 120_000 });
+    expect(r.stdout + r.stderr).toContain('set sandbox: off on MCP server');
+    expect(r.stdout + r.stderr).not.toContain('PRIVATE-KEY-OF-THE-PERSON');
+  }, 150_000);
 });

@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServerPool } from '../../core/tools/mcp.js';
 import { fuzzyRank } from '../../ui/text/fuzzy.js';
+import { HOST_GIT_SAFE_ARGS, hostGitEnv } from '../git/host-git-env.js';
 
 /** Paths the index holds at most (a huge tree must not stall a keystroke). */
 const MAX_ENTRIES = 50_000;
@@ -80,7 +81,9 @@ function listWorkspace(workspace: string): Entry[] {
 
 /** Files git knows (tracked and untracked), then ignored ones (an ignored folder as one entry); their folders too. */
 function gitListing(workspace: string): Entry[] | undefined {
-  const git = (args: string[]) => execFileSync('git', ['-C', workspace, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+  // On the host: a repository's `core.fsmonitor` (written from the sandbox) must not run, nor a planted git.
+  const git = (args: string[]) =>
+    execFileSync('git', [...HOST_GIT_SAFE_ARGS, '-C', workspace, ...args], { encoding: 'utf8', env: hostGitEnv(workspace), maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
   let seen: string[];
   let ignored: string[];
   try {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { hostGitEnv } from '../git/host-git-env.js';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -173,7 +174,7 @@ function workspaceOf(record: SessionRecord): string {
 
 function hasGit(): boolean {
   try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    execFileSync('git', ['--version'], { stdio: 'ignore', env: hostGitEnv(process.cwd()) });
     return true;
   } catch {
     return false;

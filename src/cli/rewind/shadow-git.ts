@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { hostGitEnv } from '../git/host-git-env.js';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readFile, realpath, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { childPath, openDirForCreate, openInside } from '../../core/tools/fs/verified-open.js';
@@ -51,7 +52,7 @@ export class ShadowGit {
           maxBuffer: 512 * 1024 * 1024,
           encoding: o.bytes ? 'buffer' : 'utf8',
           // The person's git config may run code (fsmonitor, hooks) or change what is read (autocrlf): none of it here.
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_LITERAL_PATHSPECS: '1', GIT_OBJECT_DIRECTORY: this.objectDir, LC_ALL: 'C' },
+          env: hostGitEnv(this.workspace, { HOME: this.gitDir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_LITERAL_PATHSPECS: '1', GIT_OBJECT_DIRECTORY: this.objectDir }),
         },
         (err, stdout, stderr) => {
           if (err) return reject(new Error(`git ${args[0]}: ${String(stderr).trim() || err.message}`));

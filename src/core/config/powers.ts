@@ -46,7 +46,7 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     const envKeys = Object.keys(s.env);
     const headers = Object.keys(s.headers ?? {});
     if (s.url) add({ kind: 'mcp', text: `connects to MCP server ${s.name} at ${s.url}${headers.length ? ` sending headers ${headers.join(', ')}` : ''}` });
-    else add({ kind: 'mcp', text: `starts MCP server ${s.name} ${s.sandbox === 'off' ? 'on the host, outside the sandbox' : 'in the sandbox with network'}: ${[s.command, ...s.args].join(' ')}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
+    else add({ kind: 'mcp', text: `starts MCP server ${s.name} ${s.sandbox === 'off' ? 'on the host, outside the sandbox' : 'in the sandbox with network'}: ${[s.command, ...s.args].join(' ')}${s.cwd ? ` in ${s.cwd}` : ''}${envKeys.length ? ` (env ${envKeys.join(', ')})` : ''}` });
     // Plan mode runs only what reads; the server's own hints are not believed, the file's word is.
     if (s.readOnly) add({ kind: 'mcp', text: `lets MCP server ${s.name}'s tools run in plan mode (read_only: true)` });
   }

@@ -46,6 +46,8 @@ export interface McpProgram {
   command: string;
   args: string[];
   cwd?: string | undefined;
+  /** Variables added to the SDK's inherited few (default: the entry's `env`). */
+  env?: Record<string, string> | undefined;
 }
 
 /** What a connection asks of whoever runs it: logins, network rules, and the person (elicitation). */
@@ -159,7 +161,7 @@ export class McpConnection {
       if (changed) throw new Error(`not started: ${changed} since the folder was trusted (a tool or command may have written it); review it, then run adk trust and start a new session`);
       const program: McpProgram = { command: this.config.command ?? '', args: this.config.args ?? [], cwd: this.config.cwd ? path.resolve(this.config.cwd) : undefined };
       const launch = (await this.hooks.sandbox?.(this.name, this.config, program)) ?? program;
-      const transport = stdioTransport({ ...launch, env: this.config.env, stderr: 'pipe' }, MCP_MAX_MESSAGE_BYTES);
+      const transport = stdioTransport({ ...launch, env: launch.env ?? this.config.env, stderr: 'pipe' }, MCP_MAX_MESSAGE_BYTES);
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
       });

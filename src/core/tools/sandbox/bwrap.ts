@@ -39,6 +39,8 @@ export interface SandboxSpec {
   homeFolder?: string | undefined;
   /** Where the command starts (default: the workspace); shown read-only when it is outside it. */
   cwd?: string | undefined;
+  /** The command's whole environment (bwrap's own is cleared): what bwrap was started with stays outside. */
+  env?: Record<string, string> | undefined;
 }
 
 /** The fd bwrap reads the seccomp program from (`stdio[3]` of the spawned bwrap). */
@@ -117,11 +119,15 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   }
   // Read paths the person listed: `~/…` or absolute (a relative one would be read in the workspace,
   // where a model may have made it a link). `~` itself may be listed: its credentials stay hidden.
+  // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
+  const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])].map(realOrSelf);
   for (const p of spec.readPaths ?? []) {
     const written = home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
     if (!path.isAbsolute(written)) continue;
     const real = realOrSelf(written);
     if (covered([spec.workspace], written) || covered([spec.workspace], real) || real === '/' || !existsSync(real)) continue;
+    // A path inside a credential folder is never shown (hiding covers only what lies under a bound folder).
+    if (covered(secrets, real)) continue;
     bindExtra(real);
   }
   args.push('--bind', spec.workspace, spec.workspace);
@@ -132,9 +138,11 @@ export function bwrapArgs(spec: SandboxSpec, command: string, env: NodeJS.Proces
   // Root inside is an ordinary user, but its files are still root's outside: what only root may read
   // (`/etc/kubernetes/admin.conf`, `/etc/mysql/debian.cnf`, …) is hidden too.
   if (uid === 0) for (const p of rootOnlyEntries()) hide(args, p, visible);
-  // Secrets under a folder that is visible after all (a workspace that is $HOME, a read path).
-  const secrets = [...(home && path.isAbsolute(home) ? HOME_SECRETS.map((s) => path.join(home, s)) : []), ...(spec.hidden ?? [])];
-  for (const p of secrets) hide(args, realOrSelf(p), visible);
+  for (const p of secrets) hide(args, p, visible);
+  if (spec.env) {
+    args.push('--clearenv');
+    for (const [k, v] of Object.entries(spec.env)) args.push('--setenv', k, v);
+  }
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', spec.cwd ?? spec.workspace);
   if (seccompProgram()) args.push('--seccomp', String(SECCOMP_FD));
   args.push('--', '/bin/sh', '-c', command);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { realOrSelf } from '../../fs-checks.js';
@@ -25,7 +25,8 @@ const folders = new Set<string>();
 /** The seccomp program in a private folder (0700) outside the workspace, written once a process and removed at exit. */
 function seccompFile(workspace: string): string {
   const inside = (p: string) => p === workspace || p.startsWith(`${workspace}/`);
-  if (written && !inside(written.dir)) return written.file;
+  // Written again if a temp cleaner took it (a long-running adk serve).
+  if (written && !inside(written.dir) && existsSync(written.file)) return written.file;
   const base = [realOrSelf(tmpdir()), '/tmp'].find((c) => !inside(c));
   if (!base) throw new Error(`the sandbox needs a temporary folder outside the workspace (TMPDIR=${tmpdir()} is inside it)`);
   const dir = mkdtempSync(path.join(base, 'adk-seccomp-'));
