@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authDir, authFile, authStatus, isMcpLoginRequired, McpLoginRequiredError, mcpLogin, mcpLogout, oauthProvider, oauthSecretValues, setOAuthSecretSink } from '../../src/core/tools/mcp-oauth/index.js';
 import { writeAuthRecord } from '../../src/core/tools/mcp-oauth/token-file.js';
 import { browserCommand } from '../../src/core/tools/mcp-oauth/browser.js';
+import { mcpFetch } from '../../src/core/tools/mcp-http-fetch.js';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../support/oauth-mcp-server.js';
 
 // The person at the browser, scripted: follows the authorization URL (the server consents at once),
@@ -70,9 +71,11 @@ async function browserDone(count = 1): Promise<BrowserEntry[]> {
 
 const stored = () => JSON.parse(readFileSync(authFile(NAME, server.mcpUrl, env), 'utf8')) as { tokens?: { access_token: string; refresh_token?: string }; client?: { client_id: string; redirect_uris?: string[] } };
 
-async function listTools(provider: OAuthClientProvider): Promise<string[]> {
+/** `adkFetch`: through adk's own fetch (mcpFetch, on undici), as McpConnection connects. */
+async function listTools(provider: OAuthClientProvider, adkFetch = false): Promise<string[]> {
   const client = new Client({ name: 'adk-test', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: provider }));
+  const fetch = adkFetch ? { fetch: mcpFetch(new URL(server.mcpUrl)) } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: provider, ...fetch }));
   try {
     return (await client.listTools()).tools.map((t) => t.name);
   } finally {
@@ -213,6 +216,45 @@ describe('OAuth 2.1 for remote MCP servers', () => {
     expect(server.provider.registered).toHaveLength(1);
     // A fresh authorization (not a refresh): two codes exchanged.
     expect(server.provider.tokenRequests.map((r) => r.grant)).toEqual(['authorization_code', 'authorization_code']);
+  });
+
+  // Issue 43, item 6: an authorization server that forgot adk's registration (restarted with its
+  // clients in memory). adk reused the stored client for ever: a login sent the browser to an error
+  // page and waited until its timeout; a refresh's `invalid_client` was misread ("Invalid OAuth error
+  // response … [object Response]": undici's Response is not the global one the SDK checks for).
+  it('a registration the server forgot: refresh says log in again and drops it; the next login registers anew', async () => {
+    server.provider.accessTtlSeconds = 1;
+    await mcpLogin(NAME, server.mcpUrl, { env });
+    await browserDone();
+    const forgotten = stored().client!.client_id;
+    server.provider.clients.clear();
+    await new Promise((r) => setTimeout(r, 1_200));
+    server.provider.accessTtlSeconds = 3600;
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => void warned.push(a.join(' '));
+    try {
+      loginRequired(await failure(listTools(headless(), true)));
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned.join('\n')).not.toContain('[object Response]');
+    expect(stored().client).toBeUndefined();
+
+    await mcpLogin(NAME, server.mcpUrl, { env, timeoutMs: 10_000 });
+    expect(stored().client!.client_id).not.toBe(forgotten);
+    expect(await listTools(headless())).toEqual(['whoami']);
+  });
+
+  it('a login with a registration the server forgot registers anew instead of waiting on an error page', async () => {
+    await mcpLogin(NAME, server.mcpUrl, { env });
+    await browserDone();
+    const forgotten = stored().client!.client_id;
+    server.provider.clients.clear();
+    await mcpLogin(NAME, server.mcpUrl, { env, timeoutMs: 10_000 });
+    expect(server.provider.registered).toHaveLength(2);
+    expect(stored().client!.client_id).not.toBe(forgotten);
+    expect(await listTools(headless())).toEqual(['whoami']);
   });
 
   it('logout revokes the tokens at the server and deletes the file', async () => {

@@ -34,13 +34,27 @@ export function mcpFetch(serverUrl: URL, allowHosts: readonly AllowEntry[] = [])
     const u = await loadUndici();
     agent ??= new u.Agent({ connect: checkedConnector(policy, u) });
     try {
-      return (await u.fetch(url, { ...(init as object), dispatcher: agent })) as unknown as Response;
+      return globalResponse(await u.fetch(url, { ...(init as object), dispatcher: agent }));
     } catch (e) {
       // undici says only "fetch failed"; the refusal (or the network's own error) is its cause.
       const cause = (e as { cause?: Error }).cause;
       throw cause instanceof Error ? new Error(cause.message, { cause }) : e;
     }
   };
+}
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * undici's Response as the global one: the MCP SDK reads OAuth errors only from an `instanceof
+ * Response` (the package's undici is not Node's own), else it parses "[object Response]" and an
+ * `invalid_client` is never seen as one.
+ */
+function globalResponse(r: import('undici').Response): Response {
+  const out = new Response(NULL_BODY.has(r.status) ? null : (r.body as ReadableStream | null), { status: r.status, statusText: r.statusText, headers: r.headers as unknown as Headers });
+  Object.defineProperties(out, { url: { value: r.url }, redirected: { value: r.redirected } });
+  return out;
 }
 
 /**

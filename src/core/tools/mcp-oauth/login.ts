@@ -2,7 +2,7 @@ import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client
 import { mcpFetch, type McpFetch } from '../mcp-http-fetch.js';
 import { parseAllowHosts } from '../net/address-policy.js';
 import { LoopbackReceiver } from './loopback.js';
-import { AdkOAuthProvider, type OAuthProviderOptions } from './provider.js';
+import { AdkOAuthProvider, ForgottenClientError, type OAuthProviderOptions } from './provider.js';
 import { readAuthRecord, updateAuthRecord } from './token-file.js';
 
 export interface McpLoginOptions extends Omit<OAuthProviderOptions, 'interactive'> {
@@ -34,11 +34,20 @@ export async function mcpLogin(name: string, url: string, options: McpLoginOptio
       },
       env,
     );
-    const provider = new AdkOAuthProvider(name, url, { ...options, interactive: true }, { receiver });
+    let provider = new AdkOAuthProvider(name, url, { ...options, interactive: true }, { receiver });
     // Discovery follows URLs the server gives: fetch_url's network rules apply to all of them.
     const fetchFn = mcpFetch(new URL(url), parseAllowHosts(env.ADK_FETCH_ALLOW_HOSTS));
     const challenge = await probe(url, fetchFn);
-    const started = await auth(provider, { serverUrl: url, ...challenge, forceReauthorization: true, fetchFn });
+    const start = () => auth(provider, { serverUrl: url, ...challenge, forceReauthorization: true, fetchFn });
+    let started;
+    try {
+      started = await start();
+    } catch (e) {
+      if (!(e instanceof ForgottenClientError)) throw e;
+      // The forgotten registration is dropped: this time auth() registers a new one.
+      provider = new AdkOAuthProvider(name, url, { ...options, interactive: true }, { receiver });
+      started = await start();
+    }
     if (started === 'AUTHORIZED') return;
     const { code, iss } = await receiver.wait({ timeoutMs: options.timeoutMs, signal: options.signal });
     const finished = await auth(provider, { serverUrl: url, authorizationCode: code, ...(iss ? { iss } : {}), ...challenge, fetchFn });

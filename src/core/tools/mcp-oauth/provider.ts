@@ -52,6 +52,8 @@ export class AdkOAuthProvider implements OAuthClientProvider {
   private lastState: string | undefined;
   /** A headless run keeps the verifier in memory: it never completes a redirect anyway. */
   private verifier: string | undefined;
+  /** This provider registered the client it uses (so the server knows it). */
+  private registeredNow = false;
 
   constructor(
     readonly serverName: string,
@@ -95,6 +97,7 @@ export class AdkOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: StoredOAuthClientInformation): void {
+    this.registeredNow = true;
     this.update((r) => {
       r.client = client;
       r.redirectPort = this.port;
@@ -149,6 +152,12 @@ export class AdkOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (!this.options.interactive) throw this.loginRequired();
+    // A stored registration the server has forgotten would send the browser to an error page (no
+    // redirect ever comes): found out first, dropped, and the login registers again (mcpLogin).
+    if (this.login && !this.registeredNow && (await this.clientForgotten())) {
+      this.invalidateCredentials('client');
+      throw new ForgottenClientError(this.serverName);
+    }
     this.options.onAuthorizationUrl?.(authorizationUrl);
     if (this.login) {
       // mcpLogin owns the receiver and waits for the code after auth() returns.
@@ -182,6 +191,26 @@ export class AdkOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  /**
+   * Whether the authorization server no longer knows the stored client: a token request with a code
+   * that cannot exist answers `invalid_client` for an unknown client and `invalid_grant` for a known
+   * one (RFC 6749 §5.2). A client ID that is a metadata document URL is never forgotten.
+   */
+  private async clientForgotten(): Promise<boolean> {
+    const client = this.record().client;
+    const endpoint = this.record().discovery?.authorizationServerMetadata?.token_endpoint;
+    if (!client || /^https:\/\//i.test(client.client_id) || !endpoint) return false;
+    const fetchFn = mcpFetch(new URL(this.serverUrl), parseAllowHosts(this.env.ADK_FETCH_ALLOW_HOSTS));
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code: `adk-client-check-${randomBytes(8).toString('hex')}`, redirect_uri: this.redirectUrl, client_id: client.client_id, code_verifier: randomBytes(32).toString('base64url') });
+    try {
+      const res = await fetchFn(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
+      const answer = (await res.json().catch(() => ({}))) as { error?: unknown };
+      return answer.error === 'invalid_client' || answer.error === 'unauthorized_client';
+    } catch {
+      return false; // unreachable: the login goes on and says what happens
+    }
+  }
+
   private loginRequired(): McpLoginRequiredError {
     const r = this.record();
     // Holding tokens here means the server just refused them (a 401 that refresh could not fix).
@@ -194,6 +223,14 @@ export class AdkOAuthProvider implements OAuthClientProvider {
 
   private update(change: (r: AuthRecord) => void): void {
     updateAuthRecord(this.serverName, this.serverUrl, change, this.env);
+  }
+}
+
+/** The stored registration is unknown to the authorization server: mcpLogin registers again. */
+export class ForgottenClientError extends Error {
+  constructor(server: string) {
+    super(`MCP server "${server}": the authorization server no longer knows adk's registration`);
+    this.name = 'ForgottenClientError';
   }
 }
 
