@@ -10,7 +10,7 @@
 //    exists once whichever entry it comes from; index.cjs, stores.cjs, … each hand out their part.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { fastInkOutput } from './fast-ink-output.mjs';
@@ -99,6 +99,24 @@ await build({
 finishCommonJsBundle(`${root}dist/adk/cli.cjs`);
 
 await buildCommonJsEntries();
+writeCommonJsTypes(`${root}dist/core`, `${root}dist/cjs/types`);
+
+/**
+ * The runtime's types as CommonJS declarations (dist/cjs/types, `.d.cts`): under `module: node16`
+ * a `.d.ts` of this `"type": "module"` package is an ES module, which `import x = require('adk')`
+ * refuses (TS1471). Each declaration is copied with its relative imports pointed at the copies.
+ */
+function writeCommonJsTypes(from, to) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const src = `${from}/${entry.name}`;
+    if (entry.isDirectory()) writeCommonJsTypes(src, `${to}/${entry.name}`);
+    else if (entry.name.endsWith('.d.ts')) {
+      mkdirSync(to, { recursive: true });
+      const text = readFileSync(src, 'utf8').replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*?)\.js\2/g, '$1$2$3.cjs$2');
+      writeFileSync(`${to}/${entry.name.replace(/\.d\.ts$/, '.d.cts')}`, text);
+    }
+  }
+}
 
 /**
  * The CommonJS entries: every `exports` subpath with an `import` condition gets a `require` one
@@ -111,8 +129,10 @@ async function buildCommonJsEntries() {
     .map(([subpath, e]) => {
       const name = subpath === '.' ? 'index' : subpath.slice(2);
       const expected = `./dist/cjs/${name}.cjs`;
-      if (e.require !== expected) throw new Error(`package.json exports["${subpath}"].require should be "${expected}" (the CommonJS entry this script writes)`);
-      return { subpath, name, source: e.import.replace(/^\.\/dist\/core\//, 'src/core/').replace(/\.js$/, '.ts') };
+      if (e.require?.default !== expected) throw new Error(`package.json exports["${subpath}"].require.default should be "${expected}" (the CommonJS entry this script writes)`);
+      const types = e.import.types.replace(/^\.\/dist\/core\//, './dist/cjs/types/').replace(/\.d\.ts$/, '.d.cts');
+      if (e.require.types !== types) throw new Error(`package.json exports["${subpath}"].require.types should be "${types}" (the CommonJS types this script writes)`);
+      return { subpath, name, source: e.import.default.replace(/^\.\/dist\/core\//, 'src/core/').replace(/\.js$/, '.ts') };
     });
   await build({
     ...common,

@@ -63,4 +63,26 @@ describe('CommonJS entries for every subpath (packed install)', () => {
     expect(cjs.exports['adk/mcp']).toEqual(expect.arrayContaining(['McpServerPool']));
     expect(cjs.same).toBe(true);
   }, 60_000);
+
+  // Issue 43, item 10: TypeScript projects that compile to CommonJS. Under `module: node16` the
+  // `.d.ts` of a "type": "module" package is an ES module: `import adk = require('adk')` was TS1471;
+  // under `moduleResolution: node10` the subpaths had no types at all (TS2307).
+  for (const [mode, options, source] of [
+    ['node16', { module: 'node16', moduleResolution: 'node16' }, "import adk = require('adk');\nimport stores = require('adk/stores');\nimport conv = require('adk/conversation');\nexport const names: string[] = [typeof adk.Runner, typeof stores.openAdkStores, typeof conv.Conversation];\nexport let runner: adk.Runner | undefined;\n"],
+    ['node10', { module: 'commonjs', moduleResolution: 'node10' }, "import { Runner } from 'adk';\nimport { openAdkStores } from 'adk/stores';\nimport { validateConfig } from 'adk/config';\nexport const names: string[] = [typeof Runner, typeof openAdkStores, typeof validateConfig];\n"],
+  ] as const) {
+    it(`a CommonJS TypeScript project (${mode}) type-checks its imports of adk and its subpaths`, async () => {
+      const dir = join(app, `ts-${mode}`);
+      await run('mkdir', ['-p', dir]);
+      writeFileSync(join(dir, 'index.ts'), source);
+      const compilerOptions = { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['index.ts'] }));
+      const tsc = join(root, 'node_modules/typescript/bin/tsc');
+      const r = await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).then(
+        () => '',
+        (e: { stdout?: string }) => e.stdout ?? String(e),
+      );
+      expect(r).toBe('');
+    }, 120_000);
+  }
 });
