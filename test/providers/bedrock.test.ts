@@ -79,6 +79,46 @@ describe('Bedrock ConverseStream', () => {
     expect(req2!.body.messages[2]).toEqual({ role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_rec01', content: [{ text: 'contents of notes.txt' }] } }] });
   });
 
+  // Issue 43, item 7: Nova's code interpreter is a call Bedrock runs itself (`type: server_tool_use`,
+  // then its `toolResult` in the same turn, shapes from AWS's Nova user guide). adk ran it as one of
+  // its own tools (an unknown one). It is shown (as the model's thought), kept, and sent back as it came.
+  it("a server-side tool call (Nova's code interpreter) is shown and sent back, never run as adk's", async () => {
+    const code = "numbers = [10, 24, 2]\nsum(numbers) / len(numbers)";
+    const result = '{"stdOut":"12.0","stdErr":"","exitCode":0,"isError":false}';
+    server.enqueue(
+      eventStream([
+        { messageStart: { role: 'assistant' } },
+        { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 'tooluse_WytfF0g1S5qUeEPm0ptOdQ', name: 'nova_code_interpreter', type: 'server_tool_use' } } } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: JSON.stringify({ code }).slice(0, 20) } } } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: JSON.stringify({ code }).slice(20) } } } },
+        { contentBlockStop: { contentBlockIndex: 0 } },
+        { contentBlockStart: { contentBlockIndex: 1, start: { toolResult: { toolUseId: 'tooluse_WytfF0g1S5qUeEPm0ptOdQ', type: 'nova_code_interpreter_result', status: 'success' } } } },
+        { contentBlockDelta: { contentBlockIndex: 1, delta: { toolResult: [{ text: result }] } } },
+        { contentBlockStop: { contentBlockIndex: 1 } },
+        { contentBlockDelta: { contentBlockIndex: 2, delta: { text: 'The average is 12.' } } },
+        { contentBlockStop: { contentBlockIndex: 2 } },
+        { messageStop: { stopReason: 'end_turn' } },
+        { metadata: { usage: { inputTokens: 30, outputTokens: 20, totalTokens: 50 }, metrics: { latencyMs: 100 } } },
+      ]),
+    );
+    const r = await replay(bedrock({ model: 'us.amazon.nova-2-lite-v1:0' }), 'What is the average of 10, 24 and 2?');
+    expect(r.errors).toEqual([]);
+    expect(r.runs).toEqual([]);
+    expect(r.output).toBe('The average is 12.');
+    const answer = r.messages.at(-1)!;
+    expect(answer.toolCalls ?? []).toEqual([]);
+    expect(answer.reasoningContent).toContain('[nova_code_interpreter ran on Bedrock]');
+    expect(answer.reasoningContent).toContain('12.0');
+    // The next request carries both blocks back, unchanged, before the answer's text.
+    const { toBedrockRequest } = await import('../../src/core/models/bedrock-convert.js');
+    const next = toBedrockRequest([{ role: 'user', content: 'average?' }, answer, { role: 'user', content: 'thanks' }]);
+    expect(next.messages[1]!.content).toEqual([
+      { toolUse: { toolUseId: 'tooluse_WytfF0g1S5qUeEPm0ptOdQ', name: 'nova_code_interpreter', type: 'server_tool_use', input: { code } } },
+      { toolResult: { toolUseId: 'tooluse_WytfF0g1S5qUeEPm0ptOdQ', type: 'nova_code_interpreter_result', status: 'success', content: [{ text: result }] } },
+      { text: 'The average is 12.' },
+    ]);
+  });
+
   it('a ThrottlingException frame mid-stream is a 429 the agent retries; the retry answers', async () => {
     const reasoning = recorded('amazon-bedrock-reasoning.chunks.txt');
     server.enqueue(eventStream([{ messageStart: { role: 'assistant' } }], { type: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' }), eventStream(reasoning));

@@ -4,6 +4,9 @@ import type { ToolInfo } from '../tools/tool-info.js';
 import type { ToolChoice } from './chat-model.js';
 
 type Block = Record<string, unknown>;
+
+/** providerItems of a Bedrock turn: server-side tool blocks (Nova's code interpreter) sent back as they came. */
+export const BEDROCK_PROVIDER = 'bedrock';
 export interface BedrockMessage {
   role: 'user' | 'assistant';
   content: Block[];
@@ -33,6 +36,8 @@ export function toBedrockRequest(messages: Message[]): { system: Block[]; messag
         if (b.type === 'thinking') blocks.push({ reasoningContent: { reasoningText: { text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) } } });
         else blocks.push({ reasoningContent: { redactedContent: Buffer.from(b.data, 'base64') } });
       }
+      // Calls Bedrock ran itself (server_tool_use) and their results, as it sent them.
+      for (const p of m.providerItems ?? []) if (p.provider === BEDROCK_PROVIDER && p.data.block) blocks.push(p.data.block as Block);
       if (m.content.trim()) blocks.push({ text: m.content });
       for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.function.name, input: parseInput(c.function.arguments) } });
       // Reasoning alone is not a turn Bedrock takes back.
@@ -105,7 +110,7 @@ export function bedrockUsage(u: Record<string, unknown> | undefined): Usage | un
  * come after `messageStop`, so the finish goes out in `finish()`.
  */
 export class BedrockStreamDecoder {
-  private readonly blocks = new Map<number, { callIndex?: number; reasoning?: string; signature?: string; redacted?: Uint8Array[] }>();
+  private readonly blocks = new Map<number, { callIndex?: number; reasoning?: string; signature?: string; redacted?: Uint8Array[]; server?: ServerBlock }>();
   private calls = 0;
   private usage?: Usage | undefined;
   private stopReason?: string | undefined;
@@ -117,8 +122,12 @@ export class BedrockStreamDecoder {
   decode(ev: Record<string, unknown>): MessageChunk | undefined {
     if (ev.messageStart) return { role: 'assistant' };
     if (ev.contentBlockStart) {
-      const e = ev.contentBlockStart as { contentBlockIndex?: number; start?: { toolUse?: { toolUseId?: string; name?: string } } };
+      const e = ev.contentBlockStart as { contentBlockIndex?: number; start?: { toolUse?: { toolUseId?: string; name?: string; type?: string }; toolResult?: { toolUseId?: string; type?: string; status?: string } } };
       const use = e.start?.toolUse;
+      const result = e.start?.toolResult;
+      // A call Bedrock runs itself (Nova's code interpreter) and its result: kept, shown, never run here.
+      if (use?.type === 'server_tool_use') return void this.blocks.set(Number(e.contentBlockIndex), { server: { toolUse: { ...use, input: '' } } });
+      if (result) return void this.blocks.set(Number(e.contentBlockIndex), { server: { toolResult: { ...result, content: [] } } });
       if (!use) return undefined;
       const callIndex = this.calls++;
       this.blocks.set(Number(e.contentBlockIndex), { callIndex });
@@ -130,6 +139,12 @@ export class BedrockStreamDecoder {
       const d = e.delta ?? {};
       if (typeof d.text === 'string') return d.text ? { content: d.text } : undefined;
       const use = d.toolUse as { input?: unknown } | undefined;
+      const server = this.blocks.get(index)?.server;
+      if (server) {
+        if (server.toolUse && typeof use?.input === 'string') server.toolUse.input += use.input;
+        if (server.toolResult && Array.isArray(d.toolResult)) server.toolResult.content.push(...(d.toolResult as Block[]));
+        return undefined;
+      }
       if (use) {
         const block = this.blocks.get(index);
         return block?.callIndex !== undefined && typeof use.input === 'string' && use.input ? { toolCalls: [{ index: block.callIndex, function: { arguments: use.input } }] } : undefined;
@@ -149,6 +164,7 @@ export class BedrockStreamDecoder {
     }
     if (ev.contentBlockStop) {
       const block = this.blocks.get(Number((ev.contentBlockStop as { contentBlockIndex?: number }).contentBlockIndex));
+      if (block?.server) return serverChunk(block.server);
       if (block?.redacted) return { thinkingBlocks: [{ type: 'redacted_thinking', data: Buffer.concat(block.redacted).toString('base64') }] };
       if (block?.reasoning !== undefined || block?.signature) return { thinkingBlocks: [{ type: 'thinking', thinking: block.reasoning ?? '', signature: block.signature ?? '' }] };
       return undefined;
@@ -172,6 +188,27 @@ export class BedrockStreamDecoder {
     out.finishReason = STOP_REASONS[r] ?? r;
     return out;
   }
+}
+
+interface ServerBlock {
+  toolUse?: { toolUseId?: string; name?: string; type?: string; input: string };
+  toolResult?: { toolUseId?: string; type?: string; status?: string; content: Block[] };
+}
+
+/**
+ * A server-side block, whole: kept for the next request (providerItems) and shown as the model's
+ * own work (a thought: the code it ran, then what came out), never as a call adk would run.
+ */
+function serverChunk(b: ServerBlock): MessageChunk {
+  if (b.toolUse) {
+    const { input, ...rest } = b.toolUse;
+    const parsed = parseInput(input) as Record<string, unknown>;
+    const code = typeof parsed.code === 'string' ? parsed.code : JSON.stringify(parsed);
+    return { providerItems: [{ provider: BEDROCK_PROVIDER, data: { block: { toolUse: { ...rest, input: parsed } } } }], reasoningContent: `\n[${rest.name ?? 'server tool'} ran on Bedrock]\n${code}\n` };
+  }
+  const r = b.toolResult!;
+  const text = r.content.map((c) => (typeof c.text === 'string' ? c.text : JSON.stringify(c.json ?? c))).join('\n');
+  return { providerItems: [{ provider: BEDROCK_PROVIDER, data: { block: { toolResult: r } } }], reasoningContent: `[result${r.status === 'error' ? ', error' : ''}] ${text}\n` };
 }
 
 function parseInput(args: string): unknown {
