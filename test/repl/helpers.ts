@@ -80,6 +80,7 @@ export function writeTeam(dir: string): string {
 /**
  * An agents file whose team uses an MCP server that takes `delaySeconds` to start (the test
  * fixture behind `sleep`); `marker`, if given, is touched as the start begins. Returns its path.
+ * The server runs on the host (`sandbox: off`): the fixture and the marker lie outside the workspace.
  */
 export function writeSlowMcpTeam(file: string, delaySeconds: number, marker?: string): string {
   const touch = marker ? `touch '${marker}'; ` : '';
@@ -87,7 +88,7 @@ export function writeSlowMcpTeam(file: string, delaySeconds: number, marker?: st
   writeFileSync(
     file,
     `${TEAM_HEAD}mcp_servers:
-  calc: { command: sh, args: ["-c", "${touch}sleep ${delaySeconds}; exec '${process.execPath}' '${server}'"] }
+  calc: { command: sh, args: ["-c", "${touch}sleep ${delaySeconds}; exec '${process.execPath}' '${server}'"], sandbox: off }
 agents:
   lead:
     description: Leads the work.
