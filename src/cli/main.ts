@@ -205,6 +205,27 @@ program
   });
 
 program
+  .command('eval')
+  .description('measure agents on tasks: Harbor/Terminal-Bench task folders or eval.yaml (run, check, show; docs/eval.md)')
+  .argument('<action>', 'run | check | show')
+  .argument('[paths...]', 'task folders, or folders of them (show: a results folder)')
+  .option('--agents <file>', 'a configuration to measure (repeatable: side by side)', (v: string, all: string[] = []) => [...all, v])
+  .option('--agent <name>', "the agent to run (oracle: each task's own solution, as Harbor's oracle agent)")
+  .option('--trials <k>', 'trials per task and configuration (pass@k)', '1')
+  .option('--concurrency <n>', 'trials at once', '1')
+  .option('--out <dir>', 'where results.json and the trajectories go (default: eval-results/<time>)')
+  .option('--max-cost <usd>', 'per trial: the run stops at this cost')
+  .option('--max-model-calls <n>', 'per trial')
+  .option('--max-tool-calls <n>', 'per trial')
+  .option('--max-tokens <n>', 'per trial')
+  .option('--max-turns <n>', 'per trial')
+  .option('--json', 'print results.json instead of the table')
+  .action(async (action: string, paths: string[], opts) => {
+    const { evalCommand } = await import('./commands/eval.js');
+    process.exitCode = await evalCommand(action, paths, opts);
+  });
+
+program
   .command('validate')
   .description('check an agents.yaml: exit 0, or 2 with every problem as file:line:col')
   .argument('[file]', 'agents file (default ./agents.yaml, else the bundled one)')

@@ -64,7 +64,8 @@ interface Context {
 
 export function toAtif(record: SessionRecord, adkVersion: string): AtifTrajectory {
   const ctx: Context = { sessionId: record.id, adkVersion, model: record.model, price: record.model ? knownPrice(record.model) : undefined };
-  const t = trajectory(record.messages as HistoryMessage[], record.id, 'adk', ctx);
+  // A turn stopped at an interrupt (a budget, an approval) keeps its messages aside until it ends: they are the run's work too.
+  const t = trajectory([...record.messages, ...(record.pendingTurn ?? [])] as HistoryMessage[], record.id, 'adk', ctx);
   // The session's own totals (summaries and retries included), not only what the kept messages say.
   t.final_metrics.total_prompt_tokens = record.usage.promptTokens;
   t.final_metrics.total_completion_tokens = record.usage.completionTokens;
@@ -138,7 +139,7 @@ export function toMarkdown(record: SessionRecord): string {
     const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((x) => x[0].length + 1)));
     return `${ticks}\n${text}\n${ticks}`;
   };
-  for (const m of record.messages as Array<Message & { agentName?: string }>) {
+  for (const m of [...record.messages, ...(record.pendingTurn ?? [])] as Array<Message & { agentName?: string }>) {
     if (m.role === 'tool') {
       out.push(`**${m.toolName ?? 'tool'} result**`, '', fence(m.content), '');
       continue;

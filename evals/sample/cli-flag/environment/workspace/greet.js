@@ -1,0 +1,2 @@
+const name = process.argv[2] ?? 'world';
+console.log(`Hello, ${name}!`);

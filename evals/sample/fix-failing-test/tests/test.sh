@@ -1,0 +1,6 @@
+#!/bin/bash
+# The verifier: reward 1 when the check holds, else 0 (Harbor reads $LOGS/verifier/reward.txt).
+LOGS="${LOGS_DIR:-/logs}/verifier"
+mkdir -p "$LOGS"
+[ -d /app ] && [ -z "${LOGS_DIR:-}" ] && cd /app
+if ( node test.js >/dev/null && grep -q "assert.strictEqual(add(2, 3), 5)" test.js); then echo 1 > "$LOGS/reward.txt"; else echo 0 > "$LOGS/reward.txt"; fi

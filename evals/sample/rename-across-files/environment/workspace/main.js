@@ -1,0 +1,2 @@
+const { nameOf } = require('./service');
+console.log(nameOf(1));

@@ -1,0 +1,2 @@
+const { getUser } = require('./users');
+exports.nameOf = (id) => getUser(id).name;

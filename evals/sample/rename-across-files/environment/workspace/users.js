@@ -1,0 +1,4 @@
+function getUser(id) {
+  return { id, name: 'Ada' };
+}
+module.exports = { getUser };

@@ -1,0 +1,4 @@
+function isPalindrome(text) {
+  // TODO
+}
+module.exports = { isPalindrome };

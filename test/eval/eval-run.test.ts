@@ -1,0 +1,143 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectExit, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
+
+// Issue 45: `adk eval` on Harbor task folders. The bundled sample suite (evals/sample) in Harbor's
+// format runs without Docker; the oracle agent (each task's solution/solve.sh) must pass all of it.
+const server = useServer();
+const SAMPLE = resolve('evals/sample');
+
+interface Trial {
+  task: string;
+  config: string;
+  trial: number;
+  status: string;
+  failure?: string;
+  modelCalls: number;
+  toolCalls: number;
+  inputTokens: number;
+  trajectory?: string;
+}
+const results = (out: string) => JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { schema: string; results: Trial[]; summary: Record<string, { passAt1: number; passed: number; ran: number }>; comparisons: Array<{ config: string; withinNoise: boolean; difference: number }> };
+
+const AGENTS = (instruction: string) => `version: 1
+default: solver
+agents:
+  solver:
+    description: Solves eval tasks.
+    instruction: ${instruction}
+    tools: [read_file, write_file, list_dir, shell]
+`;
+
+describe('adk eval', () => {
+  it('check validates the sample suite; a broken task is named with its file, line and column', async () => {
+    const ok = await expectExit(['eval', 'check', SAMPLE], 0);
+    expect(ok.stdout).toContain('11 of 11 tasks valid');
+    const bad = tempDir('adk-eval-bad-');
+    mkdirSync(join(bad, 'broken', 'tests'), { recursive: true });
+    writeFileSync(join(bad, 'broken', 'instruction.md'), 'Do it.\n');
+    writeFileSync(join(bad, 'broken', 'task.toml'), 'version = "1.0"\n[agent]\ntimeout_sec = = 3\n');
+    const r = await runCli(['eval', 'check', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/task\.toml:3:\d+: /);
+    expect(r.stdout).toContain('tests/test.sh is missing');
+  });
+
+  it('the oracle agent scores 100% on the sample suite, two trials at once', async () => {
+    const out = tempDir('adk-eval-oracle-');
+    const r = await expectExit(['eval', 'run', SAMPLE, '--agent', 'oracle', '--concurrency', '2', '--out', out], 0, { timeoutMs: 120_000 });
+    expect(r.stdout).toMatch(/oracle\s+11\/11\s+100%/);
+    const res = results(out);
+    expect(res.schema).toBe('adk-eval/1');
+    expect(res.results.filter((t) => t.status === 'passed')).toHaveLength(11);
+  }, 150_000);
+
+  it('a scripted model that solves one task and loops on the other: pass, and a budget stop, counted as the server saw them', async () => {
+    const home = tempHome();
+    const cfg = tempDir('adk-eval-cfg-');
+    const agents = writeAgentsFile(cfg, AGENTS('Solve the task.'));
+    server().onRequest((req) => {
+      const text = JSON.stringify(req.body.messages);
+      const last = req.body.messages.at(-1);
+      if (text.includes('The unit test in')) {
+        if (last.role === 'tool') return { content: 'Fixed.' };
+        return { toolCalls: [{ name: 'write_file', arguments: { path: 'math.js', content: 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b;\n' } }] };
+      }
+      // parse-log: reads the log for ever.
+      return { toolCalls: [{ name: 'read_file', arguments: { path: 'app.log' } }] };
+    });
+    const out = tempDir('adk-eval-scripted-');
+    const r = await expectExit(['eval', 'run', join(SAMPLE, 'fix-failing-test'), join(SAMPLE, 'parse-log'), '--agents', agents, '--max-model-calls', '3', '--out', out], 0, {
+      env: serverEnv(server(), 'sk-eval-test-key', home),
+      timeoutMs: 150_000,
+    });
+    const res = results(out);
+    const fix = res.results.find((t) => t.task === 'fix-failing-test')!;
+    const loop = res.results.find((t) => t.task === 'parse-log')!;
+    expect(fix).toMatchObject({ status: 'passed', modelCalls: 2, toolCalls: 1 });
+    expect(loop).toMatchObject({ status: 'failed', failure: 'budget', modelCalls: 3, toolCalls: 3 });
+    // The server saw exactly the calls the results count.
+    expect(server().chatRequests).toHaveLength(fix.modelCalls + loop.modelCalls);
+    expect(r.stdout).toContain('parse-log #1 budget');
+    // Each trial's trajectory is ATIF.
+    const atif = JSON.parse(readFileSync(join(out, fix.trajectory!), 'utf8'));
+    expect(atif.schema_version).toMatch(/^ATIF-v1\./);
+  }, 180_000);
+
+  it("integrity: the agent finds no tests or solution to read, list or run; the trial still counts", async () => {
+    const home = tempHome();
+    const cfg = tempDir('adk-eval-cfg-');
+    const agents = writeAgentsFile(cfg, AGENTS('Solve the task.'));
+    let step = 0;
+    server().onRequest((req) => {
+      const last = req.body.messages.at(-1);
+      if (last.role !== 'tool' && step > 0) step = 0;
+      const moves = [
+        { name: 'read_file', arguments: { path: 'tests/test.sh' } },
+        { name: 'read_file', arguments: { path: '../tests/test.sh' } },
+        { name: 'list_dir', arguments: { path: '.' } },
+        { name: 'shell', arguments: { command: 'ls -laR . ; cat solution/solve.sh tests/test.sh .adk-eval/tests/test.sh' } },
+      ];
+      const move = moves[step++];
+      return move ? { toolCalls: [move] } : { content: 'I found nothing to copy.' };
+    });
+    const out = tempDir('adk-eval-integrity-');
+    await expectExit(['eval', 'run', join(SAMPLE, 'parse-log'), '--agents', agents, '--out', out], 0, { env: { ...serverEnv(server(), 'sk-eval-test-key', home), ADK_SHELL_SANDBOX: undefined }, timeoutMs: 150_000 });
+    const res = results(out);
+    expect(res.results[0]).toMatchObject({ status: 'failed', failure: 'verifier_failed', toolCalls: 4 });
+    const trajectory = readFileSync(join(out, res.results[0]!.trajectory!), 'utf8');
+    // What test.sh and solve.sh hold never reached the model.
+    expect(trajectory).not.toContain('reward.txt');
+    expect(trajectory).not.toContain("awk '{print $2}'");
+    for (const req of server().chatRequests) expect(JSON.stringify(req.body)).not.toContain('reward.txt');
+  }, 180_000);
+
+  it('two configurations side by side: a real difference is shown with its interval; the same configuration twice is within noise', async () => {
+    const home = tempHome();
+    const cfg = tempDir('adk-eval-cfg-');
+    const good = writeAgentsFile(cfg, AGENTS('GOOD solver.'), 'good.yaml');
+    const bad = writeAgentsFile(cfg, AGENTS('BAD solver.'), 'bad.yaml');
+    server().onRequest((req) => {
+      const text = JSON.stringify(req.body.messages);
+      const last = req.body.messages.at(-1);
+      if (!text.includes('GOOD solver') || last.role === 'tool') return { content: 'Done.' };
+      if (text.includes('The unit test in')) return { toolCalls: [{ name: 'write_file', arguments: { path: 'math.js', content: 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b;\n' } }] };
+      return { toolCalls: [{ name: 'write_file', arguments: { path: 'config.json', content: '{"port": 8080, "host": "localhost", "features": ["a", "b"]}\n' } }] };
+    });
+    const tasks = [join(SAMPLE, 'fix-failing-test'), join(SAMPLE, 'fix-json-config')];
+    const env = { ...serverEnv(server(), 'sk-eval-test-key', home) };
+    const out = tempDir('adk-eval-side-');
+    const r = await expectExit(['eval', 'run', ...tasks, '--agents', bad, '--agents', good, '--trials', '2', '--concurrency', '2', '--out', out], 0, { env, timeoutMs: 170_000 });
+    const res = results(out);
+    expect(res.summary.good).toMatchObject({ passed: 4, ran: 4 });
+    expect(res.summary.bad).toMatchObject({ passed: 0, ran: 4 });
+    expect(res.comparisons).toEqual([expect.objectContaining({ config: 'good', difference: 1, withinNoise: false })]);
+    expect(r.stdout).toMatch(/good vs bad: \+100 points/);
+
+    const same = tempDir('adk-eval-same-');
+    const twice = await expectExit(['eval', 'run', ...tasks, '--agents', bad, '--agents', bad, '--out', same], 0, { env, timeoutMs: 170_000 });
+    expect(results(same).comparisons[0]).toMatchObject({ withinNoise: true });
+    expect(twice.stdout).toContain('within noise');
+  }, 360_000);
+});
