@@ -83,6 +83,7 @@ const serveCommandLine = program
   .option('--socket <path>', 'listen on a Unix socket only you can open (0600) instead of a port; no token is needed there')
   .option('--no-token', 'serve loopback without a token: every local account and container on this machine can then drive it')
   .option('--cors <origin>', 'let this browser origin call the API (repeat for more)', (v: string, all: string[] = []) => [...all, v])
+  .option('--client-policy <any|narrow>', 'narrow: a session policy from a client may only narrow what runs (deny rules, plan mode), never allow more (allow rules, accept-edits)')
   .option('--deerflow-agent <name>', 'the team DeerFlow’s front end talks to at /api/chat/stream (default: research)')
   .option('--in-process', 'with a Redis store, run turns in this process instead of queuing them for `adk worker`')
   .option('--deerflow2', 'also serve DeerFlow 2’s front end: its gateway paths under /api, signed in with the token as password (run it at --port 8001, where its build proxies)')
@@ -206,8 +207,8 @@ program
 
 program
   .command('eval')
-  .description('measure agents on tasks: Harbor/Terminal-Bench task folders or eval.yaml (run, check, show; docs/eval.md)')
-  .argument('<action>', 'run | check | show')
+  .description('measure agents on tasks: Harbor/Terminal-Bench task folders or eval.yaml (run, check, show, compare; docs/eval.md)')
+  .argument('<action>', 'run | check | show | compare')
   .argument('[paths...]', 'task folders, or folders of them (show: a results folder)')
   .option('--agents <file>', 'a configuration to measure (repeatable: side by side)', (v: string, all: string[] = []) => [...all, v])
   .option('--agent <name>', "the agent to run (oracle: each task's own solution, as Harbor's oracle agent)")

@@ -63,6 +63,8 @@ export interface ServeAppOptions {
   heartbeatMs?: number | undefined;
   /** A2A (`adk serve --a2a`): agent cards and JSON-RPC per served agent (off without it). */
   a2a?: Omit<A2aOptions, 'bearer'> | undefined;
+  /** `narrow`: a session's policy may only narrow what runs (no allow rules, no accept-edits); default `any`. */
+  clientPolicy?: 'any' | 'narrow' | undefined;
 }
 
 /** Keep-alive comment on idle event streams, so proxies keep them open. */
@@ -154,7 +156,7 @@ export function createServeApp(o: ServeAppOptions): Hono {
   });
   app.post('/v1/sessions', async (c) => {
     const { policy: raw, ...body } = await parseBody(c, CreateSessionBody, true);
-    const live = await hub.create({ ...body, ...(raw ? { policy: parseSessionPolicy(raw) } : {}) });
+    const live = await hub.create({ ...body, ...(raw ? { policy: parseSessionPolicy(raw, { narrowOnly: o.clientPolicy === 'narrow' }) } : {}) });
     return c.json({ id: live.id } satisfies z.input<typeof SessionCreatedSchema>, 201);
   });
   app.get('/v1/sessions/:id', async (c) => {

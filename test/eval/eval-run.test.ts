@@ -139,5 +139,11 @@ describe('adk eval', () => {
     const twice = await expectExit(['eval', 'run', ...tasks, '--agents', bad, '--agents', bad, '--out', same], 0, { env, timeoutMs: 170_000 });
     expect(results(same).comparisons[0]).toMatchObject({ withinNoise: true });
     expect(twice.stdout).toContain('within noise');
+
+    // Two past runs compared: every configuration of both, the first run's first one the baseline.
+    const cmp = await expectExit(['eval', 'compare', same, out, '--json'], 0);
+    const joined = JSON.parse(cmp.stdout) as { configs: Array<{ name: string }>; comparisons: Array<{ config: string; difference: number }> };
+    expect(joined.configs.map((c) => c.name.split(':')[1])).toEqual(['bad', 'bad-2', 'bad', 'good']);
+    expect(joined.comparisons.at(-1)).toMatchObject({ difference: 1 });
   }, 360_000);
 });

@@ -22,7 +22,7 @@ let ran: string[] = [];
 const touch: Tool<{ name: string }> = { name: 'touch', description: 'Makes a file.', parameters: z.object({ name: z.string() }), execute: ({ name }) => (ran.push(name), `made ${name}`) };
 
 /** A served hub on a loopback port; a token unless `unauthenticated` says otherwise (`call` sends it). */
-async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigins?: string[]; tools?: Tool<any>[]; budget?: BudgetLimits } = {}) {
+async function serve(replies: ScriptedReply[], opts: { token?: string; unauthenticated?: 'opt-out' | 'socket'; maxBodyBytes?: number; heartbeatMs?: number; host?: string; idleMs?: number; corsOrigins?: string[]; tools?: Tool<any>[]; budget?: BudgetLimits; clientPolicy?: 'any' | 'narrow' } = {}) {
   if (!opts.unauthenticated) opts = { token: 'test-token-0123456789', ...opts };
   ran = [];
   const stores = await openAdkStores('memory://');
@@ -266,6 +266,22 @@ describe('adk serve: streams, interrupts, cancel', () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ code: 'invalid_policy', message: expect.stringContaining(message) });
     }
+  });
+
+  // Issue 44: a token holder's session policy could widen what runs unasked (allow rules,
+  // accept-edits) with no way for the person who runs the server to forbid it.
+  it('adk serve --client-policy narrow: a client may narrow what runs (deny, plan, on_approval), never widen it', async () => {
+    const { call } = await serve([{ content: 'ok' }], { clientPolicy: 'narrow' });
+    const create = async (policy: unknown) => {
+      const res = await call('/v1/sessions', { method: 'POST', json: { policy } });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    for (const policy of [{ allow: ['touch'] }, { permission_mode: 'accept-edits' }]) {
+      const r = await create(policy);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_policy', message: expect.stringContaining('--client-policy narrow') });
+    }
+    for (const policy of [{ deny: ['touch'] }, { permission_mode: 'plan' }, { on_approval: 'fail' }]) expect((await create(policy)).status).toBe(201);
   });
 
   it('closing the stream does not stop the turn; POST /cancel does, and the turn is saved resumable', async () => {

@@ -5,6 +5,7 @@ import { sanitizeText } from '../../ui/text/sanitize.js';
 import { findTasks, type EvalTask } from '../eval/task.js';
 import { runTrial, type EvalConfig, type TrialResult } from '../eval/trial.js';
 import { formatSummary, summarize, type EvalResults } from '../eval/report.js';
+import { htmlReport } from '../eval/html-report.js';
 
 export interface EvalOptions {
   agents?: string[];
@@ -35,8 +36,14 @@ export async function evalCommand(action: string, paths: string[], opts: EvalOpt
       write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : formatSummary(r));
       return ExitCode.ok;
     }
+    case 'compare': {
+      if (paths.length !== 2) throw new CliError('usage: adk eval compare RESULTS_DIR1 RESULTS_DIR2', ExitCode.usage);
+      const r = compareRuns(readResults(paths[0]), readResults(paths[1]), [basename(resolve(paths[0]!)), basename(resolve(paths[1]!))]);
+      write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : formatSummary(r));
+      return ExitCode.ok;
+    }
     default:
-      throw new CliError(`adk eval ${action}: expected run, check or show`, ExitCode.usage);
+      throw new CliError(`adk eval ${action}: expected run, check, show or compare`, ExitCode.usage);
   }
 }
 
@@ -94,8 +101,9 @@ async function run(paths: string[], opts: EvalOptions): Promise<number> {
   results.sort((a, b) => order(a).reduce((d, x, i) => d || x - order(b)[i]!, 0));
   const report = summarize(configs, tasks.map((t) => t.name), trials, results, startedAt);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(outDir, 'report.html'), htmlReport(report));
   write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(report));
-  say(`adk: results in ${join(outDir, 'results.json')}\n`);
+  say(`adk: results in ${join(outDir, 'results.json')}, report in ${join(outDir, 'report.html')}\n`);
   if (abort.signal.aborted) return ExitCode.interrupted;
   return ExitCode.ok;
 }
@@ -121,6 +129,23 @@ function evalConfigs(opts: EvalOptions): EvalConfig[] {
     names.add(name);
     return { name, oracle: false, agentsFile: file, agent: opts.agent, budgetFlags };
   });
+}
+
+/**
+ * Two past runs as one: each configuration named after its run's folder, the first run's first
+ * configuration the baseline, compared on the tasks both ran.
+ */
+function compareRuns(a: EvalResults, b: EvalResults, labels: [string, string]): EvalResults {
+  const [la, lb] = labels[0] === labels[1] ? ['1', '2'] : labels;
+  const rename = (r: EvalResults, label: string) => ({
+    configs: r.configs.map((c) => ({ ...c, name: `${label}:${c.name}`, budgetFlags: [] })),
+    results: r.results.map((x) => ({ ...x, config: `${label}:${x.config}` })),
+  });
+  const x = rename(a, la);
+  const y = rename(b, lb);
+  const tasks = a.tasks.filter((t) => b.tasks.includes(t));
+  const results = [...x.results, ...y.results].filter((t) => tasks.includes(t.task));
+  return summarize([...x.configs, ...y.configs], tasks, Math.min(a.trials, b.trials), results, a.startedAt);
 }
 
 function readResults(dir: string | undefined): EvalResults {

@@ -23,6 +23,8 @@ export interface ServeCommandOptions extends BudgetFlags {
   port?: string;
   /** Browser origins allowed to call the API (`--cors`, repeatable). */
   cors?: string[] | string;
+  /** `narrow`: a client's session policy may only narrow what runs. */
+  clientPolicy?: string;
   /** The root agent DeerFlow's front end talks to (default `research`). */
   deerflowAgent?: string;
   /** With a Redis store: run turns here rather than queue them for `adk worker`. */
@@ -86,6 +88,7 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
         token: auth?.token,
         unauthenticated: opts.socket ? 'socket' : noToken ? 'opt-out' : undefined,
         corsOrigins,
+        clientPolicy: clientPolicy(opts.clientPolicy),
         secrets: [...secretsFromEnv(env), ...configSecretValues(), ...(auth ? [auth.token] : [])],
         version: packageVersion(),
         webRoot: WEB_ROOT,
@@ -132,4 +135,11 @@ function accessLines(url: string, auth: { token: string; file?: string }): strin
   const how = `clients send "Authorization: Bearer <token>"; front ends that cannot add a header use ${url}/t/<token>/ as their base URL`;
   if (!process.stderr.isTTY) return `adk serve: every request needs the token (${where}); ${how}\n`;
   return `adk serve: open ${url}/#token=${encodeURIComponent(auth.token)}\nadk serve: ${where}; ${how}\n`;
+}
+
+/** `--client-policy any|narrow` (default any: a token holder may also approve calls one by one). */
+function clientPolicy(v: string | undefined): 'any' | 'narrow' {
+  if (v === undefined || v === 'any') return 'any';
+  if (v === 'narrow') return 'narrow';
+  throw new CliError(`--client-policy ${v}: expected any or narrow`);
 }

@@ -21,17 +21,23 @@ export class InvalidPolicyError extends AdkError {
  * A policy as a client writes it (`permission_mode`, `allow`, `deny`, `on_approval`), checked.
  * `bypass` runs everything unasked: a face offers it only where a person allowed it (`allowBypass`).
  */
-export function parseSessionPolicy(raw: { permission_mode?: string | undefined; allow?: string[] | undefined; deny?: string[] | undefined; on_approval?: string | undefined }, opts: { allowBypass?: boolean } = {}): SessionPolicy {
+export function parseSessionPolicy(
+  raw: { permission_mode?: string | undefined; allow?: string[] | undefined; deny?: string[] | undefined; on_approval?: string | undefined },
+  opts: { allowBypass?: boolean; /** The server lets clients only narrow what runs (`adk serve --client-policy narrow`). */ narrowOnly?: boolean } = {},
+): SessionPolicy {
   const policy: SessionPolicy = {};
+  const narrow = (what: string) => new InvalidPolicyError(`${what} would let more run unasked; this server lets a client only narrow what runs (deny rules, plan mode, on_approval): adk serve --client-policy narrow`);
   if (raw.permission_mode !== undefined) {
     const mode = parsePermissionMode(raw.permission_mode);
     if (!mode) throw new InvalidPolicyError(`permission_mode '${raw.permission_mode}': expected default, accept-edits or plan`);
     if (mode === 'bypass' && !opts.allowBypass) throw new InvalidPolicyError('permission_mode bypass runs every call unasked; this server does not offer it');
+    if (opts.narrowOnly && mode !== 'default' && mode !== 'plan') throw narrow(`permission_mode ${mode}`);
     policy.permissionMode = mode;
   }
   for (const key of ['allow', 'deny'] as const) {
     const texts = raw[key];
     if (!texts?.length) continue;
+    if (key === 'allow' && opts.narrowOnly) throw narrow(`allow ${JSON.stringify(texts[0])}`);
     for (const text of texts) {
       const rule = parseAllowRule(text);
       if (typeof rule === 'string') throw new InvalidPolicyError(`${key} ${JSON.stringify(text)}: ${rule}`);
