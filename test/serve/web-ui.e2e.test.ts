@@ -139,4 +139,45 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the web UI (Chromium)', () => {
     const text = (await page.locator('.transcript').textContent()) ?? '';
     expect(text.split('Before asking').length).toBe(2);
   }, 60_000);
+
+  // Issue 44: a reached budget is an interrupt; the page's budget card raises it and the run goes on,
+  // or stops it. (adk serve --max-model-calls 1: each model call after the first needs a raise.)
+  it('a reached budget shows its card: a bad figure is refused on the page, a raise goes on, stop ends the turn', async () => {
+    model().onRequest((req) => {
+      const last = req.body.messages.at(-1);
+      if (last.role === 'tool') return { content: 'Listed after the raise.' };
+      return { content: 'Looking.', toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
+    });
+    const home = mkdtempSync(join(tmpdir(), 'adk-web-budget-'));
+    const s = await startServeProcess(home, serveEnv(home, model().url, { ADK_SHELL_SANDBOX: 'off' }), children, ['--max-model-calls', '1']);
+    const page = await chrome.browser().newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(`${s.base}/#token=${s.token}`);
+    await page.getByLabel('message').fill('list the folder');
+    await page.getByLabel('message').press('Enter');
+    const card = page.getByRole('form', { name: 'budget reached' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('max_model_calls (1 spent of 1)');
+    // Not above the limit: said on the page, nothing sent.
+    await card.getByLabel('new limit').fill('1');
+    await card.getByRole('button', { name: 'Raise and go on' }).click();
+    await card.getByRole('alert').getByText('give a whole number above 1').waitFor();
+    expect(model().chatRequests).toHaveLength(1);
+    await card.getByLabel('new limit').fill('2');
+    await card.getByRole('button', { name: 'Raise and go on' }).click();
+    await page.getByText('Listed after the raise.').waitFor();
+    expect(model().chatRequests).toHaveLength(2);
+
+    // The next turn reaches the raised limit of this turn again (per-turn caps): stop it here.
+    await page.getByLabel('message').fill('once more');
+    await page.getByLabel('message').press('Enter');
+    const again = page.getByRole('form', { name: 'budget reached' });
+    await again.waitFor();
+    await again.getByRole('button', { name: 'Stop here' }).click();
+    await again.waitFor({ state: 'detached' });
+    expect(model().chatRequests).toHaveLength(3);
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
