@@ -3,6 +3,7 @@ import { realPathOrSelf } from './paths.js';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
+import type { AgentPermissionRules } from '../core/conversation/team.js';
 import { fileURLToPath } from 'node:url';
 import type { ConfigPower } from '../core/config/powers.js';
 import type { ShellJobs } from '../core/tools/builtin/shell-jobs.js';
@@ -105,6 +106,8 @@ export interface Team {
   allowRules: AllowRule[];
   /** The settings files' `permissions.deny`: calls never run. */
   denyRules: AllowRule[];
+  /** Agents' own `permission_mode`, `allow`, `deny` (agents file), by agent name. */
+  agentPermissions?: ReadonlyMap<string, AgentPermissionRules> | undefined;
   /** The team as `adk agents` prints it, for `/agents`. */
   tree: string;
   /** The agents file's teams (its root agents), for `/agents` to switch to. */
@@ -314,6 +317,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       toolNames: [...toolNames].sort(),
       allowRules: [...config.allow, ...configuredRules(cwd, env), ...settingsRules(cwd, env, 'allow')],
       denyRules: settingsRules(cwd, env, 'deny'),
+      agentPermissions: new Map([...config.agents].flatMap(([name, a]) => ((a.type === 'chat' || a.type === 'deep') && a.permissions ? [[name, a.permissions] as const] : []))),
       hooks: hooks.hooks,
       hooksNotice: [hooks.notice, ...hooks.problems].filter(Boolean).join('\n') || undefined,
       tree: renderAgentTree(agentTree(config, rootName)),

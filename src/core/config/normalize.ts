@@ -4,7 +4,8 @@ import type { ProblemCollector } from './problems.js';
 import { DEFAULT_MODEL, type ResolvedRefs } from './references.js';
 import { budgetLimitsOf, type RawAgent } from './schema.js';
 import type { RawTeam } from './shape-check.js';
-import type { AgentConfig, AgentType, McpServerDef, ModelConfig, ResearchRole, TeamConfig, ToolRef } from './types.js';
+import type { AgentConfig, AgentPermissions, AgentType, McpServerDef, ModelConfig, ResearchRole, TeamConfig, ToolRef } from './types.js';
+import { parseAllowRule } from '../agents/allow-rules.js';
 
 /** Builds the normalized TeamConfig. Only called once the file has no problems. */
 export function normalize(team: RawTeam, refs: ResolvedRefs, file: string, dir: string, c: ProblemCollector): TeamConfig {
@@ -89,7 +90,7 @@ function normalizeAgent(name: string, a: RawAgent & { type: AgentType }, refs: R
     subAgents: localNames(a.sub_agents),
     agentsMd: a.agents_md ?? true,
   };
-  const modelAgentOptional = { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name) };
+  const modelAgentOptional = { outputKey: a.output_key, maxIterations: a.max_iterations, middlewares: refs.middlewares.get(name), permissions: agentPermissions(name, a) };
   switch (a.type) {
     case 'chat':
       return withOptional(
@@ -154,4 +155,16 @@ function withOptional<T extends object, O extends object>(obj: T, optional: O): 
   const out = obj as Record<string, unknown>;
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   return out as T & Partial<{ [K in keyof O]: Exclude<O[K], undefined> }>;
+}
+
+/** An agent's `permission_mode`, `allow` and `deny` (rules checked already, in shape-check). */
+function agentPermissions(name: string, a: RawAgent): AgentPermissions | undefined {
+  const raw = a as RawAgent & { permission_mode?: AgentPermissions['mode']; allow?: string[]; deny?: string[] };
+  if (raw.permission_mode === undefined && !raw.allow?.length && !raw.deny?.length) return undefined;
+  const rules = (texts: string[] = [], key: string) =>
+    texts.flatMap((text) => {
+      const r = parseAllowRule(text);
+      return typeof r === 'string' ? [] : [{ ...r, source: `agents.yaml (agent ${name} ${key})` }];
+    });
+  return { ...(raw.permission_mode ? { mode: raw.permission_mode } : {}), allow: rules(raw.allow, 'allow'), deny: rules(raw.deny, 'deny') };
 }

@@ -65,6 +65,11 @@ export function configPowers(config: TeamConfig, env: Record<string, string | un
     add({ kind: 'secret_interpolation', text: SECRET_NAME.test(name) ? `reads the secret ${name} into the configuration` : `reads the environment variable ${name} into the configuration` });
   }
   for (const rule of config.allow) add({ kind: 'allow', text: `allows ${formatRule(rule)} without asking` });
+  for (const a of config.agents.values()) {
+    const p = a.type === 'chat' || a.type === 'deep' ? a.permissions : undefined;
+    if (p?.mode === 'accept-edits') add({ kind: 'allow', text: `lets agent ${a.name} edit files without asking (permission_mode: accept-edits)` });
+    for (const rule of p?.allow ?? []) add({ kind: 'allow', text: `lets agent ${a.name} run ${formatRule(rule)} without asking` });
+  }
   for (const h of listHooks(config.hooks ?? {})) add({ kind: 'hooks', text: hookPowerText(h) });
   for (const a of config.agents.values()) {
     const tools = a.type === 'chat' || a.type === 'deep' ? { refs: a.tools, approval: a.approval } : a.type === 'plan_execute' ? { refs: a.executor.tools, approval: a.executor.approval } : undefined;

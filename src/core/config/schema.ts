@@ -195,13 +195,17 @@ const agentKeys = {
   roles: researchRolesSchema,
   // An agent's own caps: its model calls, turns, tokens and cost (tool calls are the run's to cap).
   budget: budgetSchema.omit({ max_tool_calls: true }),
+  // What this agent's calls may do unasked (accept-edits, allow: trust powers) or never (plan, deny).
+  permission_mode: z.enum(['default', 'accept-edits', 'plan']),
+  allow: z.array(z.string().min(1)),
+  deny: z.array(z.string().min(1)),
 };
 export type AgentKey = keyof typeof agentKeys;
 export const ALL_AGENT_KEYS = Object.keys(agentKeys) as AgentKey[];
 
 export const AGENT_KEYS_BY_TYPE: Record<AgentType, readonly AgentKey[]> = {
-  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares', 'agents_md', 'budget'],
-  deep: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'output_key', 'max_iterations', 'sub_agents', 'middlewares', 'agents_md', 'general_purpose'],
+  chat: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'return_directly', 'output_key', 'max_iterations', 'sub_agents', 'disallow_transfer_to_parent', 'exit', 'middlewares', 'agents_md', 'budget', 'permission_mode', 'allow', 'deny'],
+  deep: ['type', 'description', 'instruction', 'model', 'tools', 'approval', 'output_key', 'max_iterations', 'sub_agents', 'middlewares', 'agents_md', 'general_purpose', 'permission_mode', 'allow', 'deny'],
   sequential: ['type', 'description', 'sub_agents'],
   parallel: ['type', 'description', 'sub_agents'],
   loop: ['type', 'description', 'sub_agents', 'max_iterations'],

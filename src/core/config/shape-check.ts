@@ -170,6 +170,15 @@ function checkAgent(name: string, raw: unknown, c: ProblemCollector): (RawAgent 
     c.report([...path, 'max_iterations'], `max_iterations: 0 is no limit for ${type ?? 'chat'} agent '${name}' (Eino reads it as the default)`, { hint: 'leave it out for the default (20), or give the number of model calls, at least 1' });
     return undefined;
   }
+  if (parsed) {
+    const p = parsed as RawAgent & { allow?: string[]; deny?: string[] };
+    for (const key of ['allow', 'deny'] as const) {
+      for (const [i, text] of (p[key] ?? []).entries()) {
+        const rule = parseAllowRule(text);
+        if (typeof rule === 'string') c.report([...path, key, i], rule, { hint: `e.g. ${key}: ["shell(npm test)", write_file]` });
+      }
+    }
+  }
   return parsed ? { ...(parsed as RawAgent), type } : { type };
 }
 

@@ -126,6 +126,13 @@ interface AgentConfigBase {
   remoteSubAgents?: A2aAgentRef[] | undefined;
 }
 
+/** `permission_mode`, `allow`, `deny` on a chat or deep agent: what its own calls may do unasked, or never. */
+export interface AgentPermissions {
+  mode?: 'default' | 'accept-edits' | 'plan' | undefined;
+  allow: AllowRule[];
+  deny: AllowRule[];
+}
+
 /** `type: chat`: a ChatModelAgent with its model, instruction, tools and sub-agents it may transfer to. */
 export interface ChatAgentConfig extends AgentConfigBase {
   type: 'chat';
@@ -153,6 +160,7 @@ export interface ChatAgentConfig extends AgentConfigBase {
   middlewares?: MiddlewareRef[] | undefined;
   /** Add the workspace's AGENTS.md to the instruction (`agents_md: false` turns it off). */
   agentsMd: boolean;
+  permissions?: AgentPermissions | undefined;
 }
 
 /** `type: deep`: Eino's DeepAgent, with write_todos, a task tool over its sub_agents, file and shell tools. */
@@ -172,6 +180,7 @@ export interface DeepAgentConfig extends AgentConfigBase {
   outputKey?: string | undefined;
   middlewares?: MiddlewareRef[] | undefined;
   agentsMd: boolean;
+  permissions?: AgentPermissions | undefined;
 }
 
 /** `type: sequential | parallel | loop`: runs its `sub_agents` in order, at the same time, or in a loop. */

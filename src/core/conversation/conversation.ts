@@ -30,6 +30,7 @@ import { describeInterrupt } from './describe-interrupt.js';
 import { compactionOf, type ConversationTeam } from './team.js';
 import { explainIgnoredGrants, type AskedCall } from './ignored-grant-note.js';
 import { policyApproval, type SessionPolicy } from './session-policy.js';
+import { permissionModePolicy } from './permission-modes.js';
 import { dailyCounter } from '../store/daily-counter.js';
 
 /**
@@ -223,7 +224,9 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     // A served session's policy: its mode where the face set none, its rules beside the team's.
     const policy = this.policy();
     const mode = this.mode ?? policy.mode;
-    const denied = (call: { tool: string; arguments: unknown }) => [...(this.team.denyRules ?? []), ...policy.deny].find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+    const own = (agentName: string) => this.team.agentPermissions?.get(agentName);
+    const denied = (call: { tool: string; arguments: unknown; agentName: string }) =>
+      [...(this.team.denyRules ?? []), ...policy.deny, ...(own(call.agentName)?.deny ?? [])].find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
     return {
       allows: (call) => !this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call),
       // A PreToolUse hook's allow skips the prompt, but not for these.
@@ -231,7 +234,8 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       refuses: (call) => {
         const rule = denied(call);
         if (rule) return `A deny rule (${formatRule(rule)}) forbids this ${call.tool} call; it was not run. Do without it or ask the user.`;
-        return mode?.refuses?.(call);
+        // The agent's own plan mode (agents file) refuses its changes whatever the session's mode is.
+        return mode?.refuses?.(call) ?? agentModePolicy(own(call.agentName)?.mode)?.refuses?.(call);
       },
     };
   }
@@ -240,7 +244,13 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   private grantCovers(call: AskedCall): boolean {
     const policy = this.policy();
     const mode = this.mode ?? policy.mode;
-    return !!mode?.allows(call) || this.grants.includes(call.tool) || [...(this.team.allowRules ?? []), ...policy.allow].some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+    const own = this.team.agentPermissions?.get(call.agentName);
+    return (
+      !!mode?.allows(call) ||
+      !!agentModePolicy(own?.mode)?.allows(call) ||
+      this.grants.includes(call.tool) ||
+      [...(this.team.allowRules ?? []), ...policy.allow, ...(own?.allow ?? [])].some((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace))
+    );
   }
 
   /**
@@ -652,4 +662,9 @@ function outcomeOf(r: RunResult, todos: Todo[] | undefined): TurnOutcome {
 
 export function toPending(c: InterruptContext): PendingInterrupt {
   return describeInterrupt(c) as PendingInterrupt;
+}
+
+/** An agent's own mode from the agents file, as a policy (`default` adds nothing). */
+function agentModePolicy(mode: 'default' | 'accept-edits' | 'plan' | undefined): ApprovalPolicy | undefined {
+  return mode && mode !== 'default' ? permissionModePolicy(mode) : undefined;
 }

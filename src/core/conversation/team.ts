@@ -8,6 +8,13 @@ import type { ToolInfo } from '../tools/tool.js';
 import type { Hooks } from '../middlewares/hooks/middleware.js';
 import type { BudgetLimits, DailyLimits } from '../agents/run-budget.js';
 
+/** One agent's `permission_mode`, `allow` and `deny` (agents file): they add to the session's for that agent's calls. */
+export interface AgentPermissionRules {
+  mode?: 'default' | 'accept-edits' | 'plan' | undefined;
+  allow: readonly AllowRule[];
+  deny: readonly AllowRule[];
+}
+
 /** What a Conversation talks to: the root agent, and what its session records about it. */
 export interface ConversationTeam {
   agent: Agent;
@@ -24,6 +31,8 @@ export interface ConversationTeam {
   allowRules?: AllowRule[] | undefined;
   /** Calls never run (the model is told so), whatever else allows them: a person's `deny` rules. */
   denyRules?: AllowRule[] | undefined;
+  /** Per agent (by name): its own mode and rules from the agents file, for its calls only. */
+  agentPermissions?: ReadonlyMap<string, AgentPermissionRules> | undefined;
   /**
    * Tools that ask every time, whatever the session's grants and allow rules say: shell when its
    * sandbox was wanted but cannot be made here (those were given believing commands are contained).
