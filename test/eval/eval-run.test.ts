@@ -146,4 +146,31 @@ describe('adk eval', () => {
     expect(joined.configs.map((c) => c.name.split(':')[1])).toEqual(['bad', 'bad-2', 'bad', 'good']);
     expect(joined.comparisons.at(-1)).toMatchObject({ difference: 1 });
   }, 360_000);
+
+  it("a judge: {rubric} task: a model grades the answer and the files; its calls are the judge's, apart from the agent's", async () => {
+    const home = tempHome();
+    const cfg = tempDir('adk-eval-cfg-');
+    const agents = writeAgentsFile(cfg, AGENTS('Solve the task.'));
+    const task = tempDir('adk-eval-judge-task-');
+    writeFileSync(join(task, 'eval.yaml'), 'instruction: What is six times seven? Answer in a sentence.\njudge:\n  rubric: The answer must say 42.\n');
+    const judged: string[] = [];
+    server().onRequest((req) => {
+      const system = JSON.stringify(req.body.messages[0]);
+      if (system.includes('You grade the work')) {
+        const asked = String(req.body.messages.at(-1).content);
+        judged.push(asked);
+        return { content: asked.includes('42') ? 'PASS\nIt says 42.' : 'FAIL\nNo 42.' };
+      }
+      return { content: 'Six times seven is 42.' };
+    });
+    const out = tempDir('adk-eval-judged-');
+    await expectExit(['eval', 'check', task], 0);
+    await expectExit(['eval', 'run', task, '--agents', agents, '--out', out], 0, { env: serverEnv(server(), 'sk-eval-test-key', home), timeoutMs: 120_000 });
+    const res = results(out);
+    expect(res.results[0]).toMatchObject({ status: 'passed', modelCalls: 1 });
+    expect(judged).toHaveLength(1);
+    expect(judged[0]).toContain('The answer must say 42.');
+    expect(judged[0]).toContain('Six times seven is 42.');
+    expect(server().chatRequests).toHaveLength(2);
+  }, 150_000);
 });

@@ -27,6 +27,8 @@ export interface ConfigSummary {
   k: number;
   meanCostUsd: number;
   medianCostUsd: number;
+  /** What the judges of `judge:` tasks cost in all (not part of the agent's cost). */
+  judgeCostUsd: number;
   meanInputTokens: number;
   meanOutputTokens: number;
   meanModelCalls: number;
@@ -70,6 +72,7 @@ export function summarize(configs: readonly EvalConfig[], tasks: readonly string
       k: trials,
       meanCostUsd: mean(ran.map((r) => r.costUsd)),
       medianCostUsd: median(ran.map((r) => r.costUsd)),
+      judgeCostUsd: ran.reduce((sum, r) => sum + (r.judgeCostUsd ?? 0), 0),
       meanInputTokens: mean(ran.map((r) => r.inputTokens)),
       meanOutputTokens: mean(ran.map((r) => r.outputTokens)),
       meanModelCalls: mean(ran.map((r) => r.modelCalls)),

@@ -10,7 +10,9 @@ export type Verifier =
   /** adk's light form: a command that passes with exit code 0. */
   | { kind: 'check'; command: string }
   /** adk's light form: a pattern the agent's final answer must match. */
-  | { kind: 'expect'; pattern: string };
+  | { kind: 'expect'; pattern: string }
+  /** adk's light form: a model grades the answer and the files against a rubric (its cost counted apart). */
+  | { kind: 'judge'; rubric: string; model?: string | undefined };
 
 /** One task: a Harbor task folder (Terminal-Bench 2.x) or adk's light `eval.yaml`. */
 export interface EvalTask {
@@ -109,11 +111,19 @@ function lightTask(dir: string): EvalTask {
   const file = join(dir, 'eval.yaml');
   const y = (parseYaml(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
-  const known = new Set(['name', 'instruction', 'workspace', 'check', 'expect', 'solution', 'timeout_sec', 'verifier_timeout_sec']);
+  const known = new Set(['name', 'instruction', 'workspace', 'check', 'expect', 'judge', 'solution', 'timeout_sec', 'verifier_timeout_sec']);
   for (const k of Object.keys(y)) if (!known.has(k)) problems.push(`${file}: unknown key '${k}' (known: ${[...known].join(', ')})`);
   if (typeof y.instruction !== 'string' || !y.instruction.trim()) problems.push(`${file}: instruction is missing`);
-  const verifier: Verifier | undefined = typeof y.check === 'string' ? { kind: 'check', command: y.check } : typeof y.expect === 'string' ? { kind: 'expect', pattern: y.expect } : undefined;
-  if (!verifier) problems.push(`${file}: give check (a command that passes) or expect (a pattern the answer matches)`);
+  const judge = y.judge && typeof y.judge === 'object' ? (y.judge as { rubric?: unknown; model?: unknown }) : undefined;
+  const verifier: Verifier | undefined =
+    typeof y.check === 'string'
+      ? { kind: 'check', command: y.check }
+      : typeof y.expect === 'string'
+        ? { kind: 'expect', pattern: y.expect }
+        : judge && typeof judge.rubric === 'string' && judge.rubric.trim()
+          ? { kind: 'judge', rubric: judge.rubric, ...(typeof judge.model === 'string' ? { model: judge.model } : {}) }
+          : undefined;
+  if (!verifier) problems.push(`${file}: give check (a command that passes), expect (a pattern the answer matches) or judge: {rubric, model?}`);
   if (verifier?.kind === 'expect') {
     try {
       new RegExp(verifier.pattern);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runShell } from '../../core/tools/builtin/shell.js';
@@ -36,6 +36,8 @@ export interface TrialResult {
   modelCalls: number;
   toolCalls: number;
   wallMs: number;
+  /** What the judge's model cost (a `judge:` task), apart from the agent's. */
+  judgeCostUsd?: number | undefined;
   /** The trial's ATIF trajectory, relative to the output folder. */
   trajectory?: string | undefined;
   sessionId?: string | undefined;
@@ -61,8 +63,15 @@ export async function runTrial(task: EvalTask, config: EvalConfig, trial: number
     const ran = config.oracle ? await runOracle(task, ws, signal) : await runAgent(task, config, ws, trial, outDir, signal);
     const result: TrialResult = { ...base, ...ran.metrics, status: 'failed' };
     if (ran.failure) return { ...result, failure: ran.failure, note: ran.note, wallMs: Date.now() - started };
-    const verdict = await verify(task, ws, ran.answer ?? '', signal);
-    return { ...result, status: verdict.passed ? 'passed' : 'failed', reward: verdict.reward, ...(verdict.passed ? {} : { failure: 'verifier_failed' as const, note: verdict.note }), wallMs: Date.now() - started };
+    const verdict: { passed: boolean; reward: number; note?: string | undefined; judgeCostUsd?: number | undefined } = task.verifier?.kind === 'judge' ? await judge(task, task.verifier, ws, ran.answer ?? '', outDir, `${safe(task.name)}.${config.name}.${trial}`, signal) : await verify(task, ws, ran.answer ?? '', signal);
+    return {
+      ...result,
+      status: verdict.passed ? 'passed' : 'failed',
+      reward: verdict.reward,
+      ...(verdict.judgeCostUsd !== undefined ? { judgeCostUsd: verdict.judgeCostUsd } : {}),
+      ...(verdict.passed ? {} : { failure: 'verifier_failed' as const, note: verdict.note }),
+      wallMs: Date.now() - started,
+    };
   } catch (e) {
     return { ...base, status: 'failed', failure: 'error', note: (e as Error).message.split('\n')[0], wallMs: Date.now() - started };
   } finally {
@@ -171,6 +180,67 @@ async function verify(task: EvalTask, ws: string, answer: string, signal: AbortS
   const passed = reward >= 1;
   const why = written !== undefined ? `reward ${reward}` : `exit ${r.exitCode}`;
   return { passed, reward, ...(passed ? {} : { note: `${why}${lastLine(r.output) ? `: ${lastLine(r.output)}` : ''}` }) };
+}
+
+const JUDGE_TEAM = `version: 1
+default: judge
+agents:
+  judge:
+    description: Grades an agent's work against a rubric.
+    instruction: You grade the work of another agent against a rubric. Answer PASS or FAIL on the first line, then say why in one line. Judge only by the rubric.
+    tools: []
+`;
+
+/**
+ * A model grades the trial (`judge: {rubric, model?}`): an `adk run` of a team with no tools, told
+ * the task, the rubric, the agent's final answer and the files the trial left, answering PASS or
+ * FAIL first. Its cost is the judge's, apart from the agent's.
+ */
+async function judge(task: EvalTask, v: Extract<NonNullable<EvalTask['verifier']>, { kind: 'judge' }>, ws: string, answer: string, outDir: string, name: string, signal: AbortSignal): Promise<{ passed: boolean; reward: number; note?: string | undefined; judgeCostUsd: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'adk-eval-judge-'));
+  try {
+    writeFileSync(join(dir, 'agents.yaml'), JUDGE_TEAM);
+    const files = listFiles(ws).slice(0, 200);
+    const prompt = [
+      '# Task the agent was given',
+      task.instruction.trim(),
+      '# Rubric',
+      v.rubric.trim(),
+      "# The agent's final answer",
+      answer.trim() || '(none)',
+      '# Files in its workspace afterwards',
+      files.length ? files.join('\n') : '(none)',
+    ].join('\n\n');
+    const traj = join(outDir, 'trajectories', 'judge', `${name}.json`);
+    mkdirSync(join(outDir, 'trajectories', 'judge'), { recursive: true });
+    const args = [process.argv[1]!, 'run', '--json', '--agents', join(dir, 'agents.yaml'), '--trajectory', traj, ...(v.model ? ['--model', v.model] : []), '--', prompt];
+    const out = await child(process.execPath, args, dir, task.verifierTimeoutSec * 1000, signal);
+    const done = out.stdout.split('\n').flatMap((l) => {
+      try {
+        const e = JSON.parse(l) as Record<string, unknown>;
+        return e.type === 'done' ? [e] : [];
+      } catch {
+        return [];
+      }
+    })[0];
+    const cost = trajectoryMetrics(traj).costUsd ?? 0;
+    const text = typeof done?.output === 'string' ? done.output.trim() : '';
+    const passed = /^\W*PASS\b/i.test(text);
+    return { passed, reward: passed ? 1 : 0, judgeCostUsd: cost, ...(passed ? {} : { note: `the judge: ${text.split('\n').slice(0, 2).join(' ').slice(0, 300) || lastLine(out.stderr) || 'no verdict'}` }) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function listFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+    if (e.name === '.git' || e.name === 'node_modules' || e.name === VERIFY_DIR) continue;
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...listFiles(root, p));
+    else out.push(p);
+  }
+  return out.sort();
 }
 
 /** A command in the shell's sandbox, in the trial's workspace (the workspace's code: never on the host). */
