@@ -57,4 +57,17 @@ describe('per-agent permissions in an agents file', () => {
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toMatch(/agents\.yaml:9:\d+/);
   });
+
+  it("rules on an agent named like an inner agent (plan_execute's executor) are refused: they would reach that one too", async () => {
+    const home = tempHome();
+    const ws = tempDir('adk-agent-perms-');
+    const file = writeAgentsFile(
+      ws,
+      `version: 1\ndefault: executor\nagents:\n  executor:\n    description: Writes.\n    instruction: Write.\n    tools: [write_file]\n    allow: [write_file]\n  planned:\n    type: plan_execute\n    description: Plans.\n    executor: { tools: [write_file] }\n`,
+    );
+    trustAgentsFile(home, file);
+    const r = await runCli(['run', 'go'], { env: serverEnv(server(), 'sk-perm-test', home), cwd: ws });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("agent 'executor' sets permission_mode/allow/deny");
+  });
 });

@@ -42,6 +42,12 @@ describe('adk eval', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/task\.toml:3:\d+: /);
     expect(r.stdout).toContain('tests/test.sh is missing');
+    // A task's name is its own text: shown inert, never as an escape sequence.
+    mkdirSync(join(bad, 'titled'));
+    writeFileSync(join(bad, 'titled', 'eval.yaml'), 'name: "x\\e]0;pwned\\a"\ninstruction: Do it.\nexpect: done\n');
+    const named = await runCli(['eval', 'check', join(bad, 'titled')]);
+    expect(named.stdout).not.toContain('\u001b');
+    expect(named.stdout).toContain('␛]0;pwned␇');
   });
 
   it('the oracle agent scores 100% on the sample suite, two trials at once', async () => {

@@ -54,8 +54,8 @@ function check(paths: string[]): number {
   for (const t of tasks) {
     if (t.problems.length) {
       bad++;
-      write(`✗ ${t.name}\n${t.problems.map((p) => `    ${sanitizeText(p)}\n`).join('')}`);
-    } else write(`✓ ${t.name} (${t.format}${t.needsDocker ? ', needs docker' : ''}; agent ${t.agentTimeoutSec} s, verifier ${t.verifierTimeoutSec} s${t.solution ? ', has a solution' : ''})\n`);
+      write(`✗ ${sanitizeText(t.name)}\n${t.problems.map((p) => `    ${sanitizeText(p)}\n`).join('')}`);
+    } else write(`✓ ${sanitizeText(t.name)} (${t.format}${t.needsDocker ? ', needs docker' : ''}; agent ${t.agentTimeoutSec} s, verifier ${t.verifierTimeoutSec} s${t.solution ? ', has a solution' : ''})\n`);
   }
   write(`${tasks.length - bad} of ${tasks.length} tasks valid\n`);
   return bad ? ExitCode.usage : ExitCode.ok;
@@ -99,7 +99,7 @@ async function run(paths: string[], opts: EvalOptions): Promise<number> {
   }
   const order = (r: TrialResult) => [configs.findIndex((c) => c.name === r.config), tasks.findIndex((t) => t.name === r.task), r.trial];
   results.sort((a, b) => order(a).reduce((d, x, i) => d || x - order(b)[i]!, 0));
-  const report = summarize(configs, tasks.map((t) => t.name), trials, results, startedAt);
+  const report = { ...summarize(configs, tasks.map((t) => t.name), trials, results, startedAt), ...(abort.signal.aborted ? { interrupted: true } : {}) };
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(outDir, 'report.html'), htmlReport(report));
   write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(report));
@@ -180,7 +180,7 @@ class Progress {
     const secs = Math.round((Date.now() - this.start) / 1000);
     const clock = `${String(Math.floor(secs / 60)).padStart(2, '0')}:${String(secs % 60).padStart(2, '0')}`;
     const line = `[${this.passed + this.failed}/${this.total}] ✓ ${this.passed} ✗ ${this.failed} · $${this.cost.toFixed(2)} · ${clock}`;
-    say(this.tty ? `\r${line}` : `${line}  ${r.status === 'passed' ? '✓' : r.status === 'skipped' ? '–' : '✗'} ${r.task} #${r.trial} (${r.config})\n`);
+    say(this.tty ? `\r${line}` : `${line}  ${r.status === 'passed' ? '✓' : r.status === 'skipped' ? '–' : '✗'} ${sanitizeText(r.task)} #${r.trial} (${sanitizeText(r.config)})\n`);
   }
 
   end(): void {

@@ -1,5 +1,6 @@
 import type { EvalConfig, TrialResult } from './trial.js';
 import { mean, median, pairedBootstrap, passAtK } from './stats.js';
+import { sanitizeText } from '../../ui/text/sanitize.js';
 
 /** What results.json holds (schema `adk-eval/1`, docs/eval.md). */
 export interface EvalResults {
@@ -14,6 +15,8 @@ export interface EvalResults {
   summary: Record<string, ConfigSummary>;
   /** Each configuration against the first, on the tasks both ran. */
   comparisons: Comparison[];
+  /** Ctrl-C stopped the run: trials it cut short are skipped (`interrupted`), the rest never ran. */
+  interrupted?: boolean | undefined;
 }
 
 export interface ConfigSummary {
@@ -104,12 +107,22 @@ export function summarize(configs: readonly EvalConfig[], tasks: readonly string
   };
 }
 
-const pct = (x: number) => (Number.isNaN(x) ? '—' : `${(x * 100).toFixed(0)}%`);
-const usd = (x: number) => (Number.isNaN(x) ? '—' : `$${x.toFixed(x < 1 ? 4 : 2)}`);
-const num = (x: number) => (Number.isNaN(x) ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+// NaN (nothing ran) is saved as null in results.json: both read as "—".
+const none = (x: number | null) => x === null || Number.isNaN(x);
+const pct = (x: number | null) => (none(x) ? '—' : `${(x! * 100).toFixed(0)}%`);
+const usd = (x: number | null) => (none(x) ? '—' : `$${x!.toFixed(x! < 1 ? 4 : 2)}`);
+const num = (x: number | null) => (none(x) ? '—' : x! >= 100 ? x!.toFixed(0) : x!.toFixed(1));
 
-/** The terminal summary: one row per configuration, the tasks each failed, and the comparisons. */
+/**
+ * The terminal summary: one row per configuration, the tasks each failed, and the comparisons.
+ * Task names, notes (a verifier's or a judge's words) and configuration names are the tasks' text:
+ * shown through the sanitiser, as everything else adk prints.
+ */
 export function formatSummary(r: EvalResults): string {
+  return sanitizeText(rawSummary(r));
+}
+
+function rawSummary(r: EvalResults): string {
   const k = r.trials > 1;
   const head = ['config', 'passed', 'pass@1', ...(k ? [`pass@${r.trials}`] : []), 'mean cost', 'tokens in/out', 'model calls', 'tool calls', 'time'];
   const rows = r.configs.map((c) => {
@@ -126,7 +139,7 @@ export function formatSummary(r: EvalResults): string {
     for (const f of failed) out.push(`  ${f.status === 'skipped' ? '–' : '✗'} ${f.task} #${f.trial} ${f.failure ?? ''}${f.note ? `: ${f.note}` : ''}`);
   }
   for (const cmp of r.comparisons) {
-    const sign = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}`;
+    const sign = (x: number | null) => (none(x) ? '—' : `${x! >= 0 ? '+' : ''}${(x! * 100).toFixed(0)}`);
     out.push('', `${cmp.config} vs ${cmp.baseline}: ${sign(cmp.difference)} points of pass rate (95% interval ${sign(cmp.low)} to ${sign(cmp.high)})${cmp.withinNoise ? ' — within noise: these trials cannot tell them apart' : ''}`);
   }
   return `${out.join('\n')}\n`;

@@ -52,6 +52,13 @@ export function findTasks(paths: readonly string[]): EvalTask[] {
       for (const t of inner) out.push(loadTask(t));
     }
   }
+  // Names key the results and the trajectories: two tasks of one name would overwrite each other.
+  const seen = new Map<string, number>();
+  for (const t of out) {
+    const n = (seen.get(t.name) ?? 0) + 1;
+    seen.set(t.name, n);
+    if (n > 1) t.name = `${t.name}-${n}`;
+  }
   return out;
 }
 

@@ -17,7 +17,7 @@ export interface EvalConfig {
 }
 
 /** Why a trial did not pass. */
-export type FailureKind = 'verifier_failed' | 'budget' | 'timeout' | 'error' | 'refused' | 'needs_docker' | 'invalid_task';
+export type FailureKind = 'verifier_failed' | 'budget' | 'timeout' | 'error' | 'refused' | 'needs_docker' | 'invalid_task' | 'interrupted';
 
 /** One trial of one task under one configuration: what results.json holds per trial. */
 export interface TrialResult {
@@ -61,6 +61,8 @@ export async function runTrial(task: EvalTask, config: EvalConfig, trial: number
   try {
     if (task.workspace) cpSync(task.workspace, ws, { recursive: true });
     const ran = config.oracle ? await runOracle(task, ws, signal) : await runAgent(task, config, ws, trial, outDir, signal);
+    // Ctrl-C: the trial did not finish; it is not a failure of the configuration.
+    if (signal.aborted) return { ...base, ...ran.metrics, failure: 'interrupted', note: 'the eval was interrupted', wallMs: Date.now() - started };
     const result: TrialResult = { ...base, ...ran.metrics, status: 'failed' };
     if (ran.failure) return { ...result, failure: ran.failure, note: ran.note, wallMs: Date.now() - started };
     const verdict: { passed: boolean; reward: number; note?: string | undefined; judgeCostUsd?: number | undefined } = task.verifier?.kind === 'judge' ? await judge(task, task.verifier, ws, ran.answer ?? '', outDir, `${safe(task.name)}.${config.name}.${trial}`, signal) : await verify(task, ws, ran.answer ?? '', signal);
@@ -134,7 +136,8 @@ async function runAgent(task: EvalTask, config: EvalConfig, ws: string, trial: n
   const metrics: Partial<TrialResult> = { ...trajectoryMetrics(join(outDir, rel)), ...(existsSync(join(outDir, rel)) ? { trajectory: rel } : {}), ...(typeof done?.sessionId === 'string' ? { sessionId: done.sessionId } : {}) };
   if (out.timedOut) return { failure: 'timeout', note: `the agent ran past ${task.agentTimeoutSec} s`, metrics };
   if (!done) return { failure: 'error', note: lastLine(out.stderr) || `adk run exited ${out.code} without finishing`, metrics };
-  if (done.status === 'incomplete' && done.reason === 'budget') return { failure: 'budget', note: lastLine(out.stderr), metrics };
+  // The task's time limit is the run's --max-time: reaching it is a timeout, not a budget of the configuration's.
+  if (done.status === 'incomplete' && done.reason === 'budget') return { failure: /max_time/.test(out.stderr) ? 'timeout' : 'budget', note: lastLine(out.stderr), metrics };
   if (done.status === 'incomplete' && done.reason === 'approval_needed') return { failure: 'refused', note: lastLine(out.stderr), metrics };
   if (done.status !== 'completed') return { failure: 'error', note: lastLine(out.stderr) || `the run ended ${String(done.status)}`, metrics };
   return { answer: typeof done.output === 'string' ? done.output : '', metrics };
@@ -251,17 +254,26 @@ async function sandboxed(command: string, ws: string, timeoutSec: number, signal
 }
 
 function child(cmd: string, args: string[], cwd: string, timeoutMs: number, signal: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+  if (signal.aborted) return Promise.resolve({ code: null, stdout: '', stderr: '', timedOut: false });
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: the terminal's Ctrl-C reaches adk eval alone, which then asks the run to stop once.
+    const p = spawn(cmd, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const group = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-p.pid!, sig);
+      } catch {
+        // already gone
+      }
+    };
     let stdout = '';
     let stderr = '';
     let timedOut = false;
     p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8_000)));
-    const stop = () => p.kill('SIGINT');
+    const stop = () => group('SIGINT');
     const timer = setTimeout(() => {
       timedOut = true;
-      p.kill('SIGKILL');
+      group('SIGKILL');
     }, timeoutMs);
     signal.addEventListener('abort', stop, { once: true });
     p.on('close', (code) => {

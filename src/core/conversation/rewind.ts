@@ -9,14 +9,14 @@ import type { Conversation } from './conversation.js';
  * next request carries nothing of what was cut. A context start past the cut (a `/clear` or a
  * summary that stands for cut messages) is dropped too: the context is the messages that remain.
  */
-export async function rewindConversation(conv: Conversation, count: number): Promise<void> {
+export async function rewindConversation(conv: Conversation, count: number, opts: { /** Keep the record's turn id: a queued turn that rewinds first (a LangGraph branch) is then still seen as not yet started if its worker dies before the turn saves. */ keepTurnId?: boolean } = {}): Promise<void> {
   if (conv.lease.signal.aborted) throw new Error(`session ${conv.id} was taken over by another process; it was not rewound`);
   const r = conv.record;
   const checkpoint = r.checkpointId;
   r.pendingTurn = undefined;
   r.checkpointId = undefined;
   r.pendingInterrupts = [];
-  r.turnId = undefined;
+  if (!opts.keepTurnId) r.turnId = undefined;
   r.todos = undefined;
   if (r.status === 'active' || r.status === 'interrupted') r.status = 'completed';
   if ((r.contextStart ?? 0) > count) {

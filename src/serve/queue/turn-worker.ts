@@ -149,7 +149,7 @@ export async function startTurnWorker(o: TurnWorkerOptions): Promise<RunningWork
           async (signal) => {
             if ('content' in step) {
               // A branch (LangGraph edit/regenerate) is cut once: a worker taking the turn over finds it cut already.
-              if (step.rewindTo !== undefined && state === 'new') await rewindConversation(conv, step.rewindTo);
+              if (step.rewindTo !== undefined && state === 'new') await rewindConversation(conv, step.rewindTo, { keepTurnId: true });
               return conv.startTurn({ text: step.content, parts: step.parts }, signal, undefined, turn);
             }
             for (const tool of step.grants ?? []) await conv.grant(tool);

@@ -199,13 +199,14 @@ export class AdkOAuthProvider implements OAuthClientProvider {
   private async clientForgotten(): Promise<boolean> {
     const client = this.record().client;
     const endpoint = this.record().discovery?.authorizationServerMetadata?.token_endpoint;
-    if (!client || /^https:\/\//i.test(client.client_id) || !endpoint) return false;
+    // A client with a secret would need it to be told apart (an unauthenticated request is invalid_client either way).
+    if (!client || /^https:\/\//i.test(client.client_id) || client.client_secret || !endpoint) return false;
     const fetchFn = mcpFetch(new URL(this.serverUrl), parseAllowHosts(this.env.ADK_FETCH_ALLOW_HOSTS));
     const body = new URLSearchParams({ grant_type: 'authorization_code', code: `adk-client-check-${randomBytes(8).toString('hex')}`, redirect_uri: this.redirectUrl, client_id: client.client_id, code_verifier: randomBytes(32).toString('base64url') });
     try {
       const res = await fetchFn(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
       const answer = (await res.json().catch(() => ({}))) as { error?: unknown };
-      return answer.error === 'invalid_client' || answer.error === 'unauthorized_client';
+      return answer.error === 'invalid_client';
     } catch {
       return false; // unreachable: the login goes on and says what happens
     }

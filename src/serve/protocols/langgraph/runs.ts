@@ -153,7 +153,8 @@ export class LangGraphRuns {
   async enqueue(thread: ThreadRecord, assistant: string, body: RunRequest): Promise<RunRecord | undefined> {
     const live = await this.session(thread, assistant);
     if (!(await live.busy()) && !this.tail.has(thread.thread_id)) return undefined;
-    if (body.command?.resume === undefined) humanOf(body); // refused now, not when its turn comes
+    // Refused now, not when its turn comes (a regenerate, with a checkpoint and no input, has its message in the thread).
+    if (body.command?.resume === undefined && !(body.checkpoint?.checkpoint_id ?? body.checkpoint_id)) humanOf(body);
     const run = await this.records.putRun({ ...newRun(thread, assistant, body, new Date().toISOString()), status: 'pending' });
     const before = this.tail.get(thread.thread_id) ?? Promise.resolve();
     const finished = before
@@ -243,6 +244,9 @@ function branchPoint(thread: string, view: SessionView, body: RunRequest): { at:
   const from = view.count - view.values.messages.length;
   if (count === undefined || count > view.count) throw new LgError(404, `thread ${thread} has no checkpoint ${id}`);
   if (count < from) throw new LgError(400, `checkpoint ${id} lies before the messages the thread keeps (its start was summarised or cleared)`);
+  // A stopped turn's messages are not saved yet: a branch inside it would lose the turn and its checkpoint.
+  const saved = from + view.record.messages.length;
+  if (count > saved) throw new LgError(409, `checkpoint ${id} is inside the thread's stopped turn: answer its interrupts with command: {resume: …} first`);
   if (humanText(body.input) !== undefined) return count === view.count ? undefined : { at: count };
   const last = view.values.messages[count - from - 1];
   const again = last?.type === 'human' ? humanText({ messages: [last] }) : undefined;
