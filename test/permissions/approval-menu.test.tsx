@@ -9,6 +9,7 @@ import { KEY, plain, tick, type } from '../ui/helpers.js';
 // with the keys shown (item 9: "Enter, 1 and ↓ do nothing at an approval, with no hint").
 afterEach(() => cleanup());
 
+/** The menu, rendered; keys are typed once its input handler is attached (an effect: under a loaded CI a key sent at once was lost). */
 function menu(command = 'npm test -- --watch') {
   const onDecision = vi.fn<(c: ApprovalChoice) => void>();
   const r = render(<ApprovalPrompt tool="shell" arguments={{ command }} width={90} onDecision={onDecision} />);
@@ -29,12 +30,14 @@ describe('approval menu', () => {
 
   it('Enter takes the highlighted choice: 1 at first', async () => {
     const { r, onDecision } = menu();
+    await tick();
     await type(r.stdin, KEY.enter);
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true });
   });
 
   it('↓ then Enter is choice 2: approved, with the rule to remember', async () => {
     const { r, onDecision } = menu();
+    await tick();
     await type(r.stdin, KEY.down);
     expect(plain(r.lastFrame())).toContain("❯ 2. Yes, and don't ask again");
     await type(r.stdin, KEY.enter);
@@ -43,17 +46,20 @@ describe('approval menu', () => {
 
   it('↓↓↑ moves back; 1 and 2 choose at once', async () => {
     const { r, onDecision } = menu();
+    await tick();
     await type(r.stdin, KEY.down, KEY.down, KEY.up);
     expect(plain(r.lastFrame())).toContain('❯ 2.');
     await type(r.stdin, '2');
     expect(onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true, remember: true });
     const second = menu();
+    await tick();
     await type(second.r.stdin, '1');
     expect(second.onDecision).toHaveBeenCalledExactlyOnceWith({ approved: true });
   });
 
   it('3 asks what to do instead; the text goes with the rejection', async () => {
     const { r, onDecision } = menu();
+    await tick();
     await type(r.stdin, '3');
     expect(plain(r.lastFrame())).toContain('What should the model do instead?');
     r.stdin.write('use pnpm');
@@ -64,6 +70,7 @@ describe('approval menu', () => {
 
   it('4 opens the argument editor', async () => {
     const { r } = menu();
+    await tick();
     await type(r.stdin, '4');
     expect(plain(r.lastFrame())).toContain('Edit the arguments');
   });
