@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { realPathOrSelf } from '../paths.js';
@@ -28,10 +28,14 @@ export function personalLaunch(entry: { env?: Record<string, string> | undefined
   return { cwd: personalLaunchDir(env), env: { ...entry.env, PATH: pathOutside(workspace, entry.env?.PATH ?? env.PATH) } };
 }
 
-/** PATH without what the workspace can write: relative entries (resolved where a program starts) and folders inside it. */
+/**
+ * PATH without what the workspace can write: relative entries (resolved where a program starts) and
+ * folders inside it, also one that does not exist yet behind a link into it (`~/current -> ~/proj`:
+ * `~/current/node_modules/.bin` is the workspace's to create), judged by its nearest existing folder.
+ */
 export function pathOutside(workspace: string, pathVar: string | undefined): string {
   const root = realPathOrSelf(workspace);
-  const inside = (p: string) => [p, realPathOrSelf(p)].some((x) => x === root || x.startsWith(`${root}/`));
+  const inside = (p: string) => [p, realPathOrSelf(p), realThroughAncestor(p)].some((x) => x === root || x.startsWith(`${root}/`));
   return (pathVar ?? '')
     .split(delimiter)
     .filter((p) => p && isAbsolute(p) && !inside(resolve(p)))
@@ -50,4 +54,18 @@ export function checkPersonalCommand(command: string | undefined, name: string, 
     `${whose} MCP server '${name}' names the relative command '${command}': ${whose} servers start outside the opened folder (its code must not run unasked); give an absolute path, or a program on PATH`,
     ExitCode.usage,
   );
+}
+
+/** The real path of `p` by its nearest existing ancestor (what it would be once created). */
+function realThroughAncestor(p: string): string {
+  let rest = '';
+  let at = resolve(p);
+  while (!existsSync(at)) {
+    const parent = dirname(at);
+    if (parent === at) return p;
+    rest = rest ? `${basename(at)}/${rest}` : basename(at);
+    at = parent;
+  }
+  const real = realPathOrSelf(at);
+  return rest ? join(real, rest) : real;
 }
