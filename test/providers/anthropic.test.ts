@@ -50,6 +50,28 @@ describe('native Anthropic', () => {
     ]);
   });
 
+  // Issue 43, item 7: Anthropic's own tools (web search) arrive as `server_tool_use` and
+  // `web_search_tool_result` blocks (a recorded stream, trimmed). adk dropped them: not shown, and
+  // not sent back. Now they are shown as the model's own work and go back as they came; never run here.
+  it('a server-side web search (recorded stream) is shown and sent back, never run as an adk tool', async () => {
+    const { recorded } = await import('../support/replay-server.js');
+    const events = recorded('anthropic-web-search-tool.1.trimmed.chunks.txt').map((e) => [String(e.type), e] as [string, unknown]);
+    server.enqueue({ events }, { text: 'Glad to help.' });
+    const model = claude();
+    const r = await replay(model, 'What is the tech news today?');
+    expect(r.errors).toEqual([]);
+    expect(r.runs).toEqual([]);
+    const answer = r.messages.find((m) => m.role === 'assistant')!;
+    expect(answer.content).toMatch(/^\n\nThe main tech story today .* retail expansion\.$/s);
+    expect(answer.reasoningContent).toContain('[web_search ran on Anthropic\'s side] {"query":"tech news today September 26 2025"}');
+    expect(answer.reasoningContent).toContain('The Latest AI News and AI Breakthroughs that Matter Most');
+    const { toAnthropicRequest } = await import('../../src/core/models/anthropic-convert.js');
+    const next = toAnthropicRequest([{ role: 'user', content: 'news?' }, answer, { role: 'user', content: 'thanks' }]);
+    const blocks = (next.messages[1]!.content as Array<Record<string, unknown>>).map((b) => b.type);
+    expect(blocks).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect((next.messages[1]!.content as Array<Record<string, any>>)[0]).toEqual({ type: 'server_tool_use', id: 'srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k', name: 'web_search', input: { query: 'tech news today September 26 2025' } });
+  });
+
   it('prompt caching: the system prompt and the end of the history carry cache breakpoints', async () => {
     server.enqueue({ toolCalls: [{ id: 'toolu_1', name: 'current_time', input: {} }] }, { text: 'done' });
     const runs: unknown[] = [];

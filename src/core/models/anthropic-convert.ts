@@ -11,6 +11,10 @@ export interface AnthropicMessageParam {
 }
 
 const CACHE = { type: 'ephemeral' } as const;
+/** providerItems of an Anthropic turn: the calls Anthropic ran itself (web search, code execution) and their results, sent back as they came. */
+export const ANTHROPIC_PROVIDER = 'anthropic';
+/** A block Anthropic's own tools made: `server_tool_use`, and results such as `web_search_tool_result`. */
+const isServerBlock = (type: unknown) => type === 'server_tool_use' || (typeof type === 'string' && type !== 'tool_result' && type.endsWith('_tool_result'));
 const TOOL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -44,6 +48,7 @@ export function toAnthropicRequest(messages: Message[]): { system?: Block[]; mes
       case 'assistant': {
         const blocks: Block[] = [];
         for (const b of m.thinkingBlocks ?? []) blocks.push({ ...b });
+        for (const p of m.providerItems ?? []) if (p.provider === ANTHROPIC_PROVIDER && p.data.block) blocks.push(p.data.block as Block);
         if (m.content.trim()) blocks.push({ type: 'text', text: m.content });
         for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.function.name, input: parseInput(c.function.arguments) });
         // Thinking alone is not a turn the API accepts back.
@@ -114,6 +119,11 @@ export function fromAnthropicMessage(body: { content?: Block[]; stop_reason?: un
       (msg.thinkingBlocks ??= []).push({ type: 'thinking', thinking: String(b.thinking ?? ''), signature: String(b.signature ?? '') });
     } else if (b.type === 'redacted_thinking') (msg.thinkingBlocks ??= []).push({ type: 'redacted_thinking', data: String(b.data ?? '') });
     else if (b.type === 'tool_use') calls.push({ id: String(b.id ?? ''), index: calls.length, function: { name: String(b.name ?? ''), arguments: JSON.stringify(b.input ?? {}) } });
+    else if (isServerBlock(b.type)) {
+      const c = serverBlockChunk(b, '');
+      (msg.providerItems ??= []).push(...(c.providerItems ?? []));
+      msg.reasoningContent = (msg.reasoningContent ?? '') + (c.reasoningContent ?? '');
+    }
   }
   if (calls.length) msg.toolCalls = calls;
   const usage = usageOf(body.usage);
@@ -128,7 +138,7 @@ export function fromAnthropicMessage(body: { content?: Block[]; stop_reason?: un
  * deltas) and handed over when they stop, so they can go back verbatim in the next request.
  */
 export class AnthropicStreamDecoder {
-  private readonly blocks = new Map<number, { type: string; callIndex?: number; thinking?: string; signature?: string; data?: string }>();
+  private readonly blocks = new Map<number, { type: string; callIndex?: number; thinking?: string; signature?: string; data?: string; server?: Block; input?: string }>();
   private calls = 0;
   private inputUsage?: Record<string, unknown> | undefined;
   finished = false;
@@ -156,6 +166,11 @@ export class AnthropicStreamDecoder {
           this.blocks.set(index, { type: 'redacted_thinking', data: String(b.data ?? '') });
           return undefined;
         }
+        // A call Anthropic runs itself and its result: kept whole for the next request, shown, never run here.
+        if (isServerBlock(b.type)) {
+          this.blocks.set(index, { type: String(b.type), server: { ...b }, input: '' });
+          return undefined;
+        }
         this.blocks.set(index, { type: String(b.type) });
         return b.type === 'text' && b.text ? { content: String(b.text) } : undefined;
       }
@@ -163,6 +178,10 @@ export class AnthropicStreamDecoder {
         const block = this.blocks.get(Number(ev.index));
         const d = (ev.delta ?? {}) as Block;
         if (d.type === 'text_delta') return d.text ? { content: String(d.text) } : undefined;
+        if (d.type === 'input_json_delta' && block?.server) {
+          block.input = (block.input ?? '') + String(d.partial_json ?? '');
+          return undefined;
+        }
         if (d.type === 'input_json_delta' && block?.callIndex !== undefined) {
           return d.partial_json ? { toolCalls: [{ index: block.callIndex, function: { arguments: String(d.partial_json) } }] } : undefined;
         }
@@ -177,6 +196,7 @@ export class AnthropicStreamDecoder {
         const block = this.blocks.get(Number(ev.index));
         if (block?.type === 'thinking') return { thinkingBlocks: [{ type: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' }] };
         if (block?.type === 'redacted_thinking') return { thinkingBlocks: [{ type: 'redacted_thinking', data: block.data ?? '' }] };
+        if (block?.server) return serverBlockChunk(block.server, block.input ?? '');
         return undefined;
       }
       case 'message_delta': {
@@ -211,4 +231,21 @@ function parseInput(args: string): unknown {
 function toolId(id: string): string {
   if (TOOL_ID.test(id)) return id;
   return `toolu_${createHash('sha256').update(id).digest('hex').slice(0, 24)}`;
+}
+
+/** A whole server-side block: kept (providerItems) and shown as the model's own work (a thought). */
+function serverBlockChunk(b: Block, input: string): MessageChunk {
+  if (b.type === 'server_tool_use') {
+    let args: unknown = b.input ?? {};
+    try {
+      if (input.trim()) args = JSON.parse(input);
+    } catch {
+      // a cut-off input: kept as the block came
+    }
+    const block = { ...b, input: args };
+    return { providerItems: [{ provider: ANTHROPIC_PROVIDER, data: { block } }], reasoningContent: `\n[${String(b.name ?? 'server tool')} ran on Anthropic's side] ${JSON.stringify(args)}\n` };
+  }
+  const content = Array.isArray(b.content) ? (b.content as Block[]) : [];
+  const seen = content.map((r) => (typeof r.title === 'string' ? `${r.title}${typeof r.url === 'string' ? ` (${r.url})` : ''}` : typeof r.type === 'string' ? r.type : '')).filter(Boolean);
+  return { providerItems: [{ provider: ANTHROPIC_PROVIDER, data: { block: b } }], reasoningContent: `[${String(b.type)}] ${seen.join('; ') || '(no results)'}\n` };
 }
