@@ -100,13 +100,40 @@ describe('the packed package in a fresh strict TypeScript project', () => {
     console.log(`pack ${timings.pack} ms, install ${timings.install} ms (zod ${zod.version})`);
   });
 
-  it('every README example type-checks (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off) in under 20 s', async () => {
+  it('every README example type-checks (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off)', async () => {
     expect(examples.filter((e) => e.file.endsWith('.ts')).length).toBeGreaterThanOrEqual(5);
     const tsc = join(app, 'node_modules/typescript/bin/tsc');
     const r = await timed('tsc', () => run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true })));
     expect((r as { failed?: boolean }).failed ? r.stdout : '').toBe('');
+    // The time is logged, not asserted: a timed assertion fails under load (standards: timings are bench's).
     console.log(`tsc ${timings.tsc} ms for ${examples.length} examples`);
-    expect(timings.tsc).toBeLessThan(20_000);
+  }, 60_000);
+
+  // Issue 43 item 10: adk/mcp's declarations named @modelcontextprotocol/client, an optional peer, so
+  // a project without it failed to type-check (or, under skipLibCheck, got `any`).
+  it('every entry’s declarations type-check with no optional peer installed (import and require, skipLibCheck off)', async () => {
+    const subpaths = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+      .filter((k) => k !== './package.json')
+      .map((k) => `adk${k.slice(1)}`);
+    expect(subpaths).toContain('adk/mcp');
+    writeFileSync(join(app, 'entries-esm.mts'), subpaths.map((s, i) => `import * as m${i} from '${s}';\nexport { m${i} };`).join('\n') + '\n');
+    writeFileSync(join(app, 'entries-cjs.cts'), subpaths.map((s, i) => `import m${i} = require('${s}');\nexport { m${i} };`).join('\n') + '\n');
+    writeFileSync(join(app, 'entries-use.mts'), `import { McpServerPool, type McpPoolOptions } from 'adk/mcp';
+const options: McpPoolOptions = { callTimeoutMs: 1000, authProvider: () => undefined };
+// @ts-expect-error: a pool's servers are configurations, not strings
+new McpServerPool({ a: 'npx server' }, options);
+export const pool = new McpServerPool({ files: { command: 'node', args: ['server.js'], prefix: false } }, options);
+`);
+    writeFileSync(
+      join(app, 'tsconfig.entries.json'),
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true }, include: ['entries-esm.mts', 'entries-cjs.cts', 'entries-use.mts'] }),
+    );
+    for (const peer of ['@modelcontextprotocol/client', '@a2a-js/sdk', '@anthropic-ai/sdk', '@google/genai', '@aws-sdk/client-bedrock-runtime', '@opentelemetry/api']) {
+      expect(existsSync(join(app, 'node_modules', peer)), peer).toBe(false);
+    }
+    const tsc = join(app, 'node_modules/typescript/bin/tsc');
+    const r = await run(process.execPath, [tsc, '-p', 'tsconfig.entries.json'], { cwd: app }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+    expect((r as { failed?: boolean }).failed ? r.stdout : '').toBe('');
   }, 60_000);
 
   it('each example runs against the server (ESM and require); tool schemas keep .describe() and .int()', async () => {

@@ -5,67 +5,15 @@ import path from 'node:path';
 import { stdioTransport } from './mcp-read-buffer.js';
 import { mcpFetch } from './mcp-http-fetch.js';
 import { isMcpLoginRequired, McpLoginRequiredError } from './mcp-oauth/login-required.js';
-import type { AllowEntry } from './net/address-policy.js';
+import type { McpConnectionHooks, McpProgram, McpServerConfig, McpServerState } from './mcp-config.js';
 
-/**
- * One `mcp_servers:` entry of agents.yaml: a program adk starts (`command`, stdio) or a remote
- * server (`url`: streamable HTTP, or legacy HTTP+SSE); times are in milliseconds.
- */
-export interface McpServerConfig {
-  command?: string | undefined;
-  args?: string[] | undefined;
-  /** Added to a minimal inherited environment (HOME, PATH, …). */
-  env?: Record<string, string> | undefined;
-  /** Working folder of the server process. */
-  cwd?: string | undefined;
-  url?: string | undefined;
-  /** `http` (default: streamable HTTP, falling back to SSE for servers that predate it) or `sse`. */
-  transport?: 'http' | 'sse' | undefined;
-  /** Sent with every request to a remote server (`${VAR}` values are expanded when the file is read). */
-  headers?: Record<string, string> | undefined;
-  /** Per-call timeout for this server's tools. */
-  timeoutMs?: number | undefined;
-  /**
-   * Tools are offered as `mcp__<server>__<tool>` (Claude Code's names), so no two servers and no
-   * built-in ever share a name; `false` offers the server's own names where nothing else has them.
-   */
-  prefix?: boolean | undefined;
-  /** Which of the server's tools are offered, by the server's own names (exclude wins). */
-  tools?: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
-  /**
-   * The person marks the server read-only: its tools run in plan mode. A server's own
-   * `readOnlyHint` is its word, not the person's, and never counts.
-   */
-  readOnly?: boolean | undefined;
-  /** `off`: the program runs on the host (the person's own servers; in an agents file, a trust power). */
-  sandbox?: 'off' | undefined;
-}
+export type { McpConnectionHooks, McpOAuthClientProvider, McpProgram, McpServerConfig, McpServerState } from './mcp-config.js';
 
-/** A local server's program as it would start on the host. */
-export interface McpProgram {
-  command: string;
-  args: string[];
-  cwd?: string | undefined;
-  /** Variables added to the SDK's inherited few (default: the entry's `env`). */
-  env?: Record<string, string> | undefined;
-}
-
-/** What a connection asks of whoever runs it: logins, network rules, and the person (elicitation). */
-export interface McpConnectionHooks {
-  /** The OAuth client for a remote server (`adk mcp login` keeps its tokens); undefined: no OAuth. */
-  authProvider?: ((server: string, url: string) => OAuthClientProvider | undefined) | undefined;
-  /** Hosts a remote server may resolve to besides public addresses (ADK_FETCH_ALLOW_HOSTS). */
-  allowHosts?: readonly AllowEntry[] | undefined;
-  /** The server's tool, prompt or resource list changed. */
-  onListChanged?: ((server: string, what: 'tools' | 'prompts' | 'resources') => void) | undefined;
+/** What the connection itself is given besides the public hooks: the pool's elicitation handler. */
+export interface McpConnectionInternals extends McpConnectionHooks {
   /** The server asks the person something (elicitation) while one of its tools runs. */
   onElicitation?: ((server: string, request: ElicitRequest['params']) => Promise<ElicitResult>) | undefined;
-  /** How a local server's program is started instead (inside the sandbox); undefined: as it is. */
-  sandbox?: ((server: string, config: McpServerConfig, program: McpProgram) => Promise<McpProgram | undefined>) | undefined;
 }
-
-/** Life of a server connection: not started yet, starting, ready for calls, or stopped (exited, failed or closed). */
-export type McpServerState = 'idle' | 'starting' | 'ready' | 'stopped';
 
 const STDERR_TAIL_CHARS = 2_000;
 /**
@@ -91,7 +39,7 @@ export class McpConnection {
     private readonly startTimeoutMs: number,
     /** What changed in the trusted code, asked before the process starts (a change refuses the start). */
     private readonly codeGuard?: () => Promise<string | undefined>,
-    private readonly hooks: McpConnectionHooks = {},
+    private readonly hooks: McpConnectionInternals = {},
   ) {}
 
   get pid(): number | undefined {
@@ -177,7 +125,8 @@ export class McpConnection {
     const target = new URL(url);
     const fetch = mcpFetch(target, this.hooks.allowHosts);
     const requestInit = { headers: { ...this.config.headers } };
-    const authProvider = this.hooks.authProvider?.(this.name, url);
+    // The hook's type names only what adk reads; the object is the SDK's own provider.
+    const authProvider = this.hooks.authProvider?.(this.name, url) as OAuthClientProvider | undefined;
     const opts = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
     const attempt = async (transport: Transport) => {
       this.client = this.newClient();

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { realOrSelf } from '../fs-checks.js';
-import type { McpProgram, McpServerConfig } from './mcp-connection.js';
+import type { McpProgram, McpServerConfig } from './mcp-config.js';
 import { sandboxStatus, type SandboxSpec } from './sandbox/bwrap.js';
 import { sandboxedLaunch } from './sandbox/sandboxed-launch.js';
 

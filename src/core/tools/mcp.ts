@@ -1,11 +1,12 @@
 import { cancelledBy } from '../errors.js';
-import type { McpConnection, McpConnectionHooks, McpServerConfig } from './mcp-connection.js';
+import type { McpConnection } from './mcp-connection.js';
+import type { McpConnectionHooks, McpServerConfig } from './mcp-config.js';
 import { isMcpToolNamed, mcpResultToOutput, mcpToolName, modelToolName, readResourceTool, wrapMcpTool } from './mcp-tool.js';
 import { McpElicitations } from './mcp-elicitation.js';
 import type { Tool, ToolContext, ToolOutput } from './tool.js';
 import type { ToolOutputEvent } from './builtin/tool-output.js';
 
-export type { McpServerConfig, McpServerState, McpConnectionHooks, McpProgram } from './mcp-connection.js';
+export type { McpServerConfig, McpServerState, McpConnectionHooks, McpProgram, McpOAuthClientProvider } from './mcp-config.js';
 
 /** Per-call timeout of MCP tools when neither the server nor the pool sets one, in milliseconds. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
