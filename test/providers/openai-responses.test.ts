@@ -110,6 +110,31 @@ describe('OpenAI Responses API', () => {
     expect(input5.at(-1)).toEqual({ role: 'user', content: 'Thanks' });
   });
 
+  // Issue 43, item 7: OpenAI's own tools (web search here; a recorded gpt-5-nano stream, trimmed) send
+  // `web_search_call` items between reasoning items. adk dropped them: nothing shown, and the next
+  // request sent reasoning items without the items that follow them. Now they are shown as the
+  // model's work and go back in their place; never run here.
+  it('a hosted web search (recorded stream) is shown and sent back in its place, never run as an adk tool', async () => {
+    const events = recorded('openai-web-search-tool.1.trimmed.chunks.txt');
+    server.enqueue(responsesSse(events), responsesSse(recorded('azure-text.1.chunks.txt')));
+    const runs: Array<{ args: any; callId: string }> = [];
+    const model = responsesModel({ model: 'gpt-5-nano' });
+    const { messages, errors } = await run(model, [calculator(runs)], 'What is in the Berlin news today?');
+    expect(errors).toEqual([]);
+    expect(runs).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+    const answer = messages.find((m) => m.role === 'assistant')!;
+    expect(answer.content).toMatch(/^Here’s what’s notable in Berlin today .*berlin-art-week-2025\)\)$/s);
+    expect(answer.reasoningContent).toContain(`[web_search ran on OpenAI's side] {"query":"Berlin news today"} (12 sources)`);
+    expect(answer.usage).toMatchObject({ promptTokens: 60093, cacheReadTokens: 34560, reasoningTokens: 3648 });
+
+    await model.generate(JSON.parse(JSON.stringify([{ role: 'user', content: 'news?' }, answer, { role: 'user', content: 'thanks' }])));
+    const input = server.requests[1]!.body.input as any[];
+    expect(input.map((x) => x.type ?? x.role)).toEqual(['user', 'reasoning', 'web_search_call', 'reasoning', 'web_search_call', 'assistant', 'user']);
+    const item = events.find((e) => e.type === 'response.output_item.done' && e.item.type === 'web_search_call')!.item;
+    expect(input[2]).toEqual(item);
+  });
+
   it('parallel function calls (two recorded call items in one response) both run and go back paired by call_id', async () => {
     const events = recorded('azure-tool-call.1.chunks.txt');
     const calls = events.filter((e) => e.type !== 'response.created' && e.type !== 'response.in_progress' && e.type !== 'response.completed');

@@ -2,6 +2,7 @@ import type { Message, MessageChunk, ProviderItem, Usage } from '../schema/messa
 import type { ToolInfo } from '../tools/tool-info.js';
 import { dataUrl, partFileName, type ContentPart } from '../schema/content-part.js';
 import type { ToolChoice } from './chat-model.js';
+import { hostedItemThought, isHostedItem } from './openai-responses-hosted.js';
 
 /** Marks the provider items this API wrote (encrypted reasoning, item ids), so other providers leave them alone. */
 export const RESPONSES_PROVIDER = 'openai-responses';
@@ -16,7 +17,7 @@ function responsesPart(p: ContentPart): Item {
 
 /**
  * Our conversation as Responses API input items. An assistant turn goes back as its reasoning items
- * (encrypted, as received), its text, then its function calls with their `call_id`s and item ids; tool
+ * (encrypted, as received) and OpenAI-run tool calls in their order, its text, then its function calls with their `call_id`s and item ids; tool
  * results become `function_call_output` items. `after` skips what a chained `previous_response_id`
  * already holds.
  */
@@ -36,7 +37,9 @@ export function toResponsesInput(messages: Message[], after = -1): Item[] {
         break;
       case 'assistant': {
         const own = ownItems(m);
-        for (const item of own) if (item.type === 'reasoning') out.push(item);
+        // Reasoning and OpenAI's own tool calls in the order they came: each reasoning item is
+        // followed by the item it led to, as the API requires.
+        for (const item of own) if (item.type === 'reasoning' || isHostedItem(item)) out.push(item);
         // gpt-5.3-codex and later read their messages' phase (commentary or final_answer) on later turns.
         const phase = [...own].reverse().find((x) => x.type === 'message_phase')?.phase;
         if (m.content) out.push({ role: 'assistant', content: m.content, ...(typeof phase === 'string' ? { phase } : {}) });
@@ -156,6 +159,9 @@ export class ResponsesStreamDecoder {
       const data: Item = { type: 'reasoning', id: item.id, summary: Array.isArray(item.summary) ? item.summary : [] };
       if (typeof item.encrypted_content === 'string') data.encrypted_content = item.encrypted_content;
       return { providerItems: [{ provider: RESPONSES_PROVIDER, data }] };
+    }
+    if (isHostedItem(item)) {
+      return { providerItems: [{ provider: RESPONSES_PROVIDER, data: item }], reasoningContent: hostedItemThought(item) };
     }
     if (item.type === 'function_call') {
       const call = this.calls.get(outputIndex);
