@@ -371,23 +371,15 @@ const SECRET_HEADER = /auth|token|key|secret|cookie|session|credential|passw/i;
 
 /**
  * The agents' own `permission_mode`/`allow`/`deny`, by the name their calls carry. A deep agent's
- * general-purpose sub-agent (same tools) carries its rules too. Names that inner agents also carry
- * (plan_execute's `executor`, `planner`, `replanner`; `general-purpose`) would hand the rules to
- * them as well: refused, with the fix.
+ * general-purpose sub-agent (same tools) carries its rules too. Names that would hand rules to
+ * another agent as well were refused when the file was checked (config/permission-refs.ts).
  */
 function agentPermissions(config: TeamConfig): Map<string, AgentPermissionRules> {
   const out = new Map<string, AgentPermissionRules>();
-  const types = new Set([...config.agents.values()].map((a) => a.type));
-  const inner = new Set([...(types.has('plan_execute') ? ['executor', 'planner', 'replanner'] : []), ...(types.has('deep') ? ['general-purpose'] : [])]);
-  const deepWithHelper = [...config.agents.values()].filter((a) => a.type === 'deep' && a.generalPurpose);
   for (const [name, a] of config.agents) {
     if ((a.type !== 'chat' && a.type !== 'deep') || !a.permissions) continue;
-    if (inner.has(name)) throw new CliError(`agent '${name}' sets permission_mode/allow/deny, but '${name}' is also the name of an agent inside another one (plan_execute's executor, planner or replanner, a deep agent's general-purpose): rename it`, ExitCode.usage);
     out.set(name, a.permissions);
-    if (a.type === 'deep' && a.generalPurpose) {
-      if (deepWithHelper.length > 1) throw new CliError(`deep agent '${name}' sets permission_mode/allow/deny, and its general-purpose sub-agent shares that name with another deep agent's: set general_purpose: false on it, or on the others`, ExitCode.usage);
-      out.set('general-purpose', a.permissions);
-    }
+    if (a.type === 'deep' && a.generalPurpose) out.set('general-purpose', a.permissions);
   }
   return out;
 }

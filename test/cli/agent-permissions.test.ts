@@ -61,13 +61,29 @@ describe('per-agent permissions in an agents file', () => {
   it("rules on an agent named like an inner agent (plan_execute's executor) are refused: they would reach that one too", async () => {
     const home = tempHome();
     const ws = tempDir('adk-agent-perms-');
-    const file = writeAgentsFile(
+    writeAgentsFile(
       ws,
       `version: 1\ndefault: executor\nagents:\n  executor:\n    description: Writes.\n    instruction: Write.\n    tools: [write_file]\n    allow: [write_file]\n  planned:\n    type: plan_execute\n    description: Plans.\n    executor: { tools: [write_file] }\n`,
     );
-    trustAgentsFile(home, file);
     const r = await runCli(['run', 'go'], { env: serverEnv(server(), 'sk-perm-test', home), cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("agent 'executor' sets permission_mode/allow/deny");
+    // Said where the file is checked, at the agent's name (before: only when a run loaded the team).
+    const v = await runCli(['validate'], { env: { ...process.env, ADK_HOME: home }, cwd: ws });
+    expect(v.code).toBe(2);
+    expect(v.stdout + v.stderr).toMatch(/agents\.yaml:4:3.*agent 'executor' sets permission_mode\/allow\/deny/);
+    expect(v.stdout + v.stderr).toContain("rename agent 'executor'");
+  });
+
+  it('two deep agents with their general-purpose helpers: rules on one are refused at its name (they would reach the other helper)', async () => {
+    const ws = tempDir('adk-agent-perms-');
+    writeAgentsFile(
+      ws,
+      `version: 1\ndefault: a\nagents:\n  a:\n    type: deep\n    description: A.\n    instruction: A.\n    deny: [shell]\n  b:\n    type: deep\n    description: B.\n    instruction: B.\n`,
+    );
+    const v = await runCli(['validate'], { env: { ...process.env, ADK_HOME: tempHome() }, cwd: ws });
+    expect(v.code).toBe(2);
+    expect(v.stdout + v.stderr).toMatch(/agents\.yaml:4:3.*deep agent 'a'/);
+    expect(v.stdout + v.stderr).toContain('general_purpose: false');
   });
 });

@@ -30,6 +30,8 @@ export class MentionIndex {
   private resources: Entry[] = [];
   private resourcesAsked = false;
   private readonly listeners = new Set<() => void>();
+  /** git's environment, made once: it resolves every PATH entry, and PATH does not change while the REPL runs. */
+  private gitEnv: NodeJS.ProcessEnv | undefined;
 
   constructor(
     private readonly workspace: string,
@@ -40,7 +42,7 @@ export class MentionIndex {
   search(query: string, max = 50): string[] {
     this.askResources();
     if (!this.entries || Date.now() - this.listedAt > FRESH_MS) {
-      this.entries = listWorkspace(this.workspace);
+      this.entries = listWorkspace(this.workspace, (this.gitEnv ??= hostGitEnv(this.workspace)));
       this.listedAt = Date.now();
     }
     const all = [...this.entries, ...this.resources];
@@ -75,15 +77,15 @@ export class MentionIndex {
 
 const depth = (p: string) => p.replace(/\/$/, '').split('/').length;
 
-function listWorkspace(workspace: string): Entry[] {
-  return gitListing(workspace) ?? walk(workspace);
+function listWorkspace(workspace: string, env: NodeJS.ProcessEnv): Entry[] {
+  return gitListing(workspace, env) ?? walk(workspace);
 }
 
 /** Files git knows (tracked and untracked), then ignored ones (an ignored folder as one entry); their folders too. */
-function gitListing(workspace: string): Entry[] | undefined {
+function gitListing(workspace: string, env: NodeJS.ProcessEnv): Entry[] | undefined {
   // On the host: a repository's `core.fsmonitor` (written from the sandbox) must not run, nor a planted git.
   const git = (args: string[]) =>
-    execFileSync('git', [...HOST_GIT_SAFE_ARGS, '-C', workspace, ...args], { encoding: 'utf8', env: hostGitEnv(workspace), maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+    execFileSync('git', [...HOST_GIT_SAFE_ARGS, '-C', workspace, ...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
   let seen: string[];
   let ignored: string[];
   try {

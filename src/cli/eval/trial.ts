@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runShell } from '../../core/tools/builtin/shell.js';
 import type { EvalTask } from './task.js';
+import { ownBin } from '../own-bin.js';
 
 /** A configuration under test: an agents file and its agent, or the oracle (the task's own solution). */
 export interface EvalConfig {
@@ -107,7 +108,7 @@ async function runAgent(task: EvalTask, config: EvalConfig, ws: string, trial: n
   const rel = join('trajectories', config.name, `${safe(task.name)}.${trial}.json`);
   mkdirSync(join(outDir, 'trajectories', config.name), { recursive: true });
   const args = [
-    process.argv[1]!,
+    ownBin(),
     'run',
     '--json',
     '--permission-mode',
@@ -216,7 +217,7 @@ async function judge(task: EvalTask, v: Extract<NonNullable<EvalTask['verifier']
     ].join('\n\n');
     const traj = join(outDir, 'trajectories', 'judge', `${name}.json`);
     mkdirSync(join(outDir, 'trajectories', 'judge'), { recursive: true });
-    const args = [process.argv[1]!, 'run', '--json', '--agents', join(dir, 'agents.yaml'), '--trajectory', traj, ...(v.model ? ['--model', v.model] : []), '--', prompt];
+    const args = [ownBin(), 'run', '--json', '--agents', join(dir, 'agents.yaml'), '--trajectory', traj, ...(v.model ? ['--model', v.model] : []), '--', prompt];
     const out = await child(process.execPath, args, dir, task.verifierTimeoutSec * 1000, signal);
     const done = out.stdout.split('\n').flatMap((l) => {
       try {

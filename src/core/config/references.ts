@@ -7,6 +7,7 @@ import { checkToolNames, checkTools } from './tool-refs.js';
 import type { A2aAgentRef, MiddlewareRef, ToolRef } from './types.js';
 import { checkMiddlewares } from './middleware-refs.js';
 import { checkA2aSubAgents } from './a2a-refs.js';
+import { checkPermissionNames } from './permission-refs.js';
 
 /** The implicit model: `models.default` when defined, else the environment at build time. */
 export const DEFAULT_MODEL = 'default';
@@ -73,6 +74,7 @@ export function checkReferences(team: RawTeam, baseDir: string, c: ProblemCollec
     const remote = checkA2aSubAgents(name, agent.sub_agents, c);
     if (remote.length) a2aSubAgents.set(name, remote);
   }
+  checkPermissionNames(team, c);
   const graph = checkAgentGraph(team, c);
   reportAgentToolCycles(team, tools, c);
   // On an otherwise sound file only: a cycle, an unknown agent or a missing key is the mistake to fix first.

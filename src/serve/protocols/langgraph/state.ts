@@ -109,7 +109,7 @@ export function lgHistory(t: ThreadRecord, view: SessionView | undefined, limit:
   const counts = new Set<number>([view.count]);
   view.values.messages.forEach((m, i) => {
     if (m.type !== 'human') return;
-    if (from + i > 0 || from === 0) counts.add(from + i);
+    counts.add(from + i);
     counts.add(from + i + 1);
   });
   const agent = view.record.rootAgent ?? t.assistant_id ?? 'agent';
