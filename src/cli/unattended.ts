@@ -21,14 +21,17 @@ export interface BudgetFlags {
   maxDailyCost?: string;
 }
 
-/** `--max-daily-…`: caps per day over every run on this store (workers sharing a Redis share them), or undefined. */
-export function dailyLimits(flags: BudgetFlags): DailyLimits | undefined {
+/**
+ * `--max-daily-…`: caps per day over every run on this store, or over those of `scope` only (one
+ * serve token's, one queue's: workers sharing a Redis share them), or undefined.
+ */
+export function dailyLimits(flags: BudgetFlags, scope?: string): DailyLimits | undefined {
   const limits = definedOnly({
     maxModelCalls: count('max-daily-model-calls', flags.maxDailyModelCalls),
     maxTokens: count('max-daily-tokens', flags.maxDailyTokens),
     maxCost: dollars(flags.maxDailyCost, 'max-daily-cost'),
   });
-  return Object.keys(limits).length ? limits : undefined;
+  return Object.keys(limits).length ? { ...limits, ...(scope ? { scope } : {}) } : undefined;
 }
 
 /** The limits those flags set (checked: a bad one is a usage error), or undefined when none is given. */

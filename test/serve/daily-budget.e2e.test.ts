@@ -48,4 +48,30 @@ describe('daily budgets shared by two workers on one Redis', () => {
     expect(model().chatRequests.length).toBeLessThanOrEqual(2);
     for (const r of results) expect(r).toMatchObject({ status: 'incomplete', reason: 'budget' });
   }, 60_000);
+
+  it("--max-daily-model-calls on adk serve counts one token's day: a second server with its own token keeps its own; the message names a fingerprint, never the token", async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'adk-daily-token-')));
+    const agents = writeAgentsFile(home, AGENTS);
+    model().onRequest(() => ({ toolCalls: [{ id: `t${model().chatRequests.length}`, name: 'current_time', arguments: {} }] }));
+    const tokens = ['token-of-team-a-0123456789abcdef', 'token-of-team-b-0123456789abcdef'];
+    const servers = await Promise.all(tokens.map((t) => startServeProcess(home, serveEnv(home, model().url, { ADK_SERVE_TOKEN: t }), children, ['--agents', agents, '--max-daily-model-calls', '2'])));
+    const turn = async (s: (typeof servers)[number]) => {
+      const post = async (path: string, body: unknown) => (await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })).json() as Promise<any>;
+      const { id } = (await post('/v1/sessions', {})) as { id: string };
+      return post(`/v1/sessions/${id}/messages`, { content: 'tick' });
+    };
+    const a1 = await turn(servers[0]!);
+    expect(model().chatRequests).toHaveLength(2);
+    expect(a1).toMatchObject({ status: 'incomplete', reason: 'budget' });
+    expect(a1.error).toMatch(/daily budget reached: max_daily_model_calls \(2 spent today of 2 on sqlite:\S+, serve token [0-9a-f]{12}\)/);
+    for (const t of tokens) expect(JSON.stringify(a1)).not.toContain(t);
+    // The same token's next turn: nothing left today.
+    expect(await turn(servers[0]!)).toMatchObject({ status: 'incomplete', reason: 'budget' });
+    expect(model().chatRequests).toHaveLength(2);
+    // Another token on the same store: its own two.
+    const b1 = await turn(servers[1]!);
+    expect(model().chatRequests).toHaveLength(4);
+    expect(b1).toMatchObject({ status: 'incomplete', reason: 'budget' });
+    expect(b1.error.match(/serve token ([0-9a-f]{12})/)[1]).not.toBe(a1.error.match(/serve token ([0-9a-f]{12})/)[1]);
+  }, 60_000);
 });

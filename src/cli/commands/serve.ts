@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { agentForest } from '../../core/config/index.js';
 import { secretsFromEnv } from '../../core/store/redact.js';
@@ -57,12 +58,14 @@ export async function serveCommand(opts: ServeCommandOptions, env: NodeJS.Proces
   if (noToken && corsOrigins.length) throw new CliError('--cors with --no-token would let that web site drive this server with nobody’s credentials: drop --no-token');
   // `null` is the origin of sandboxed frames, files and data: URLs: any page can make one.
   if (corsOrigins.some((o) => o.toLowerCase() === 'null')) throw new CliError("--cors null would let any sandboxed page or local file call this server: name the page's real origin (https://host:port)");
-  const auth = noToken || opts.socket ? undefined : serveToken(env);
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0-65535), not '${opts.port}'`);
   // Each turn's caps, for the sessions this server runs itself (queued turns take their worker's `--max-…` flags).
   const budget = budgetLimits(opts);
-  const dailyBudget = dailyLimits(opts);
+  const auth = noToken || opts.socket ? undefined : serveToken(env);
+  // A day's caps are this token's: another server with another token keeps its own (named by a
+  // fingerprint, never the token).
+  const dailyBudget = dailyLimits(opts, auth ? `serve token ${createHash('sha256').update(auth.token).digest('hex').slice(0, 12)}` : 'serve');
   // The file is read, validated and trusted once up front: a bad or untrusted file fails here, not on the first request.
   const { config } = await loadTeamConfig({ agentsFile: opts.agents, agentName: opts.agent, env });
   const first = await loadTeam({ agentsFile: opts.agents, agentName: opts.agent, model: opts.model, env });

@@ -23,7 +23,8 @@ export async function workerCommand(opts: WorkerCommandOptions, env: NodeJS.Proc
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a whole number of at least 1, not '${opts.concurrency}'`);
   // Each turn's caps, for every turn this worker runs.
   const budget = budgetLimits(opts);
-  const dailyBudget = dailyLimits(opts);
+  // A day's caps are the queue's: every worker on it shares them.
+  const dailyBudget = dailyLimits(opts, 'queue');
   const stores = await openStores(env);
   if (stores.kv.kind !== 'redis') {
     await stores.close();

@@ -20,6 +20,16 @@ export interface DailyLimits {
   maxTokens?: number | undefined;
   /** US dollars. */
   maxCost?: number | undefined;
+  /**
+   * Whose day is counted: runs with the same scope on the same store share counters (`serve token …`
+   * for one `adk serve` token, `queue` for a queue's workers). Default: every run on the store.
+   */
+  scope?: string | undefined;
+}
+
+/** Whether any daily cap is set (the scope alone sets none). */
+export function hasDailyLimit(d: DailyLimits | undefined): d is DailyLimits {
+  return !!d && (d.maxModelCalls !== undefined || d.maxTokens !== undefined || d.maxCost !== undefined);
 }
 
 /** Counters several processes share (the store's, for today), by name: each add is atomic and returns the total. */

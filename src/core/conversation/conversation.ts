@@ -1,4 +1,4 @@
-import { RunBudget } from '../agents/run-budget.js';
+import { hasDailyLimit, RunBudget } from '../agents/run-budget.js';
 import { StoreError } from '../store/errors.js';
 import type { UsageEvent } from '../models/usage-meter.js';
 import { withRetry } from '../store/retry.js';
@@ -296,7 +296,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
   private budgetForRun(): RunBudget {
     const budget = (this.runBudget ??= new RunBudget({}));
     const daily = this.team.dailyBudget;
-    if (daily && Object.values(daily).some((v) => v !== undefined)) budget.daily ??= { limits: daily, counter: dailyCounter(this.stores.kv) };
+    if (hasDailyLimit(daily)) budget.daily ??= { limits: daily, counter: dailyCounter(this.stores.kv, daily.scope) };
     return budget;
   }
 
