@@ -49,4 +49,34 @@ describe('usage counts compaction summaries', () => {
     expect(total).toEqual({ promptTokens: requests * 100, completionTokens: requests * 10 });
     expect(byModel).toEqual({ 'test-model': requests * 100 });
   }, 60_000);
+
+  // Issue 44: budgets count "summaries, compaction, fallbacks and retries". Compaction between turns
+  // called the model outside any budget: with a cap of 12 model calls a day, the server saw more.
+  it("compaction between turns counts in the day's model calls: the server sees exactly the cap, summaries included", async () => {
+    const usage = { promptTokens: 100, completionTokens: 10 };
+    server().onRequest((r) => (isSummaryRequest(r) ? { content: 'SUMMARY: the user talks about gardens.', usage } : { content: 'Noted.', usage }));
+    const dir = tempDir();
+    const file = writeAgentsFile(dir, `version: 1\nmodels:\n  small: { model: test-model, base_url: "\${OPENAI_BASE_URL:-}", context_window: 800 }\nagents:\n  helper: { model: small }\n`);
+    const home = tempHome();
+    const env = { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: server().url, ADK_HOME: home };
+    const stores = await openAdkStores(`sqlite://${home}/adk.sqlite`, { env });
+    const team = await loadTeam({ agentsFile: file, cwd: dir, env, dailyBudget: { maxModelCalls: 12 } });
+    const { lease } = await lockedNewId(stores);
+    const conv = await Conversation.create(stores, team, lease);
+    let stopped: string | undefined;
+    try {
+      for (let t = 1; t <= 20 && !stopped; t++) {
+        const summary = await drainRun(await conv.startTurn(`Turn ${t}. ${FILLER}`, new AbortController().signal), silent);
+        await conv.finishTurn(summary);
+        if (summary.status !== 'completed') stopped = `${summary.status}/${summary.incompleteReason}`;
+      }
+    } finally {
+      await conv.close();
+      await team.close();
+      await stores.close();
+    }
+    expect(stopped).toBe('incomplete/budget');
+    expect(server().chatRequests.filter(isSummaryRequest).length).toBeGreaterThanOrEqual(1);
+    expect(server().chatRequests).toHaveLength(12);
+  }, 60_000);
 });

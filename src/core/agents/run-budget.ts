@@ -1,6 +1,8 @@
 import { BudgetExceededError } from '../errors.js';
 import type { Usage } from '../schema/message.js';
 import { costUsd, formatUsd, type ModelPrice } from '../models/pricing.js';
+import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
+import type { Message } from '../schema/message.js';
 
 /** A run's caps, over every agent of it (sub-agents and agent tools included). */
 export interface BudgetLimits {
@@ -264,6 +266,14 @@ export function budgetFigure(name: string, n: number): string {
 }
 
 /** A model call of the run's own agents counts as a turn; one of an agent run as a tool (under a tool segment) does not. */
+/** Where a model call is made: the run's budget, and whether the call is one of the run's turns (default: by its address). */
+export interface BudgetedContext {
+  budget?: RunBudget | undefined;
+  address: ReadonlyArray<{ type: string }>;
+  /** Counted as a turn (`max_turns`); compaction between turns is not. */
+  turn?: boolean | undefined;
+}
+
 export const isTurn = (address: ReadonlyArray<{ type: string }>): boolean => !address.some((s) => s.type === 'tool');
 
 /**
@@ -272,16 +282,22 @@ export const isTurn = (address: ReadonlyArray<{ type: string }>): boolean => !ad
  * a ChatModelAgent's, plan-execute's planner and replanner.
  */
 export async function budgeted<T extends { usage?: Usage | undefined }>(
-  ctx: { budget?: RunBudget | undefined; address: ReadonlyArray<{ type: string }> },
+  ctx: BudgetedContext,
   model: { modelName: string; price?: ModelPrice | undefined },
   call: () => Promise<T>,
 ): Promise<T> {
   const budget = ctx.budget;
   if (!budget) return call();
-  budget.beforeModelCall(model, isTurn(ctx.address));
+  budget.beforeModelCall(model, ctx.turn ?? isTurn(ctx.address));
   await budget.beforeSharedCall(model);
   const reply = await call();
   budget.spent(reply.usage, model.price);
   await budget.spentShared(reply.usage, model.price);
   return reply;
+}
+
+/** The model with each of its calls checked against, and counted in, `ctx`'s budget (summaries, compaction). */
+export function underBudget(model: ChatModel, ctx: BudgetedContext): ChatModel {
+  if (!ctx.budget) return model;
+  return Object.create(model, { generate: { value: (messages: Message[], options?: ModelCallOptions) => budgeted(ctx, model, () => model.generate(messages, options)) } }) as ChatModel;
 }

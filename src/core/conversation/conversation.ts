@@ -1,4 +1,4 @@
-import { hasDailyLimit, RunBudget } from '../agents/run-budget.js';
+import { hasDailyLimit, RunBudget, underBudget } from '../agents/run-budget.js';
 import { StoreError } from '../store/errors.js';
 import type { UsageEvent } from '../models/usage-meter.js';
 import { withRetry } from '../store/retry.js';
@@ -340,9 +340,11 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     const instructions = [c.options.instructions, opts.instructions].filter(Boolean).join('; ') || undefined;
     const result = await compactMessages(history, {
       onReply,
+      // Its calls are checked against and counted in the coming turn's budget and today's caps
+      // (`/compact`, outside a turn: today's caps only). A cap reached leaves the context as it is.
+      model: underBudget(c.model, { budget: opts.force ? this.dailyOnly() : this.budgetForRun(), address: [], turn: false }),
       // PreCompact hooks, once it is settled that something is compacted.
       beforeSummary: () => this.team.hooks?.preCompact(opts.force ? 'manual' : 'auto', opts.instructions ?? '', opts.signal) ?? Promise.resolve(),
-      model: c.model,
       counter,
       // An unknown window only sizes the summary requests of a `/compact`.
       window: c.window ?? UNKNOWN_WINDOW,
@@ -366,6 +368,15 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     // What the summary requests used is counted with the turn that follows (see usage-meter.ts).
     this.compactionUsage.push(...usage);
     return { summarized: result.summarized };
+  }
+
+  /** A budget with today's shared caps only (a `/compact` between turns), or undefined without daily caps. */
+  private dailyOnly(): RunBudget | undefined {
+    const daily = this.team.dailyBudget;
+    if (!hasDailyLimit(daily)) return undefined;
+    const budget = new RunBudget({});
+    budget.daily = { limits: daily, counter: dailyCounter(this.stores.kv, daily.scope) };
+    return budget;
   }
 
   private counter?: TokenCounter | undefined;

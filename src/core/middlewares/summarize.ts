@@ -8,7 +8,7 @@ import { TokenCounter } from '../context/token-counter.js';
 import type { Message } from '../schema/message.js';
 import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
 import type { RunContext } from '../agents/run-context.js';
-import { budgeted } from '../agents/run-budget.js';
+import { underBudget } from '../agents/run-budget.js';
 
 /** Options of summarizeMiddleware (`summarize` in an agent's `middlewares:`). */
 export interface SummarizeOptions {
@@ -178,8 +178,3 @@ function leadingSystem(messages: readonly Message[]): Message[] {
   return out;
 }
 
-/** The model with each of its calls checked against, and counted in, the run's budget. */
-function underBudget(model: ChatModel, run: RunContext): ChatModel {
-  if (!run.budget) return model;
-  return Object.create(model, { generate: { value: (messages: Message[], options?: ModelCallOptions) => budgeted(run, model, () => model.generate(messages, options)) } }) as ChatModel;
-}
