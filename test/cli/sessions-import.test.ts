@@ -11,6 +11,7 @@ const server = useServer();
 const CLAUDE = fileURLToPath(new URL('../fixtures/imports/claude-code-spotter.jsonl', import.meta.url));
 const CODEX = fileURLToPath(new URL('../fixtures/imports/codex-rollout-codemie.jsonl', import.meta.url));
 const GEMINI = fileURLToPath(new URL('../fixtures/imports/gemini-cli-session-codemie.json', import.meta.url));
+const GEMINI_CHECKPOINT = fileURLToPath(new URL('../fixtures/imports/gemini-cli-checkpoint.json', import.meta.url));
 type Sent = Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
 
 describe('adk sessions import', () => {
@@ -78,6 +79,38 @@ describe('adk sessions import', () => {
     const results = sent.filter((m) => m.role === 'tool');
     expect(results.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id));
     expect(String(results.find((m) => m.tool_call_id === calls.find((c) => c.function.name === 'write_file')!.id)!.content)).toContain('Successfully created and wrote to');
+  });
+
+  // Issue 44: gemini-cli's `/chat save` checkpoint (its API history) was not read: "not a session file".
+  it('a gemini-cli /chat save checkpoint: its history without gemini-cli’s context, calls paired by id, a cancelled call as an error; continued by adk resume', async () => {
+    const cwd = tempDir('adk-import-');
+    const env = serverEnv(server(), 'sk-import-key-000001', tempHome());
+    const report = JSON.parse((await expectExit(['sessions', 'import', GEMINI_CHECKPOINT, '--json'], 0, { env, cwd })).stdout);
+    expect(report).toMatchObject({ format: 'gemini-cli', messages: 6, unmapped: ['2 environment context messages (gemini-cli’s own)'] });
+    server().enqueue({ content: 'Fixed.' });
+    await expectExit(['resume', report.imported, '--json', 'yes, fix it'], 0, { env, cwd });
+    const sent = server().chatRequests[0]!.body.messages as Sent;
+    expect(sent.filter((m) => m.role === 'user').map((m) => String(m.content))).toEqual(['Why does the cart total ignore discounts?', 'yes, fix it']);
+    const calls = sent.flatMap((m) => m.tool_calls ?? []);
+    expect(calls.map((c) => [c.id, c.function.name])).toEqual([
+      ['read_file-1764946800123-7d1c2a', 'read_file'],
+      ['run_shell_command-1764946805456-91be0f', 'run_shell_command'],
+    ]);
+    const results = sent.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id));
+    expect(String(results[0]!.content)).toContain('export function total(items, discount)');
+    expect(String(results[1]!.content)).toContain('User cancelled the operation');
+    expect(String(sent.filter((m) => m.role === 'assistant').at(-1)!.content)).toContain('Shall I fix it?');
+    // The bare-array form (older gemini-cli, `/chat share x.json`), calls without ids: paired by name in order.
+    const legacy = join(cwd, 'shared.json');
+    writeFileSync(legacy, JSON.stringify([
+      { role: 'user', parts: [{ text: 'list files' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'list_directory', args: { path: '.' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'list_directory', response: { output: 'a.txt' } } }] },
+      { role: 'model', parts: [{ text: 'One file: a.txt' }] },
+    ]));
+    const old = JSON.parse((await expectExit(['sessions', 'import', legacy, '--json'], 0, { env, cwd })).stdout);
+    expect(old).toMatchObject({ format: 'gemini-cli', messages: 4, unmapped: [] });
   });
 
   it('an ATIF trajectory adk wrote comes back as the same conversation', async () => {

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../../core/schema/message.js';
 import { fromCodexRollout, isCodexRollout } from './codex-rollout.js';
 import { fromGeminiSession, isGeminiSession } from './gemini-session.js';
+import { fromGeminiCheckpoint, geminiCheckpointHistory } from './gemini-checkpoint.js';
 
 /** A conversation read from another tool's session file, and what of it could not be carried over. */
 export interface ImportedConversation {
@@ -16,17 +17,31 @@ export interface ImportedConversation {
 /**
  * Reads a Claude Code session (`~/.claude/projects/…/<id>.jsonl`), a Codex rollout
  * (`~/.codex/sessions/…/rollout-*.jsonl`), a gemini-cli session (`~/.gemini/tmp/…/chats/session-*.json`)
+ * or `/chat save` checkpoint (`~/.gemini/tmp/…/checkpoint-<tag>.json`)
  * or an ATIF trajectory (JSON). Every tool call comes out answered (see `paired`).
  */
 export function importConversation(text: string): ImportedConversation {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {
-    const doc = JSON.parse(text) as { schema_version?: unknown };
-    if (typeof doc.schema_version === 'string' && doc.schema_version.startsWith('ATIF-')) return fromAtif(doc as AtifDoc);
+  const doc = wholeJson(trimmed);
+  if (doc !== undefined) {
+    const d = doc as { schema_version?: unknown };
+    if (typeof d.schema_version === 'string' && d.schema_version.startsWith('ATIF-')) return fromAtif(doc as AtifDoc);
     if (isGeminiSession(doc)) return answered(fromGeminiSession(doc));
+    const history = geminiCheckpointHistory(doc);
+    if (history) return answered(fromGeminiCheckpoint(history));
   }
   if (isCodexRollout(trimmed.slice(0, trimmed.indexOf('\n') >>> 0))) return answered(fromCodexRollout(text));
   return fromClaudeCode(text);
+}
+
+/** The file as one JSON document, or undefined (JSON lines, or not JSON). */
+function wholeJson(trimmed: string): unknown {
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 const answered = (c: ImportedConversation): ImportedConversation => ({ ...c, messages: paired(c.messages, c.unmapped) });
