@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile } from '../cli/helpers.js';
@@ -94,7 +96,18 @@ describe('adk eval', () => {
   it("integrity: the agent finds no tests or solution to read, list or run; the trial still counts", async () => {
     const home = tempHome();
     const cfg = tempDir('adk-eval-cfg-');
-    const agents = writeAgentsFile(cfg, AGENTS('Solve the task.'));
+    const agents = writeAgentsFile(cfg, AGENTS('Solve the task.').replace('tools: [read_file, write_file, list_dir, shell]', 'tools: [read_file, write_file, list_dir, shell, fetch_url]'));
+    // Where the task comes from on the web, serving its solution: named in task.toml's [metadata].
+    const fetched: string[] = [];
+    const source = createServer((req, res) => {
+      fetched.push(req.url ?? '');
+      res.end("awk '{print $2}' app.log > reward.txt");
+    });
+    await new Promise<void>((r) => source.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+    const task = join(tempDir('adk-eval-task-'), 'parse-log');
+    cpSync(join(SAMPLE, 'parse-log'), task, { recursive: true });
+    writeFileSync(join(task, 'task.toml'), readFileSync(join(task, 'task.toml'), 'utf8').replace('[metadata]\n', `[metadata]\nsource_url = "${origin}/tasks/parse-log"\n`));
     let step = 0;
     server().onRequest((req) => {
       const last = req.body.messages.at(-1);
@@ -104,14 +117,19 @@ describe('adk eval', () => {
         { name: 'read_file', arguments: { path: '../tests/test.sh' } },
         { name: 'list_dir', arguments: { path: '.' } },
         { name: 'shell', arguments: { command: 'ls -laR . ; cat solution/solve.sh tests/test.sh .adk-eval/tests/test.sh' } },
+        { name: 'fetch_url', arguments: { url: `${origin.toUpperCase().replace('HTTP', 'http')}/tasks/x/../parse%2Dlog/solution/solve.sh` } },
       ];
       const move = moves[step++];
       return move ? { toolCalls: [move] } : { content: 'I found nothing to copy.' };
     });
     const out = tempDir('adk-eval-integrity-');
-    await expectExit(['eval', 'run', join(SAMPLE, 'parse-log'), '--agents', agents, '--out', out], 0, { env: { ...serverEnv(server(), 'sk-eval-test-key', home), ADK_SHELL_SANDBOX: undefined }, timeoutMs: 150_000 });
+    // The source's address is opened to fetch_url, so only the task's refusal keeps it out.
+    const env = { ...serverEnv(server(), 'sk-eval-test-key', home), ADK_SHELL_SANDBOX: undefined, ADK_FETCH_ALLOW_HOSTS: origin.replace('http://', '') };
+    await expectExit(['eval', 'run', task, '--agents', agents, '--out', out], 0, { env, timeoutMs: 150_000 }).finally(() => source.close());
     const res = results(out);
-    expect(res.results[0]).toMatchObject({ status: 'failed', failure: 'verifier_failed', toolCalls: 4 });
+    expect(res.results[0]).toMatchObject({ status: 'failed', failure: 'verifier_failed', toolCalls: 5 });
+    expect(fetched).toEqual([]);
+    expect(readFileSync(join(out, res.results[0]!.trajectory!), 'utf8')).toContain('A deny rule (fetch_url(');
     const trajectory = readFileSync(join(out, res.results[0]!.trajectory!), 'utf8');
     // What test.sh and solve.sh hold never reached the model.
     expect(trajectory).not.toContain('reward.txt');

@@ -59,6 +59,20 @@ describe('allow rules', () => {
 
 const AGENTS = shellApprovalAgents(['shell']);
 
+describe('fetch_url rules', () => {
+  // Issue 45: adk eval refuses a task's source URLs with deny rules; no spelling of a URL may pass one.
+  it('match the URL as it will be fetched, whatever its spelling; domain: covers subdomains only', () => {
+    const rule = parseAllowRule('fetch_url(http://127.0.0.1:4000/tasks/parse-log*)') as AllowRule;
+    const hits = ['http://127.0.0.1:4000/tasks/parse-log/solution/solve.sh', 'HTTP://127.1:4000/tasks/x/../parse-log', 'http://127.0.0.1:4000/tasks/parse%2Dlog/s', 'http://0x7f.0.0.1:4000/tasks/parse-log?x=1'];
+    for (const url of hits) expect(ruleAllows(rule, 'fetch_url', { url }), url).toBe(true);
+    for (const url of ['http://127.0.0.1:4000/tasks/other', 'http://127.0.0.1:4001/tasks/parse-log', 'not a url']) expect(ruleAllows(rule, 'fetch_url', { url }), url).toBe(false);
+    const domain = parseAllowRule('fetch_url(domain:github.com)') as AllowRule;
+    for (const url of ['https://github.com/a', 'https://raw.github.com/x', 'https://GitHub.com./a']) expect(ruleAllows(domain, 'fetch_url', { url }), url).toBe(true);
+    for (const url of ['https://notgithub.com/', 'https://github.com.evil.net/']) expect(ruleAllows(domain, 'fetch_url', { url }), url).toBe(false);
+    expect(parseAllowRule('web_search(x)')).toMatch(/patterns are for shell .* and fetch_url/);
+  });
+});
+
 describe('the allow-list through the CLI', () => {
   it('adk config set allow in a project: matching commands run without asking, others still ask; another folder asks', async () => {
     const home = tempHome();

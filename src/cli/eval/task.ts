@@ -29,8 +29,21 @@ export interface EvalTask {
   verifierTimeoutSec: number;
   /** The task's environment is its Dockerfile (Terminal-Bench): it runs only with a container engine. */
   needsDocker: boolean;
+  /**
+   * Where the task comes from on the web (every http(s) URL in Harbor's `[metadata]`, and
+   * `source_urls`): the agent's fetch_url is refused them and anything under them during a trial.
+   */
+  sourceUrls: string[];
   /** Why the task cannot run, as the person should fix it (empty: it can). */
   problems: string[];
+}
+
+/** Every http(s) URL among a table's values, nested tables and lists included. */
+function urlsIn(v: unknown): string[] {
+  if (typeof v === 'string') return /^https?:\/\/\S+$/i.test(v.trim()) ? [v.trim()] : [];
+  if (Array.isArray(v)) return v.flatMap(urlsIn);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(urlsIn);
+  return [];
 }
 
 const DEFAULT_AGENT_TIMEOUT_SEC = 600;
@@ -105,6 +118,7 @@ function harborTask(dir: string): EvalTask {
     agentTimeoutSec: seconds(section('agent').timeout_sec, DEFAULT_AGENT_TIMEOUT_SEC),
     verifierTimeoutSec: seconds(section('verifier').timeout_sec, DEFAULT_VERIFIER_TIMEOUT_SEC),
     needsDocker: !noDocker,
+    sourceUrls: [...new Set(urlsIn(section('metadata')))],
     problems,
   };
 }
@@ -118,7 +132,7 @@ function lightTask(dir: string): EvalTask {
   const file = join(dir, 'eval.yaml');
   const y = (parseYaml(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
-  const known = new Set(['name', 'instruction', 'workspace', 'check', 'expect', 'judge', 'solution', 'timeout_sec', 'verifier_timeout_sec']);
+  const known = new Set(['name', 'instruction', 'workspace', 'check', 'expect', 'judge', 'solution', 'timeout_sec', 'verifier_timeout_sec', 'source_urls']);
   for (const k of Object.keys(y)) if (!known.has(k)) problems.push(`${file}: unknown key '${k}' (known: ${[...known].join(', ')})`);
   if (typeof y.instruction !== 'string' || !y.instruction.trim()) problems.push(`${file}: instruction is missing`);
   const judge = y.judge && typeof y.judge === 'object' ? (y.judge as { rubric?: unknown; model?: unknown }) : undefined;
@@ -151,6 +165,7 @@ function lightTask(dir: string): EvalTask {
     agentTimeoutSec: seconds(y.timeout_sec, DEFAULT_AGENT_TIMEOUT_SEC),
     verifierTimeoutSec: seconds(y.verifier_timeout_sec, DEFAULT_VERIFIER_TIMEOUT_SEC),
     needsDocker: false,
+    sourceUrls: [...new Set(urlsIn(y.source_urls))],
     problems,
   };
 }
@@ -160,5 +175,5 @@ function seconds(v: unknown, fallback: number): number {
 }
 
 function broken(dir: string, problem: string): EvalTask {
-  return { name: basename(dir), dir, format: 'harbor', instruction: '', agentTimeoutSec: 0, verifierTimeoutSec: 0, needsDocker: false, problems: [problem] };
+  return { name: basename(dir), dir, format: 'harbor', instruction: '', agentTimeoutSec: 0, verifierTimeoutSec: 0, needsDocker: false, sourceUrls: [], problems: [problem] };
 }

@@ -122,6 +122,8 @@ async function runAgent(task: EvalTask, config: EvalConfig, ws: string, trial: n
     ...(config.agentsFile ? ['--agents', config.agentsFile] : []),
     ...(config.agent ? ['--agent', config.agent] : []),
     ...config.budgetFlags,
+    // Integrity: the task's own pages (its tests and solution are there) are not fetched.
+    ...task.sourceUrls.flatMap((u) => ['--deny', `fetch_url(${u.replace(/\/+$/, '')}*)`]),
     '--',
     task.instruction,
   ];

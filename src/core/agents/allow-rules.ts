@@ -4,8 +4,9 @@ import { realOrSelf } from '../fs-checks.js';
 
 /**
  * Calls a person allowed ahead of time, as `tool` or `tool(pattern)`: `shell(git status*)`,
- * `shell(npm test)`, `read_file`, `write_file(docs/*)`. A pattern matches the whole command (shell)
- * or path (file tools); `*` stands for any text. A shell command with operators, substitutions or
+ * `shell(npm test)`, `read_file`, `write_file(docs/*)`, `fetch_url(https://docs.example.com/*)`,
+ * `fetch_url(domain:example.com)`. A pattern matches the whole command (shell), path (file tools) or
+ * URL (fetch_url, as the URL parser writes it; `domain:` a host and its subdomains); `*` stands for any text. A shell command with operators, substitutions or
  * redirections never matches a pattern (`git status; rm -rf ~` is not `git status*`).
  */
 export interface AllowRule {
@@ -24,8 +25,8 @@ export function parseAllowRule(text: string): AllowRule | string {
   const m = RULE.exec(text.trim());
   if (!m) return `'${text}' is not a rule: write a tool name, or tool(pattern) such as shell(git status*)`;
   const [, tool, pattern] = m;
-  if (pattern !== undefined && tool !== 'shell' && !PATH_TOOLS.has(tool)) {
-    return `'${text}': patterns are for shell (its command) and the file tools (their path); write just '${tool}'`;
+  if (pattern !== undefined && tool !== 'shell' && tool !== 'fetch_url' && !PATH_TOOLS.has(tool)) {
+    return `'${text}': patterns are for shell (its command), the file tools (their path) and fetch_url (its URL); write just '${tool}'`;
   }
   return pattern === undefined ? { tool } : { tool, pattern: pattern.trim() };
 }
@@ -44,11 +45,41 @@ export function ruleAllows(rule: AllowRule, tool: string, args: unknown, workspa
     const command = typeof a.command === 'string' ? a.command.trim() : undefined;
     return command !== undefined && !SHELL_OPERATORS.test(command) && globMatch(rule.pattern, command);
   }
+  if (tool === 'fetch_url') return urlMatches(rule.pattern, a.url);
   const p = typeof a.path === 'string' ? a.path : undefined;
   if (p === undefined || p.split(/[\\/]/).includes('..')) return false;
   if (workspace === undefined) return globMatch(rule.pattern, p);
   const resolved = resolvedInside(workspace, p);
   return resolved !== undefined && globMatch(rule.pattern, resolved);
+}
+
+/**
+ * A fetch_url pattern against the URL as it will be fetched: parsed (so `HTTP://Example.COM/a/../b`
+ * is `http://example.com/b` and `127.1` is `127.0.0.1`) and with escaped unreserved characters
+ * written plainly (`%2D` is `-`, RFC 3986 §6.2.2.2), so no spelling of one URL escapes a rule.
+ */
+function urlMatches(pattern: string, url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (pattern.startsWith('domain:')) {
+    const domain = pattern.slice('domain:'.length).trim().toLowerCase().replace(/\.$/, '');
+    const host = u.hostname.toLowerCase().replace(/\.$/, '');
+    return host === domain || host.endsWith(`.${domain}`);
+  }
+  const plain = (s: string) => s.replace(/%([0-9A-Fa-f]{2})/g, (m, h: string) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(parseInt(h, 16))) ? String.fromCharCode(parseInt(h, 16)) : m.toUpperCase()));
+  let wanted = pattern;
+  try {
+    // The pattern's own URL part written the same way (a `*` survives parsing as itself).
+    wanted = new URL(pattern).href.replace(/%2A/gi, '*');
+  } catch {
+    // not a URL: matched as written
+  }
+  return globMatch(plain(wanted), plain(u.href));
 }
 
 /** `p` relative to the workspace after following links (the deepest part that exists), or undefined outside it. */
