@@ -45,6 +45,9 @@ export async function openRepl(
   // are listened to a moment later: settle briefly after each wait.
   const until = async (what: string | ((s: string) => boolean), timeoutMs = 10_000) => {
     await waitFor(() => (typeof what === 'string' ? screen().includes(what) : what(screen())), typeof what === 'string' ? JSON.stringify(what) : what.toString(), screen, timeoutMs);
+    // React's scheduler runs passive effects in slices on later turns of the event loop: under a
+    // loaded CI one pause is not enough (ci21: an answer typed at once into a new ask_user box was lost).
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     await sleep(SETTLE_MS);
   };
   return {

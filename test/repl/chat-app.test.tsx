@@ -87,7 +87,7 @@ describe('adk chat against the local OpenAI-compatible server', () => {
     f.server.enqueue({ toolCalls: [{ name: 'ask_user', arguments: { question: 'What is your name?' } }] }, { content: 'Nice to meet you, Ada.' });
     await app.type('ask me something');
     await app.press(KEY.enter);
-    await app.until('What is your name?');
+    await app.until((s) => s.includes('What is your name?') && s.includes('answer ›'));
     await app.type('Ada Lovelace');
     await app.press(KEY.enter);
     await app.until('Nice to meet you, Ada.');
