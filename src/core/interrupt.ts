@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError } from './errors.js';
 
 /** Structural position of an interrupt point: `agent:root;agent:coder;tool:shell:call_1`. */
 export interface AddressSegment {
@@ -93,6 +94,12 @@ export interface GoInterruptInfo {
  */
 export function toInterruptAction(action: InterruptAction | GoInterruptInfo, address: readonly AddressSegment[]): InterruptAction {
   if ((action as Partial<InterruptAction>).signal) return action as InterruptAction;
+  // A porter's `{ Data }` (Go's field name) would interrupt with nothing in it: said instead.
+  const unknown = Object.keys(action ?? {}).filter((k) => k !== 'data');
+  if (unknown.length) {
+    const hint = unknown.map((k) => (k.toLowerCase() === 'data' ? `'${k}' (did you mean 'data'?)` : `'${k}'`)).join(', ');
+    throw new ConfigError(`an interrupt of agent ${addressToString(address) || '(root)'} has ${hint}: adk reads Eino's Go form as { interrupted: { data } }, or its own as interruptAction(makeSignal(ctx.address, info, state))`);
+  }
   const data = (action as GoInterruptInfo).data;
   const adk = interruptAction(makeSignal(address, data, data));
   if (data !== undefined) adk.data = data;

@@ -110,4 +110,21 @@ describe('a Go-style interrupt inside a workflow', () => {
     expect(errorsOf(resumed)).toEqual([]);
     expect((await messagesOf(resumed)).map((m) => m.content)).toEqual(['answer: yes', 'after ran']);
   });
+
+  // Issue 43 item 8: a porter writing Go's field name, `{ interrupted: { Data } }`, got an interrupt
+  // with nothing in it and no error. It is an error naming the spelling adk reads.
+  it("Go's capitalised { Data } is refused, naming 'data'; the run does not stop silently", async () => {
+    const agent: Agent = {
+      name: 'custom',
+      description: 'asks in Go spelling',
+      async *run() {
+        yield { agentName: 'custom', runPath: [], action: { interrupted: { Data: { question: 'proceed?' } } } } as unknown as AgentEvent;
+      },
+    };
+    const run = new Runner({ agent, tracing: false }).query('go');
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status).not.toBe('interrupted');
+    expect(errorsOf(events).map((e) => e.message).join('\n')).toMatch(/has 'Data' \(did you mean 'data'\?\): adk reads Eino's Go form as \{ interrupted: \{ data \} \}/);
+  });
 });
