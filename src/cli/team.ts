@@ -283,7 +283,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
     const names = [...modelNames];
     // The sandbox probe runs alongside the start, not before it. Without the sandbox it was meant to
     // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
-    // A turn waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides a call.
+    // A gated call waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides it.
     const sandboxMissing = wantsSandbox(config, env) ? unsandboxedReason(cwd) : Promise.resolve(undefined);
     const sandboxNotice = containerIsTheSandbox(env) ? Promise.resolve(CONTAINER_NOTICE) : sandboxMissing.then((why) => why && unsandboxedNotice(why));
     let unsandboxed = wantsSandbox(config, env) ? 'the sandbox probe has not answered' : undefined;

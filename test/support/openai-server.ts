@@ -14,6 +14,8 @@ export interface RecordedRequest {
   body: any;
   /** True once the client closed the connection before the response was complete. */
   aborted: boolean;
+  /** When it arrived (performance.now() of this process). */
+  at?: number;
 }
 
 /** Answers a chat request dynamically; returning undefined answers with a 500 "no reply" error. */
@@ -48,6 +50,10 @@ export interface OpenAITestServer {
   setModels(entries: Array<Record<string, unknown>>): void;
   /** Answers `POST /api/show` (Ollama's native model info); undefined: 404. */
   setOllamaShow(body: unknown): void;
+  /** Holds each `GET /v1/models` answer this long (a slow server); reset restores 0. */
+  setModelsDelay(ms: number): void;
+  /** When each `GET /v1/models` answer was sent (performance.now() of this process), in order. */
+  readonly modelsAnsweredAt: number[];
   /** Clears the queue, the handler and the recorded requests. */
   reset(): void;
   close(): Promise<void>;
@@ -62,6 +68,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   let handler: ReplyHandler | undefined;
   let chatIndex = 0;
   let models: Array<Record<string, unknown>> | undefined;
+  let modelsDelayMs = 0;
+  const modelsAnsweredAt: number[] = [];
   let ollamaShow: unknown;
   let aborted = 0;
   let open = 0;
@@ -88,7 +96,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     } catch {
       body = undefined;
     }
-    const rec: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, aborted: false };
+    const rec: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, aborted: false, at: performance.now() };
     requests.push(rec);
     const path = rec.path.split('?')[0];
 
@@ -96,6 +104,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
     }
     if (req.method === 'GET' && path === '/v1/models') {
+      if (modelsDelayMs) await sleep(modelsDelayMs);
+      modelsAnsweredAt.push(performance.now());
       return sendJson(res, 200, { object: 'list', data: models ?? [{ id: 'test-model', object: 'model', created: 0, owned_by: 'test' }] });
     }
     if (req.method === 'POST' && path === '/api/show') {
@@ -248,8 +258,14 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     setOllamaShow(body) {
       ollamaShow = body;
     },
+    setModelsDelay(ms) {
+      modelsDelayMs = ms;
+    },
+    modelsAnsweredAt,
     reset() {
       models = undefined;
+      modelsDelayMs = 0;
+      modelsAnsweredAt.length = 0;
       ollamaShow = undefined;
       queue = [];
       chatIndex = 0;

@@ -109,6 +109,12 @@ export interface ApprovalPolicy {
    * adk's shell when its wanted sandbox cannot be made). `allows` already answers false for them.
    */
   alwaysAsks?(call: { tool: string; arguments: unknown; agentName: string }): boolean;
+  /**
+   * Settles once `allows` and `alwaysAsks` can answer for sure (adk's sandbox probe has answered):
+   * awaited before a gated call is decided, so nothing before the first tool call (the first model
+   * request) waits for it.
+   */
+  ready?(): Promise<unknown>;
 }
 
 /** The Runner's record of approved calls that started; a crash between start and the next save leaves it behind. */

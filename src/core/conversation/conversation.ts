@@ -231,6 +231,9 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       allows: (call) => !this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call),
       // A PreToolUse hook's allow skips the prompt, but not for these.
       alwaysAsks: (call) => !!this.team.alwaysAsk?.includes(call.tool),
+      // A grant must not be ignored only because the sandbox probe has not answered yet: a gated
+      // call is decided once it has (the model's first request does not wait for it).
+      ready: () => this.team.alwaysAskKnown ?? Promise.resolve(),
       refuses: (call) => {
         const rule = denied(call);
         if (rule) return `A deny rule (${formatRule(rule)}) forbids this ${call.tool} call; it was not run. Do without it or ask the user.`;
@@ -413,8 +416,6 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       this.record.turnId = opts.turnId;
       await this.save();
     }
-    // A grant must not be ignored only because the sandbox probe has not answered yet.
-    await this.team.alwaysAskKnown?.catch(() => {});
     const events = this.explained(
       // The session's record decides what is pending: a checkpoint it does not know (a crash between the two saves) is given up.
       this.runner().run([userMessage(input)], { ...this.runOptions(signal, inbox, opts), history: prior, checkpointId: this.id, replaceCheckpoint: true }),
@@ -518,7 +519,6 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
       this.record.turnId = opts.turnId;
       await this.save();
     }
-    await this.team.alwaysAskKnown?.catch(() => {});
     return this.explained(
       this.runner().resume(checkpointId, { targets }, this.runOptions(signal, inbox, opts)),
     );

@@ -39,8 +39,9 @@ export interface ConversationTeam {
    */
   alwaysAsk?: readonly string[] | undefined;
   /**
-   * Settles once `alwaysAsk` is known (the sandbox probe runs alongside the start): a turn waits for
-   * it, so a grant is not ignored just because the probe has not answered yet (a loaded machine).
+   * Settles once `alwaysAsk` is known (the sandbox probe runs alongside the start): a gated tool call
+   * waits for it, so a grant is not ignored just because the probe has not answered yet (a loaded
+   * machine); the model's first request does not.
    */
   alwaysAskKnown?: Promise<unknown> | undefined;
   /** Why the `alwaysAsk` tools ask although a grant or allow rule covers them: said with such an approval. */

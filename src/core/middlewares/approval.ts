@@ -71,6 +71,8 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   const holdsSecret = secrets.length > 0 && containsSecret(call.function.arguments, secrets);
   const heldSecret = holdsSecret || (resume.wasInterrupted && heldSecretBefore(resume.state));
   const secretLost = heldSecret && !holdsSecret;
+  // What the policy answers may wait on something started with the run (the sandbox probe).
+  await ctx.run.approvalPolicy?.ready?.().catch(() => {});
   // Said as data on the interrupt, so no face answers it from a grant the policy overrules.
   const alwaysAsks = !!ctx.run.approvalPolicy?.alwaysAsks?.({ tool: name, arguments: args, agentName: ctx.agentName });
   const ask = async (): Promise<ToolCallResult> => ({

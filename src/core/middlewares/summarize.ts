@@ -6,9 +6,9 @@ import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
 import type { Message } from '../schema/message.js';
-import type { ChatModel, ModelCallOptions } from '../models/chat-model.js';
-import type { RunContext } from '../agents/run-context.js';
+import type { ContextWindowInfo } from '../models/chat-model.js';
 import { underBudget } from '../agents/run-budget.js';
+import { raceAbort } from '../abort.js';
 
 /** Options of summarizeMiddleware (`summarize` in an agent's `middlewares:`). */
 export interface SummarizeOptions {
@@ -26,6 +26,12 @@ export interface SummarizeOptions {
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 /** User turns a compaction keeps verbatim by default. */
 export const DEFAULT_KEEP_TURNS = 3;
+/**
+ * No chat model adk talks to has a smaller window (tokens): a request under the threshold of it is
+ * sent without waiting to learn the real one. One that is still too long for its server is caught by
+ * the overflow path below (the server's "too long" teaches the window).
+ */
+const SMALLEST_WINDOW = 8_192;
 
 /** The custom event a compaction emits (`output.custom`). */
 export interface CompactionEvent {
@@ -81,11 +87,33 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
   let learnedWindow: number | undefined;
   let noticed = false;
 
-  const windowOf = async (ctx: MiddlewareContext): Promise<{ window: number; guessed: boolean } | undefined> => {
+  /** What each model's server said of its window, once it has (asked in the background, see windowOf). */
+  const asked = new Map<string, Promise<ContextWindowInfo>>();
+  const answered = new Map<string, ContextWindowInfo>();
+
+  /**
+   * The window a request is measured against. One the settings or the name give is known at once.
+   * Else its server is asked (`GET /models`) in the background: a request small enough to fit any
+   * window a chat model has does not wait for the answer (the first request of a run goes out
+   * without that round trip); a larger one does.
+   */
+  const windowOf = async (ctx: MiddlewareContext, request: ModelRequest): Promise<{ window: number; guessed: boolean } | undefined> => {
     if (options.contextWindow) return { window: options.contextWindow, guessed: false };
     if (learnedWindow) return { window: learnedWindow, guessed: false };
-    const info = await ctx.model.resolveContextWindow?.(ctx.signal);
-    if (!info) return ctx.model.contextWindow ? { window: ctx.model.contextWindow, guessed: false } : undefined;
+    const model = ctx.model;
+    if (!model.resolveContextWindow) return model.contextWindow ? { window: model.contextWindow, guessed: false } : undefined;
+    let info = answered.get(model.modelName);
+    if (!info) {
+      // Not tied to this run's signal: a run that ends first must not leave the answer "unknown".
+      let pending = asked.get(model.modelName);
+      if (!pending) {
+        pending = model.resolveContextWindow();
+        asked.set(model.modelName, pending);
+        void pending.then((i) => answered.set(model.modelName, i), () => {});
+      }
+      if (!(await counterFor(model.modelName).exceeds(request.messages, request.tools, threshold * SMALLEST_WINDOW))) return undefined;
+      info = await raceAbort(pending, ctx.signal);
+    }
     return { window: info.window, guessed: info.source === 'default' };
   };
 
@@ -112,7 +140,7 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     name: 'summarize',
     options,
     async beforeModel(ctx, state, request) {
-      const known = await windowOf(ctx);
+      const known = await windowOf(ctx, request);
       if (!known) return;
       const { window } = known;
       const counter = counterFor(ctx.model.modelName);
@@ -146,7 +174,7 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
         } catch (e) {
           if (ctx.signal.aborted || !isContextOverflow(e)) throw e;
           const sent = await counterFor(ctx.model.modelName).count(messages, callOptions.tools);
-          const known = (await windowOf(ctx))?.window ?? sent;
+          const known = (await windowOf(ctx, { messages, tools: callOptions.tools ?? [] }))?.window ?? sent;
           learnedWindow = statedWindow(e) ?? Math.floor(Math.min(known, sent) * 0.8);
           const done = await compact(ctx, { messages, tools: callOptions.tools ?? [] }, learnedWindow);
           if (!done) throw e;
