@@ -60,17 +60,55 @@ function coreLayer(rel: string): number {
   return best;
 }
 
-/** Each src/core file's imports of other src/core files (value and type imports, re-exports, dynamic imports). */
-function coreImports(): Map<string, string[]> {
+/** Each file's imports of other files under `root` (value and type imports, re-exports, dynamic imports), by path relative to it. */
+function importsUnder(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of files(CORE)) {
+  const known = new Set(files(root).map((f) => relative(root, f)));
+  for (const file of files(root)) {
     const targets: string[] = [];
     for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
-      targets.push(relative(CORE, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+      const t = relative(root, resolve(dirname(file), m[1]!)).replace(/\.js$/, '');
+      targets.push(known.has(`${t}.tsx`) ? `${t}.tsx` : `${t}.ts`);
     }
-    graph.set(relative(CORE, file), targets);
+    graph.set(relative(root, file), targets);
   }
   return graph;
+}
+const coreImports = () => importsUnder(CORE);
+
+/** The circles in an import graph (Tarjan's strongly connected components of more than one file). */
+function circlesOf(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) circles.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
 }
 
 describe('src/core layers', () => {
@@ -90,38 +128,13 @@ describe('src/core layers', () => {
   });
 
   it('no files import each other in a circle', () => {
-    const graph = coreImports();
-    // Tarjan's strongly connected components: any with more than one file is a circle.
-    let next = 0;
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
-    const circles: string[][] = [];
-    const visit = (v: string) => {
-      index.set(v, next);
-      low.set(v, next++);
-      stack.push(v);
-      onStack.add(v);
-      for (const w of graph.get(v) ?? []) {
-        if (!graph.has(w)) continue;
-        if (!index.has(w)) {
-          visit(w);
-          low.set(v, Math.min(low.get(v)!, low.get(w)!));
-        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-      if (low.get(v) === index.get(v)) {
-        const scc: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          scc.push(w);
-        } while (w !== v);
-        if (scc.length > 1) circles.push(scc.sort());
-      }
-    };
-    for (const v of graph.keys()) if (!index.has(v)) visit(v);
-    expect(circles).toEqual([]);
+    expect(circlesOf(coreImports())).toEqual([]);
+  });
+});
+
+// Issue 50: no circles anywhere, not only in core.
+describe('src', () => {
+  it('no files import each other in a circle, in any folder', () => {
+    expect(circlesOf(importsUnder(SRC))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { shellSandboxFromEnv } from './shell-sandbox-env.js';
 import type { TeamConfig } from '../core/config/index.js';
 import { folderHookGuard, folderHooksCode, hookCodeChange, hookCodeTrusted, trustedHookCode, type FolderHookTrust } from './settings/hook-code-trust.js';
 import { hookPowers, readSettingsHooks, untrustedHookFiles, type FolderHooksFile } from './settings/settings-hooks.js';
-import { UntrustedAgentsFileError } from './team.js';
+import { UntrustedAgentsFileError } from './untrusted-agents-file.js';
 import type { TrustStore } from './trust.js';
 
 /** The folder's settings files run hooks the person has not trusted yet (as they are now). */

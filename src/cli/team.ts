@@ -1,11 +1,10 @@
 import type { ModelConfig, TeamConfig } from '../core/config/index.js';
 import { realPathOrSelf } from './paths.js';
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { defaultAdkHome } from '../core/store/store-url.js';
 import type { AgentPermissionRules } from '../core/conversation/team.js';
 import { fileURLToPath } from 'node:url';
-import type { ConfigPower } from '../core/config/powers.js';
 import type { ShellJobs } from '../core/tools/builtin/shell-jobs.js';
 import type { McpServerPool } from '../core/tools/mcp.js';
 import type { Agent } from '../core/index.js';
@@ -60,21 +59,9 @@ export interface TeamOptions {
   dailyBudget?: DailyLimits;
 }
 
-/** The folder's agents file would run code or move keys, and the person has not trusted it. */
-export class UntrustedAgentsFileError extends CliError {
-  constructor(
-    readonly file: string,
-    readonly hash: string,
-    readonly powers: ConfigPower[],
-  ) {
-    super(
-      `${file} is not trusted. It:${powers.map((p) => `\n  - ${p.text}`).join('')}\n` +
-        `adk runs a folder's agents.yaml only once you trust it (a cloned repository must not run code or redirect your keys). ` +
-        `Read the file, then run: adk trust ${dirname(file)}`,
-      ExitCode.usage,
-    );
-  }
-}
+import { UntrustedAgentsFileError } from './untrusted-agents-file.js';
+
+export { UntrustedAgentsFileError };
 
 export interface Team {
   agent: Agent;

@@ -1,6 +1,7 @@
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import { formatRule } from '../../core/agents/allow-rules.js';
-import type { AcpSession } from './acp-session.js';
+import type { Conversation } from '../../core/conversation/conversation.js';
+import type { Team } from '../team.js';
 
 /** adk's commands that make sense inside an editor (the rest of the REPL's are terminal things). */
 export const SLASH_COMMANDS: AvailableCommand[] = [
@@ -14,7 +15,7 @@ export const SLASH_COMMANDS: AvailableCommand[] = [
  * Runs `/name args` when it is one of SLASH_COMMANDS and returns what to show; undefined for any
  * other text (it goes to the model, as `/` can start a normal message).
  */
-export async function runSlashCommand(session: AcpSession, text: string): Promise<string | undefined> {
+export async function runSlashCommand(session: { conv: Conversation<Team> }, text: string): Promise<string | undefined> {
   const m = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m || !SLASH_COMMANDS.some((c) => c.name === m[1])) return undefined;
   const conv = session.conv;

@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../exit-codes.js';
 import { readStdin } from '../stdin.js';
-import type { ChatCommandOptions } from './chat.js';
+import type { ChatCommandOptions } from './chat-options.js';
 
 /**
  * `echo hi | adk chat`: stdin is not a terminal, so no REPL can read keys. As gemini-cli does, the

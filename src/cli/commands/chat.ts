@@ -8,19 +8,11 @@ import { TrustStore } from '../trust.js';
 import { watchStartupKeys, type StartupKeys } from '../chat/startup-keys.js';
 import { openChosenSession, type SessionChoice } from '../chat/choose-session.js';
 import { importInkInteractive } from '../chat/ink-interactive.js';
-import { budgetLimits, dailyLimits, type BudgetFlags } from '../unattended.js';
+import { budgetLimits, dailyLimits } from '../unattended.js';
+import type { ChatCommandOptions } from './chat-options.js';
 
-export interface ChatCommandOptions extends SessionChoice, BudgetFlags {
-  resume?: string;
-  model?: string;
-  agents?: string;
-  agent?: string;
-  /** --fallback: models asked when the model is unavailable after its retries. */
-  fallback?: string[];
-  /** --permission-mode and --dangerously-skip-permissions (see chat/permission-mode.ts). */
-  permissionMode?: string;
-  dangerouslySkipPermissions?: boolean;
-}
+export type { ChatCommandOptions } from './chat-options.js';
+
 
 /** `adk chat` and interactive `adk resume <id>`: the Ink REPL. */
 export async function chatCommand(opts: ChatCommandOptions): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from '../../core/schema/message.js';
-import type { ImportedConversation } from './session-import.js';
+import type { ImportedConversation } from './imported.js';
 
 interface GeminiToolCall {
   id?: string;

@@ -1,4 +1,8 @@
-import type { TerminalSize } from '../hooks/use-terminal-size.js';
+/** A terminal's size in cells. */
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
 
 /** Where the app reads the real terminal size when Ink is given `inkStdout` (see useTerminalSize). */
 export const TERMINAL_SIZE = Symbol.for('adk.terminalSize');

@@ -1,11 +1,8 @@
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
-import { TERMINAL_SIZE, type TerminalSizeSource } from '../app/ink-stdout.js';
+import { TERMINAL_SIZE, type TerminalSize, type TerminalSizeSource } from '../app/ink-stdout.js';
 
-export interface TerminalSize {
-  columns: number;
-  rows: number;
-}
+export type { TerminalSize } from '../app/ink-stdout.js';
 
 /**
  * The terminal size, following resizes. Presentational components get sizes as props instead.

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STREAM_MODES, type StreamMode } from './translator.js';
+import { STREAM_MODES, type StreamMode } from './stream-modes.js';
 
 const Strategy = z.enum(['reject', 'interrupt', 'rollback', 'enqueue']);
 

@@ -5,8 +5,9 @@ import type { ThreadValues } from './state.js';
 import type { LangGraphFace } from './face.js';
 
 /** The stream modes a run may ask for (`messages-tuple` streams as `messages` events). */
-export const STREAM_MODES = ['values', 'updates', 'messages', 'messages-tuple', 'events', 'custom', 'debug'] as const;
-export type StreamMode = (typeof STREAM_MODES)[number];
+import type { StreamMode } from './stream-modes.js';
+
+export { STREAM_MODES, type StreamMode } from './stream-modes.js';
 
 export interface LgEvent {
   event: string;
