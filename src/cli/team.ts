@@ -389,7 +389,12 @@ function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[]
 
 /** The settings files' rules of one kind (a folder file's allow rules only while it is as trusted). */
 function settingsRules(workspace: string, env: NodeJS.ProcessEnv, kind: 'allow' | 'deny'): AllowRule[] {
-  return readPermissionSettings(workspace, env).rules.filter((r) => r.kind === kind).map((r) => r.rule);
+  const settings = readPermissionSettings(workspace, env);
+  // A deny rule adk cannot read would leave in place the power it was written to take away.
+  if (kind === 'deny' && settings.unreadableDeny.length) {
+    throw new CliError(`${settings.unreadableDeny.join('\n')}\nadk cannot honour ${settings.unreadableDeny.length === 1 ? 'this deny rule' : 'these deny rules'}, so it does not start: fix or remove ${settings.unreadableDeny.length === 1 ? 'it' : 'them'} (rules: tool, or tool(pattern) such as shell(rm*) or Bash(rm:*))`, ExitCode.usage);
+  }
+  return settings.rules.filter((r) => r.kind === kind).map((r) => r.rule);
 }
 
 /**

@@ -3,7 +3,7 @@ import { editFileTool, writeFileTool } from '../../src/core/tools/builtin/index.
 import { run } from '../tools/helpers.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAllowRule, ruleAllows, type AllowRule } from '../../src/core/agents/allow-rules.js';
+import { parseAllowRule, ruleAllows, ruleDenies, type AllowRule } from '../../src/core/agents/allow-rules.js';
 import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer, writeAgentsFile, shellApprovalAgents } from '../cli/helpers.js';
 
 // Issue 11: a per-project allow-list, opt-in through `adk config` or agents.yaml (then a trusted power).
@@ -70,6 +70,19 @@ describe('fetch_url rules', () => {
     for (const url of ['https://github.com/a', 'https://raw.github.com/x', 'https://GitHub.com./a']) expect(ruleAllows(domain, 'fetch_url', { url }), url).toBe(true);
     for (const url of ['https://notgithub.com/', 'https://github.com.evil.net/']) expect(ruleAllows(domain, 'fetch_url', { url }), url).toBe(false);
     expect(parseAllowRule('web_search(x)')).toMatch(/patterns are for shell .* and fetch_url/);
+  });
+});
+
+describe('deny rules err wide', () => {
+  // Issue 48: `ls && rm -rf build` never matched a deny `shell(rm*)` (a pattern never matches a compound command, right for allowing).
+  it('a shell deny rule sees every simple command: operators, substitutions, sh -c bodies, wrappers; a path however spelled', () => {
+    const rm = parseAllowRule('shell(rm*)') as AllowRule;
+    const denied = ['rm -rf build', 'ls && rm -rf build', 'git status; rm x', 'echo $(rm -rf x)', 'echo `rm x`', 'sudo rm -rf /', 'FOO=1 rm x', 'bash -c "rm -rf build"', 'find . | xargs -0 rm', '(rm x)', 'timeout 5 rm x', 'env -i rm x'];
+    for (const command of denied) expect(ruleDenies(rm, 'shell', { command }), command).toBe(true);
+    for (const command of ['ls', 'echo rm', 'git rm-cache']) expect(ruleDenies(rm, 'shell', { command }), command).toBe(false);
+    const env = parseAllowRule('read_file(.env)') as AllowRule;
+    for (const p of ['.env', './.env', 'sub/../.env']) expect(ruleDenies(env, 'read_file', { path: p }, '/tmp'), p).toBe(true);
+    expect(ruleDenies(env, 'read_file', { path: 'x/.env' }, '/tmp')).toBe(false);
   });
 });
 

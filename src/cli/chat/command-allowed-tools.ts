@@ -1,4 +1,5 @@
-import { parseAllowRule, ruleAllows, type AllowRule } from '../../core/agents/allow-rules.js';
+import { ruleAllows, type AllowRule } from '../../core/agents/allow-rules.js';
+import { parseRuleText } from '../settings/rule-text.js';
 import type { ApprovalPolicy } from '../../core/agents/run-context.js';
 
 /**
@@ -18,36 +19,9 @@ export function allowedToolRules(entries: readonly string[]): { rules: AllowRule
   return { rules, ignored };
 }
 
-/** Claude Code's tool names and the adk tool each stands for. */
-const CLAUDE_TOOLS: Record<string, string> = {
-  Bash: 'shell',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Grep: 'grep',
-  LS: 'list_dir',
-  WebFetch: 'fetch_url',
-  WebSearch: 'web_search',
-};
-
-/** Claude Code's tools adk has no counterpart of: told as left out, not kept as rules that match nothing. */
-const CLAUDE_ONLY = new Set(['Glob', 'Task', 'TodoWrite', 'NotebookEdit', 'NotebookRead', 'BashOutput', 'KillShell', 'SlashCommand', 'ExitPlanMode']);
-
 function mapEntry(entry: string): AllowRule | undefined {
-  const m = /^([A-Za-z][\w-]*)(?:\((.*)\))?$/s.exec(entry);
-  if (!m || CLAUDE_ONLY.has(m[1]!)) return undefined;
-  const [, name, inner] = m;
-  const tool = CLAUDE_TOOLS[name!] ?? name!;
-  let pattern: string | undefined = inner?.trim();
-  if (pattern !== undefined) {
-    // Claude Code's `prefix:*` is a prefix match, adk's `prefix*`; `**` and a leading `./` of a path pattern are its gitignore style.
-    pattern = tool === 'shell' ? pattern.replace(/:\*$/, '*') : pattern.replace(/^\.\//, '').replace(/\*\*+/g, '*');
-    // `Bash(*)` and `Read(*)` allow everything, as the bare name does.
-    if (pattern === '*' || pattern === '') pattern = undefined;
-  }
-  const rule = parseAllowRule(pattern === undefined ? tool : `${tool}(${pattern})`);
-  return typeof rule === 'string' ? undefined : { ...rule, source: 'allowed-tools' };
+  const r = parseRuleText(entry);
+  return 'rule' in r ? { ...r.rule, source: 'allowed-tools' } : undefined;
 }
 
 /**

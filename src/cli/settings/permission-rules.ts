@@ -1,6 +1,7 @@
-import { formatRule, parseAllowRule, type AllowRule } from '../../core/agents/allow-rules.js';
+import { formatRule, type AllowRule } from '../../core/agents/allow-rules.js';
+import { parseRuleText } from './rule-text.js';
 import { TrustStore, trustFile } from '../trust.js';
-import { changeSettingsFile, readSettingsFile, readSettingsFiles, settingsPath, type SettingsFile, type SettingsScope } from './settings-files.js';
+import { changeSettingsFile, readSettingsFile, readSettingsFiles, settingsPath, settingsValuePosition, type SettingsFile, type SettingsScope } from './settings-files.js';
 
 /**
  * Permission rules as Claude Code keeps them, in adk's rule syntax:
@@ -34,12 +35,18 @@ export interface PermissionSettings {
   untrustedFiles: SettingsFile[];
   /** Broken files and rules that do not parse, one line each. */
   problems: string[];
+  /** Deny rules that cannot be read (file:line:col: why): a team does not start with one (see rulesOf). */
+  unreadableDeny: string[];
   /** `permissions.defaultMode`, the last file that sets it winning. */
   defaultMode?: string | undefined;
 }
 
-/** The rules of one settings file (any scope), with what is wrong in it. */
-function rulesOf(file: SettingsFile, problems: string[]): SettingsRule[] {
+/**
+ * The rules of one settings file (any scope), in adk's syntax or Claude Code's, with what is wrong in
+ * it (file:line:col). A deny rule that cannot be read goes to `unreadableDeny`: the person meant to
+ * take a power away, and dropping it with a warning would leave the power in place.
+ */
+function rulesOf(file: SettingsFile, problems: string[], unreadableDeny: string[]): SettingsRule[] {
   if (file.error) {
     problems.push(file.error);
     return [];
@@ -50,14 +57,17 @@ function rulesOf(file: SettingsFile, problems: string[]): SettingsRule[] {
     const list = perms?.[kind];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      problems.push(`${file.path}: permissions.${kind} must be a list of rules`);
+      const problem = `${file.path}:${settingsValuePosition(file.path, ['permissions', kind])}: permissions.${kind} must be a list of rules`;
+      (kind === 'deny' ? unreadableDeny : problems).push(problem);
       continue;
     }
-    for (const text of list) {
-      const rule = typeof text === 'string' ? parseAllowRule(text) : `${JSON.stringify(text)} is not a rule`;
-      if (typeof rule === 'string') problems.push(`${file.path}: ${rule}`);
-      else out.push({ kind, text: text as string, rule: { ...rule, source: file.path }, scope: file.scope, path: file.path });
-    }
+    list.forEach((text, i) => {
+      const where = `${file.path}:${settingsValuePosition(file.path, ['permissions', kind, i])}`;
+      const read = typeof text === 'string' ? parseRuleText(text) : { error: `${JSON.stringify(text)} is not a rule` };
+      if ('claudeOnly' in read) problems.push(`${where}: ${kind} ${read.claudeOnly}: Claude Code's ${read.claudeOnly} tool has no counterpart in adk, so this rule changes nothing`);
+      else if ('error' in read) (kind === 'deny' ? unreadableDeny : problems).push(`${where}: ${read.error}`);
+      else out.push({ kind, text: text as string, rule: { ...read.rule, source: file.path }, scope: file.scope, path: file.path });
+    });
   }
   return out;
 }
@@ -75,12 +85,13 @@ export function folderSettingsTrusted(file: SettingsFile, trust: TrustStore = ne
 /** Every file's rules and mode; a folder file's only while trusted. */
 export function readPermissionSettings(workspace: string, env: NodeJS.ProcessEnv = process.env, trust: TrustStore = new TrustStore(trustFile(env))): PermissionSettings {
   const problems: string[] = [];
+  const unreadableDeny: string[] = [];
   const rules: SettingsRule[] = [];
   const untrusted: SettingsRule[] = [];
   const untrustedFiles: SettingsFile[] = [];
   let defaultMode: string | undefined;
   for (const file of readSettingsFiles(workspace, env)) {
-    const own = rulesOf(file, problems);
+    const own = rulesOf(file, problems, unreadableDeny);
     const mode = permissionsObject(file.data)?.defaultMode;
     // Deny rules only take powers away, so they need no trust; allow rules and a mode (bypass!) do.
     const powerful = own.some((r) => r.kind === 'allow') || typeof mode === 'string';
@@ -89,7 +100,7 @@ export function readPermissionSettings(workspace: string, env: NodeJS.ProcessEnv
     for (const r of own) (trusted || r.kind === 'deny' ? rules : untrusted).push(r);
     if (typeof mode === 'string' && trusted) defaultMode = mode;
   }
-  return { rules, untrusted, untrustedFiles, problems, defaultMode };
+  return { rules, untrusted, untrustedFiles, problems, unreadableDeny, defaultMode };
 }
 
 /** Trusts a folder settings file as it is now (the person read its rules in `/permissions`). */

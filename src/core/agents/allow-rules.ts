@@ -82,6 +82,49 @@ function urlMatches(pattern: string, url: unknown): boolean {
   return globMatch(plain(wanted), plain(u.href));
 }
 
+/**
+ * Whether a deny `rule` forbids this call. Denying errs wide where allowing errs narrow: a shell
+ * command is split at its operators (`a && b`, `a | b`, `a; b`), substitutions (`$(…)`, backticks)
+ * and `sh -c '…'` bodies, and each simple command, past wrappers (`sudo`, `env VAR=…`, `command`,
+ * `exec`, `nice`, `nohup`, `time`, `timeout N`, `xargs`), is matched on its own: `ls && rm -rf x` is
+ * an `rm*` command. A file tool's path is matched however it is spelled (`sub/../.env` is `.env`).
+ * The shell sandbox stays the boundary: a deny rule cannot see into a script the command runs.
+ */
+export function ruleDenies(rule: AllowRule, tool: string, args: unknown, workspace?: string): boolean {
+  if (rule.tool !== tool) return false;
+  if (rule.pattern === undefined) return true;
+  const a = args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+  if (tool === 'shell') {
+    const command = typeof a.command === 'string' ? a.command : undefined;
+    return command !== undefined && simpleCommands(command).some((c) => globMatch(rule.pattern!, c));
+  }
+  if (tool === 'fetch_url') return urlMatches(rule.pattern, a.url);
+  const p = typeof a.path === 'string' ? a.path : undefined;
+  if (p === undefined) return false;
+  if (workspace === undefined) return globMatch(rule.pattern, path.posix.normalize(p).replace(/^\.\//, ''));
+  const inside = resolvedInside(workspace, p);
+  return inside !== undefined ? globMatch(rule.pattern, inside) : globMatch(rule.pattern, path.resolve(realOrSelf(workspace), p));
+}
+
+const WRAPPERS = /^(?:sudo(?:\s+-\S+)*|env(?:\s+-\S+)*|command|exec|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|nohup|time|timeout(?:\s+-\S+)*\s+\S+|xargs(?:\s+-\S+)*|builtin|\w+=\S*)\s+/;
+
+/** The simple commands inside a shell command line, as a deny rule must see them (see ruleDenies). */
+function simpleCommands(line: string, depth = 0): string[] {
+  const out: string[] = [];
+  // Substitutions run commands of their own.
+  for (const m of line.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)) out.push(...simpleCommands(m[1] ?? m[2] ?? '', depth + 1));
+  for (let piece of line.split(/\|\||&&|[;|&\n]/)) {
+    piece = piece.trim().replace(/^[({!]\s*/, '').trim();
+    for (let prev = ''; prev !== piece; ) [prev, piece] = [piece, piece.replace(WRAPPERS, '')];
+    if (!piece) continue;
+    out.push(piece);
+    // `sh -c 'rm -rf x'` runs its argument as a command line.
+    const inner = /^(?:\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\s+(['"])([\s\S]*?)\1/.exec(piece);
+    if (inner && depth < 4) out.push(...simpleCommands(inner[2]!, depth + 1));
+  }
+  return out;
+}
+
 /** `p` relative to the workspace after following links (the deepest part that exists), or undefined outside it. */
 function resolvedInside(workspace: string, p: string): string | undefined {
   const root = realOrSelf(workspace);

@@ -9,7 +9,7 @@ import type { SessionLease } from '../store/session-lock.js';
 import { RunStream } from '../run-result.js';
 import type { PendingInterrupt, SessionGoal, SessionRecord } from '../store/session-record.js';
 import type { ApprovalPolicy, CallOptions, RunInbox } from '../agents/run-context.js';
-import { formatRule, ruleAllows } from '../agents/allow-rules.js';
+import { formatRule, ruleAllows, ruleDenies } from '../agents/allow-rules.js';
 import { compactMessages } from '../context/compact.js';
 import { summaryMessage } from '../context/summary.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -226,7 +226,7 @@ export class Conversation<T extends ConversationTeam = ConversationTeam> {
     const mode = this.mode ?? policy.mode;
     const own = (agentName: string) => this.team.agentPermissions?.get(agentName);
     const denied = (call: { tool: string; arguments: unknown; agentName: string }) =>
-      [...(this.team.denyRules ?? []), ...policy.deny, ...(own(call.agentName)?.deny ?? [])].find((r) => ruleAllows(r, call.tool, call.arguments, this.team.workspace));
+      [...(this.team.denyRules ?? []), ...policy.deny, ...(own(call.agentName)?.deny ?? [])].find((r) => ruleDenies(r, call.tool, call.arguments, this.team.workspace));
     return {
       allows: (call) => !this.team.alwaysAsk?.includes(call.tool) && this.grantCovers(call),
       // A PreToolUse hook's allow skips the prompt, but not for these.
