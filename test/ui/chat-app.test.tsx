@@ -7,6 +7,11 @@ import { assistantEvent, eventsOf, KEY, manualStream, plain, streamEvent, tick, 
 
 afterEach(() => cleanup());
 
+// Frames and calls are awaited, not read after a fixed pause: under a loaded CI a pause was too short
+// (ci22, Node 20: the typed message's turn had not started 30 ms after Enter).
+const POLL = { timeout: 5_000, interval: 10 };
+const seen = (frame: () => string) => expect.poll(frame, POLL);
+
 const interruptEvent = (agent: string, contexts: InterruptContext[]): AgentEvent => ({
   agentName: agent,
   runPath: [agent],
@@ -35,22 +40,22 @@ describe('ChatApp', () => {
     const s = manualStream();
     const { r, runTurn, frame } = app({ runTurn: () => eventsOf(streamEvent('assistant', ['assistant'], s.stream)), model: 'demo', sessionId: 'sess-1234567890' });
     await tick();
-    expect(frame()).toContain('demo · session sess-123');
+    await seen(frame).toContain('demo · session sess-123');
     await type(r.stdin, 'Hi there', KEY.enter);
-    expect(runTurn).toHaveBeenCalledOnce();
+    await expect.poll(() => runTurn.mock.calls.length, POLL).toBe(1);
     expect(runTurn.mock.calls[0][0]).toBe('Hi there');
     expect(runTurn.mock.calls[0][1]).toBeInstanceOf(AbortSignal);
     s.push('Hello! How');
     await tick(60);
-    expect(frame()).toContain('› Hi there');
-    expect(frame()).toContain('Hello! How');
-    expect(frame()).toContain('esc to cancel');
+    await seen(frame).toContain('› Hi there');
+    await seen(frame).toContain('Hello! How');
+    await seen(frame).toContain('esc to cancel');
     s.push({ content: ' can I help?', usage: { promptTokens: 1200, completionTokens: 34, totalTokens: 1234 } });
     s.close();
     await tick(60);
-    expect(frame()).toContain('Hello! How can I help?');
-    expect(frame()).not.toContain('esc to cancel');
-    expect(frame()).toContain('↑1.2k ↓34');
+    await seen(frame).toContain('Hello! How can I help?');
+    await seen(frame).not.toContain('esc to cancel');
+    await seen(frame).toContain('↑1.2k ↓34');
   });
 
   it('asks for approval inline and resumes with the decision', async () => {
@@ -61,16 +66,16 @@ describe('ChatApp', () => {
     await tick();
     await type(r.stdin, 'list files', KEY.enter);
     await tick(60);
-    expect(frame()).toContain('coder wants to run shell');
-    expect(frame()).toContain('○ shell command: "ls" · waiting for you');
+    await seen(frame).toContain('coder wants to run shell');
+    await seen(frame).toContain('○ shell command: "ls" · waiting for you');
     await type(r.stdin, 'y');
     await tick(60);
-    expect(answerInterrupts).toHaveBeenCalledOnce();
+    await expect.poll(() => answerInterrupts.mock.calls.length, POLL).toBe(1);
     expect(answerInterrupts.mock.calls[0][0]).toEqual({ i1: { approved: true } });
-    expect(frame()).toContain('✓ approved shell');
-    expect(frame()).toContain('✓ shell command: "ls"');
-    expect(frame()).toContain('⎿ a.txt');
-    expect(frame()).not.toContain('wants to run');
+    await seen(frame).toContain('✓ approved shell');
+    await seen(frame).toContain('✓ shell command: "ls"');
+    await seen(frame).toContain('⎿ a.txt');
+    await seen(frame).not.toContain('wants to run');
   });
 
   it('a = always: later approvals of that tool are answered without asking', async () => {
@@ -90,10 +95,10 @@ describe('ChatApp', () => {
     expect(answerInterrupts.mock.calls[0][0]).toEqual({ i1: { approved: true } });
     await type(r.stdin, 'two', KEY.enter);
     await tick(80);
-    expect(answerInterrupts).toHaveBeenCalledTimes(2);
+    await expect.poll(() => answerInterrupts.mock.calls.length, POLL).toBe(2);
     expect(answerInterrupts.mock.calls[1][0]).toEqual({ i2: { approved: true } });
-    expect(frame()).toContain('(allowed this session)');
-    expect(frame()).not.toContain('wants to run');
+    await seen(frame).toContain('(allowed this session)');
+    await seen(frame).not.toContain('wants to run');
   });
 
   it('asks several parallel interrupts one after another, then resumes once with all answers', async () => {
@@ -106,15 +111,15 @@ describe('ChatApp', () => {
     await tick();
     await type(r.stdin, 'go', KEY.enter);
     await tick(60);
-    expect(frame()).toContain('1/3');
+    await seen(frame).toContain('1/3');
     await type(r.stdin, 'n', 'not now', KEY.enter);
-    expect(frame()).toContain('Which city?');
-    expect(frame()).toContain('2/3');
+    await seen(frame).toContain('Which city?');
+    await seen(frame).toContain('2/3');
     await type(r.stdin, 'Oslo', KEY.enter);
-    expect(frame()).toContain('1. step one');
+    await seen(frame).toContain('1. step one');
     await type(r.stdin, 'f', 'fewer steps', KEY.enter);
     await tick(60);
-    expect(answerInterrupts).toHaveBeenCalledOnce();
+    await expect.poll(() => answerInterrupts.mock.calls.length, POLL).toBe(1);
     expect(answerInterrupts.mock.calls[0][0]).toEqual({
       i1: { approved: false, reason: 'not now' },
       i2: 'Oslo',
@@ -125,7 +130,7 @@ describe('ChatApp', () => {
   it('opens the prompts of interrupts left by an earlier process at once', async () => {
     const { r, answerInterrupts, frame } = app({ initialInterrupts: [{ id: 'q', address: 'agent:a;tool:ask_user:c1', info: { kind: 'input', message: 'Name?' } }] });
     await tick();
-    expect(frame()).toContain('Name?');
+    await seen(frame).toContain('Name?');
     await type(r.stdin, 'Ada', KEY.enter);
     await tick(40);
     expect(answerInterrupts.mock.calls[0][0]).toEqual({ q: 'Ada' });
@@ -148,9 +153,9 @@ describe('ChatApp', () => {
     await type(r.stdin, KEY.esc);
     await tick(80);
     expect(signal?.aborted).toBe(true);
-    expect(frame()).toContain('Working on');
-    expect(frame()).toContain('Cancelled.');
-    expect(frame()).not.toContain('esc to cancel');
+    await seen(frame).toContain('Working on');
+    await seen(frame).toContain('Cancelled.');
+    await seen(frame).not.toContain('esc to cancel');
   });
 
   it('Ctrl-C clears the input and arms; a second Ctrl-C within 2 s exits', async () => {
@@ -158,10 +163,11 @@ describe('ChatApp', () => {
     await tick();
     await type(r.stdin, 'draft');
     await type(r.stdin, KEY.ctrlC);
-    expect(frame()).not.toContain('draft');
-    expect(frame()).toContain('Press Ctrl-C again to exit');
+    await seen(frame).not.toContain('draft');
+    await seen(frame).toContain('Press Ctrl-C again to exit');
     expect(onExit).not.toHaveBeenCalled();
     await type(r.stdin, KEY.ctrlC);
+    await expect.poll(() => onExit.mock.calls.length, POLL).toBe(1);
     expect(onExit).toHaveBeenCalledExactlyOnceWith('ctrl-c');
   });
 
@@ -186,6 +192,7 @@ describe('ChatApp', () => {
     await type(r.stdin, 'a', KEY.ctrlD);
     expect(onExit).not.toHaveBeenCalled();
     await type(r.stdin, KEY.backspace, KEY.ctrlD);
+    await expect.poll(() => onExit.mock.calls.length, POLL).toBe(1);
     expect(onExit).toHaveBeenCalledExactlyOnceWith('ctrl-d');
   });
 
@@ -200,18 +207,19 @@ describe('ChatApp', () => {
     await type(r.stdin, '/model gpt-4o', KEY.enter);
     await tick(40);
     expect(onCommand).toHaveBeenCalledWith('/model', 'gpt-4o', expect.anything());
-    expect(frame()).toContain('model set');
+    await seen(frame).toContain('model set');
     await type(r.stdin, '/help', KEY.enter);
     await tick(40);
-    expect(frame()).toContain('/sessions');
+    await seen(frame).toContain('/sessions');
     // The help paragraph wraps at the terminal's width.
     expect(frame().replace(/\s+/g, ' ')).toContain('Ctrl-C twice exits');
     await type(r.stdin, '/bogus', KEY.enter);
     await tick(40);
-    expect(frame()).toContain('Unknown command /bogus');
+    await seen(frame).toContain('Unknown command /bogus');
     expect(runTurn).not.toHaveBeenCalled();
     await type(r.stdin, '/exit', KEY.enter);
     await tick(40);
+    await expect.poll(() => onExit.mock.calls.length, POLL).toBe(1);
     expect(onExit).toHaveBeenCalledExactlyOnceWith('command');
   });
 
@@ -264,8 +272,8 @@ describe('ChatApp', () => {
     await type(r.stdin, 'research', KEY.enter);
     gate.push('Looking');
     await tick(60);
-    expect(frame()).toContain('↳ lead → researcher');
-    expect(frame()).toContain('team ▸ lead ▸ researcher');
+    await seen(frame).toContain('↳ lead → researcher');
+    await seen(frame).toContain('team ▸ lead ▸ researcher');
     gate.close();
   });
 });
