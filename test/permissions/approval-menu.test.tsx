@@ -101,6 +101,21 @@ describe('suggested rules', () => {
     expect(s('write_file', { path: '/etc/passwd' }, '/w')).toBeUndefined();
     expect(s('fetch_url', { url: 'https://x' })).toBe('fetch_url');
   });
+
+  // Issue 48 item 7: "don't ask again" for `rm -rf build` offered `shell(rm *)`: every rm in the folder.
+  it('a command that destroys or publishes is remembered exactly, never as a prefix', () => {
+    expect(s('shell', { command: 'rm -rf build' })).toBe('shell(rm -rf build)');
+    expect(s('shell', { command: 'git push --force origin main' })).toBe('shell(git push --force origin main)');
+    expect(s('shell', { command: 'git push origin main' })).toBe('shell(git push origin main)');
+    expect(s('shell', { command: 'git reset --hard origin/main' })).toBe('shell(git reset --hard origin/main)');
+    expect(s('shell', { command: 'npm publish --access public' })).toBe('shell(npm publish --access public)');
+    expect(s('shell', { command: 'sudo apt-get install jq' })).toBe('shell(sudo apt-get install jq)');
+    expect(s('shell', { command: 'chmod -R 777 .' })).toBe('shell(chmod -R 777 .)');
+    expect(s('shell', { command: 'npx some-tool init' })).toBe('shell(npx some-tool init)');
+    // Everyday commands keep their prefix.
+    expect(s('shell', { command: 'git diff --stat' })).toBe('shell(git diff*)');
+    expect(s('shell', { command: 'npm run build' })).toBe('shell(npm run*)');
+  });
 });
 
 describe('choice 2 with approvals asked at once', () => {
