@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { editFileTool } from '../../src/core/tools/builtin/index.js';
 import { z } from 'zod';
 import { ChatModelAgent, InMemoryCheckpointStore, Runner, ScriptedChatModel, userMessage, type AgentEvent, type Tool } from '../../src/core/index.js';
 
@@ -33,6 +37,22 @@ describe('arguments are validated before approval', () => {
     const events = await collect(new Runner({ agent, checkpointStore: new InMemoryCheckpointStore() }).run([userMessage('go')], { checkpointId: 'j' }));
     expect(events.some((e) => e.action?.interrupted)).toBe(false);
     expect(model.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toMatch(/not valid JSON/);
+  });
+
+  // Issue 48 item 5: an edit_file whose `old` text is not in the file opened the approval, then failed
+  // after the person approved it. Its check runs first: the model is told, nobody is asked.
+  it("an edit_file whose old text is not in the file never interrupts; one that fits still asks", async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'adk-edit-check-'));
+    writeFileSync(join(ws, 'a.txt'), 'alpha\nbeta\n');
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: 'c1', name: 'edit_file', arguments: { path: 'a.txt', old: 'gamma', new: 'delta' } }] },
+      { toolCalls: [{ id: 'c2', name: 'edit_file', arguments: { path: 'a.txt', old: 'beta', new: 'delta' } }] },
+    ]);
+    const agent = new ChatModelAgent({ name: 'a', description: '', model, tools: [editFileTool(ws)], approval: ['edit_file'] });
+    const events = await collect(new Runner({ agent, checkpointStore: new InMemoryCheckpointStore() }).run([userMessage('go')], { checkpointId: 'e' }));
+    expect(model.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toMatch(/the text of `old` was not found in a\.txt/);
+    const asked = events.filter((e) => e.action?.interrupted).flatMap((e) => e.action!.interrupted!.contexts);
+    expect(asked.map((c) => (c.info as { arguments: { old: string } }).arguments.old)).toEqual(['beta']);
   });
 
   it('a valid call still asks', async () => {

@@ -55,6 +55,9 @@ async function gate(next: ToolCallHandler, ctx: MiddlewareContext, req: ToolCall
   if (!resume.wasInterrupted) {
     const invalid = invalidCallResult(ctx.tools.get(name), call);
     if (invalid) return invalid;
+    // Nor one that would fail as it stands (the model is told why, nobody is asked).
+    const why = await ctx.tools.get(name)?.check?.(parsedArguments(call), { signal: ctx.signal }).catch(() => undefined);
+    if (why) return { kind: 'done', content: why, isError: true };
   }
   // Approved in an earlier resume, then it interrupted on its own: that point is the tool's, not the approval's.
   const before = resume.wasInterrupted ? approvedBefore(resume.state) : undefined;

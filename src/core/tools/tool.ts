@@ -66,6 +66,12 @@ export interface Tool<Args = any> {
    * write_file). Read-only; a failure just leaves the preview out.
    */
   preview?(args: Args, ctx: { signal: AbortSignal }): Promise<string | undefined>;
+  /**
+   * Why the call would fail as it stands (edit_file: `old` is not in the file), found without
+   * changing anything. Asked before a person is asked to approve the call: the model gets this as
+   * the call's result instead, and nobody approves a call that cannot work. Undefined: it may run.
+   */
+  check?(args: Args, ctx: { signal: AbortSignal }): Promise<string | undefined>;
 }
 
 /** A JSON Schema for a tool's arguments: an object schema. */
