@@ -18,7 +18,8 @@ describe('allowed-tools', () => {
   it('splits on commas outside parentheses and maps Claude Code names to adk rules', () => {
     expect(splitTools('Bash(git status:*), Read, Bash(echo a,b)')).toEqual(['Bash(git status:*)', 'Read', 'Bash(echo a,b)']);
     const { rules, ignored } = allowedToolRules(['Bash(git status:*)', 'Read', 'Write(./docs/**)', 'Edit', 'Bash', 'shell(npm test*)', 'read_file', 'Bash(*)', 'Grep', '!!', 'Glob(x)', 'Task']);
-    expect(rules.map(formatRule)).toEqual(['shell(git status*)', 'read_file', 'write_file(docs/*)', 'edit_file', 'shell', 'shell(npm test*)', 'read_file', 'shell', 'grep']);
+    // Claude's `cmd:*` is `cmd` and `cmd …`; its Read covers the tools that read a file, Write and Edit those that write one.
+    expect(rules.map(formatRule)).toEqual(['shell(git status)', 'shell(git status *)', 'read_file', 'grep', 'write_file(docs/*)', 'edit_file(docs/*)', 'edit_file', 'write_file', 'shell', 'shell(npm test*)', 'read_file', 'shell', 'grep']);
     expect(ignored).toEqual(['!!', 'Glob(x)', 'Task']);
   });
 
@@ -143,12 +144,12 @@ describe('a command turn', () => {
   it("the person's own command file grants its allowed-tools for the turn; a project's asks to be trusted first", async () => {
     const mine = setup('---\nallowed-tools: Bash(echo:*)\n---\nGo.\n', { scope: 'user' });
     await collect(mine.turn.start(signal()));
-    expect(mine.started[0]!.grant.rules.map(formatRule)).toEqual(['shell(echo*)']);
+    expect(mine.started[0]!.grant.rules.map(formatRule)).toEqual(['shell(echo)', 'shell(echo *)']);
 
     const theirs = setup('---\nallowed-tools: Bash(echo:*)\n---\nGo.\n');
     const asked = interrupts(await collect(theirs.turn.start(signal())));
     expect(asked).toHaveLength(1);
-    expect((asked[0]!.info as { message: string }).message).toContain('shell(echo*)');
+    expect((asked[0]!.info as { message: string }).message).toContain('shell(echo *)');
     expect(theirs.started).toEqual([]);
     await collect(theirs.turn.answer({ [asked[0]!.id]: 'n' }, signal()));
     expect(theirs.started[0]!.grant.rules).toEqual([]);
@@ -156,7 +157,7 @@ describe('a command turn', () => {
     const again = setup('---\nallowed-tools: Bash(echo:*)\n---\nGo.\n');
     const q = interrupts(await collect(again.turn.start(signal())));
     await collect(again.turn.answer({ [q[0]!.id]: 'y' }, signal()));
-    expect(again.started[0]!.grant.rules.map(formatRule)).toEqual(['shell(echo*)']);
+    expect(again.started[0]!.grant.rules.map(formatRule)).toEqual(['shell(echo)', 'shell(echo *)']);
     expect(again.trust.isTrusted(again.command.file, (await import('node:crypto')).createHash('sha256').update((await import('node:fs')).readFileSync(again.command.file)).digest('hex'))).toBe(true);
   });
 

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, ofType, runCli, serverEnv, tempDir, tempHome, useServer } from '../cli/helpers.js';
+import { formatRule, ruleAllows, ruleDenies } from '../../src/core/agents/allow-rules.js';
+import { parseRuleText } from '../../src/cli/settings/rule-text.js';
 
 // Issue 48, item 1: a Claude Code user's rules in a settings file. `Bash(rm:*)` and `Read(./.env)`
 // (Claude's standard secrets rule) were dropped with a warning, and `read_file .env` then ran unasked
@@ -43,5 +45,25 @@ describe("Claude Code's permission rules in settings files", () => {
     expect(r.stderr).toMatch(/\.adk\/settings\.json:5:7: 'Bash\(rm:\*' is not a rule/);
     expect(r.stderr).toContain('adk cannot honour this deny rule, so it does not start');
     expect(server().chatRequests).toHaveLength(0);
+  });
+
+  it("maps Claude's forms as Claude Code reads them: Read and Edit cover every tool that reads or writes a file, ** at the top, cmd:* at a word boundary", () => {
+    const rules = (text: string, kind: 'allow' | 'deny' = 'allow') => {
+      const r = parseRuleText(text, kind);
+      return 'rules' in r ? r.rules : [];
+    };
+    expect(rules('Read(./.env)', 'deny').map(formatRule)).toEqual(['read_file(.env)', 'grep(.env)']);
+    expect(rules('Edit(src/**)').map(formatRule)).toEqual(['edit_file(src/*)', 'write_file(src/*)']);
+    const anywhere = rules('Read(**/.env)', 'deny');
+    for (const p of ['.env', 'app/.env']) expect(anywhere.some((r) => ruleDenies(r, 'read_file', { path: p })), p).toBe(true);
+    const ts = rules('Edit(src/**/*.ts)');
+    for (const p of ['src/a.ts', 'src/x/a.ts']) expect(ts.some((r) => ruleAllows(r, 'edit_file', { path: p })), p).toBe(true);
+    const diff = rules('Bash(git diff:*)');
+    expect(diff.some((r) => ruleAllows(r, 'shell', { command: 'git diff --stat' }))).toBe(true);
+    expect(diff.some((r) => ruleAllows(r, 'shell', { command: 'git diff' }))).toBe(true);
+    expect(diff.some((r) => ruleAllows(r, 'shell', { command: 'git difftool --tool=x' }))).toBe(false);
+    expect(rules('Bash(rm:*)', 'deny').map(formatRule)).toEqual(['shell(rm*)']);
+    expect(parseRuleText('Bash()')).toMatchObject({ error: expect.stringContaining('an empty pattern') });
+    expect(parseRuleText('Task')).toEqual({ claudeOnly: 'Task' });
   });
 });

@@ -51,7 +51,7 @@ describe('custom command steps (tmux)', () => {
     tmux.type('reject', '/risky');
     await sleep(150);
     tmux.keys('reject', 'Enter');
-    await tmux.waitForScreen('reject', (s) => s.includes('comes with this folder') && s.includes('shell(echo*)'), 'the trust question');
+    await tmux.waitForScreen('reject', (s) => s.includes('comes with this folder') && s.includes('shell(echo *)'), 'the trust question');
     await sleep(700);
     tmux.type('reject', 'n');
     tmux.keys('reject', 'Enter');

@@ -83,6 +83,28 @@ describe('deny rules err wide', () => {
     const env = parseAllowRule('read_file(.env)') as AllowRule;
     for (const p of ['.env', './.env', 'sub/../.env']) expect(ruleDenies(env, 'read_file', { path: p }, '/tmp'), p).toBe(true);
     expect(ruleDenies(env, 'read_file', { path: 'x/.env' }, '/tmp')).toBe(false);
+    // Editing shows a file's text (its diff, "old text not found"): a file denied to read is denied to edit.
+    expect(ruleDenies(env, 'edit_file', { path: '.env', old: 'A', new: 'B' }, '/tmp')).toBe(true);
+    expect(ruleDenies(parseAllowRule('read_file(./.env)') as AllowRule, 'read_file', { path: '.env' }, '/tmp')).toBe(true);
+  });
+
+  // Found by a review of the first version: spellings that got past `shell(rm*)`.
+  it('no spelling of a command gets past a shell deny rule; text it cannot see counts as matching', () => {
+    const rm = parseAllowRule('shell(rm*)') as AllowRule;
+    const spellings = ['/bin/rm x', "'rm' x", '\\rm x', 'if rm x; then echo; fi', 'for f in a; do rm $f; done', '{ (rm x); }', 'sudo -u root rm x', 'env -u X rm x', 'time -p rm x', 'xargs -n 1 rm', 'timeout -s KILL 5 rm x', 'FOO="a b" rm x', '>/dev/null rm x', 'cat <(rm x)', 'eval rm x', 'bash -lc "rm -rf x"', 'echo rm x | sh', '$CMD x', 'sh -c "bash -c \\"rm x\\""'];
+    for (const command of spellings) expect(ruleDenies(rm, 'shell', { command }), command).toBe(true);
+    for (const command of ['ls', 'echo rm', 'git commit -m "rm old"', 'bash build.sh', 'cat rm.txt']) expect(ruleDenies(rm, 'shell', { command }), command).toBe(false);
+  });
+
+  it('a fetch_url deny rule holds for http and https, user info, a trailing dot, case and fragments', () => {
+    const src = parseAllowRule('fetch_url(https://github.com/org/tasks/t1*)') as AllowRule;
+    for (const url of ['http://github.com/org/tasks/t1/solution.sh', 'https://x@github.com/org/tasks/t1', 'https://GITHUB.com./org/tasks/t1#top', 'https://github.com/org/tasks/t1/../t1/tests']) expect(ruleDenies(src, 'fetch_url', { url }), url).toBe(true);
+    expect(ruleDenies(src, 'fetch_url', { url: 'https://github.com/org/tasks/t2' })).toBe(false);
+    // An allow rule keeps its scheme, and user info names no host of its own.
+    const docs = parseAllowRule('fetch_url(https://docs.example.com*)') as AllowRule;
+    expect(ruleAllows(docs, 'fetch_url', { url: 'https://docs.example.com/a' })).toBe(true);
+    expect(ruleAllows(docs, 'fetch_url', { url: 'https://docs.example.com@evil.com/' })).toBe(false);
+    expect(ruleAllows(docs, 'fetch_url', { url: 'http://docs.example.com/a' })).toBe(false);
   });
 });
 

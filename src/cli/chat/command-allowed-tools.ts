@@ -12,16 +12,16 @@ export function allowedToolRules(entries: readonly string[]): { rules: AllowRule
   const rules: AllowRule[] = [];
   const ignored: string[] = [];
   for (const entry of entries) {
-    const rule = mapEntry(entry.trim());
-    if (rule) rules.push(rule);
+    const mapped = mapEntry(entry.trim());
+    if (mapped) rules.push(...mapped);
     else if (entry.trim()) ignored.push(entry.trim());
   }
   return { rules, ignored };
 }
 
-function mapEntry(entry: string): AllowRule | undefined {
-  const r = parseRuleText(entry);
-  return 'rule' in r ? { ...r.rule, source: 'allowed-tools' } : undefined;
+function mapEntry(entry: string): AllowRule[] | undefined {
+  const r = parseRuleText(entry, 'allow');
+  return 'rules' in r ? r.rules.map((rule) => ({ ...rule, source: 'allowed-tools' })) : undefined;
 }
 
 /**

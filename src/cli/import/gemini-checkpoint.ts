@@ -39,7 +39,7 @@ export function fromGeminiCheckpoint(history: GeminiContent[]): ImportedConversa
   const skip = (what: string) => skipped.set(what, (skipped.get(what) ?? 0) + 1);
   const textOf = (c: GeminiContent) => (c.parts ?? []).filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('');
   let start = 0;
-  if (history.length >= 2 && /context for our chat/.test(textOf(history[0]!)) && history[1]!.role === 'model') {
+  if (history.length >= 2 && /^This is the Gemini CLI\. We are setting up the context for our chat\./.test(textOf(history[0]!)) && history[1]!.role === 'model') {
     start = 2;
     skipped.set('environment context messages (gemini-cli’s own)', 2);
   }

@@ -62,11 +62,12 @@ function rulesOf(file: SettingsFile, problems: string[], unreadableDeny: string[
       continue;
     }
     list.forEach((text, i) => {
-      const where = `${file.path}:${settingsValuePosition(file.path, ['permissions', kind, i])}`;
-      const read = typeof text === 'string' ? parseRuleText(text) : { error: `${JSON.stringify(text)} is not a rule` };
-      if ('claudeOnly' in read) problems.push(`${where}: ${kind} ${read.claudeOnly}: Claude Code's ${read.claudeOnly} tool has no counterpart in adk, so this rule changes nothing`);
-      else if ('error' in read) (kind === 'deny' ? unreadableDeny : problems).push(`${where}: ${read.error}`);
-      else out.push({ kind, text: text as string, rule: { ...read.rule, source: file.path }, scope: file.scope, path: file.path });
+      // Positions only for what is said (finding one parses the file again).
+      const where = () => `${file.path}:${settingsValuePosition(file.path, ['permissions', kind, i])}`;
+      const read = typeof text === 'string' ? parseRuleText(text, kind) : { error: `${JSON.stringify(text)} is not a rule` };
+      if ('claudeOnly' in read) problems.push(`${where()}: ${kind} ${read.claudeOnly}: Claude Code's ${read.claudeOnly} tool has no counterpart in adk, so this rule changes nothing`);
+      else if ('error' in read) (kind === 'deny' ? unreadableDeny : problems).push(`${where()}: ${read.error}`);
+      else for (const rule of read.rules) out.push({ kind, text: text as string, rule: { ...rule, source: file.path }, scope: file.scope, path: file.path });
     });
   }
   return out;

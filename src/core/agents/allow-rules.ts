@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { realOrSelf } from '../fs-checks.js';
+import { denyView } from './shell-deny.js';
 
 /**
  * Calls a person allowed ahead of time, as `tool` or `tool(pattern)`: `shell(git status*)`,
@@ -48,17 +49,19 @@ export function ruleAllows(rule: AllowRule, tool: string, args: unknown, workspa
   if (tool === 'fetch_url') return urlMatches(rule.pattern, a.url);
   const p = typeof a.path === 'string' ? a.path : undefined;
   if (p === undefined || p.split(/[\\/]/).includes('..')) return false;
-  if (workspace === undefined) return globMatch(rule.pattern, p);
+  const pattern = rule.pattern.replace(/^\.\//, '');
+  if (workspace === undefined) return globMatch(pattern, p.replace(/^\.\//, ''));
   const resolved = resolvedInside(workspace, p);
-  return resolved !== undefined && globMatch(rule.pattern, resolved);
+  return resolved !== undefined && globMatch(pattern, resolved);
 }
 
 /**
- * A fetch_url pattern against the URL as it will be fetched: parsed (so `HTTP://Example.COM/a/../b`
- * is `http://example.com/b` and `127.1` is `127.0.0.1`) and with escaped unreserved characters
- * written plainly (`%2D` is `-`, RFC 3986 §6.2.2.2), so no spelling of one URL escapes a rule.
+ * A fetch_url pattern against the URL as it will be fetched: both parsed (`HTTP://Example.COM./a/../b`
+ * is `http://example.com/b`, `127.1` is `127.0.0.1`), without user info (`https://x.com@evil.net/` is
+ * evil.net) or fragment, escaped unreserved characters written plainly (`%2D` is `-`, RFC 3986
+ * §6.2.2.2). A deny rule (`wide`) also ignores the scheme: http and https are one place.
  */
-function urlMatches(pattern: string, url: unknown): boolean {
+function urlMatches(pattern: string, url: unknown, wide = false): boolean {
   if (typeof url !== 'string') return false;
   let u: URL;
   try {
@@ -71,15 +74,25 @@ function urlMatches(pattern: string, url: unknown): boolean {
     const host = u.hostname.toLowerCase().replace(/\.$/, '');
     return host === domain || host.endsWith(`.${domain}`);
   }
-  const plain = (s: string) => s.replace(/%([0-9A-Fa-f]{2})/g, (m, h: string) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(parseInt(h, 16))) ? String.fromCharCode(parseInt(h, 16)) : m.toUpperCase()));
-  let wanted = pattern;
+  let wanted: string;
   try {
-    // The pattern's own URL part written the same way (a `*` survives parsing as itself).
-    wanted = new URL(pattern).href.replace(/%2A/gi, '*');
+    // A `*` in the pattern's path survives parsing as itself (or as %2A, put back).
+    wanted = urlKey(new URL(pattern), wide).replace(/%2A/gi, '*');
+    // The parser gives a URL without a path the path `/`: `https://x.com*` is not `https://x.com*/`.
+    if (!/^[a-z][\w+.-]*:\/\/[^/]*\//i.test(pattern)) wanted = wanted.replace(/\/$/, '');
   } catch {
-    // not a URL: matched as written
+    wanted = plainEscapes(pattern); // not a URL: matched as written
   }
-  return globMatch(plain(wanted), plain(u.href));
+  return globMatch(wanted, urlKey(u, wide));
+}
+
+function urlKey(u: URL, wide: boolean): string {
+  const host = u.hostname.toLowerCase().replace(/\.$/, '');
+  return plainEscapes(`${wide ? '' : `${u.protocol}//`}${host}${u.port ? `:${u.port}` : ''}${u.pathname}${u.search}`);
+}
+
+function plainEscapes(s: string): string {
+  return s.replace(/%([0-9A-Fa-f]{2})/g, (m, h: string) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(parseInt(h, 16))) ? String.fromCharCode(parseInt(h, 16)) : m.toUpperCase()));
 }
 
 /**
@@ -91,38 +104,23 @@ function urlMatches(pattern: string, url: unknown): boolean {
  * The shell sandbox stays the boundary: a deny rule cannot see into a script the command runs.
  */
 export function ruleDenies(rule: AllowRule, tool: string, args: unknown, workspace?: string): boolean {
-  if (rule.tool !== tool) return false;
+  // Editing a file shows what it holds (a diff, "old text not found"): a file denied to read is denied to edit.
+  if (rule.tool !== tool && !(rule.tool === 'read_file' && tool === 'edit_file')) return false;
   if (rule.pattern === undefined) return true;
   const a = args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
   if (tool === 'shell') {
     const command = typeof a.command === 'string' ? a.command : undefined;
-    return command !== undefined && simpleCommands(command).some((c) => globMatch(rule.pattern!, c));
+    if (command === undefined) return false;
+    const view = denyView(command);
+    return view.opaque || view.commands.some((c) => globMatch(rule.pattern!, c));
   }
-  if (tool === 'fetch_url') return urlMatches(rule.pattern, a.url);
+  if (tool === 'fetch_url') return urlMatches(rule.pattern, a.url, true);
   const p = typeof a.path === 'string' ? a.path : undefined;
   if (p === undefined) return false;
-  if (workspace === undefined) return globMatch(rule.pattern, path.posix.normalize(p).replace(/^\.\//, ''));
+  const pattern = rule.pattern.replace(/^\.\//, '');
+  if (workspace === undefined) return globMatch(pattern, path.posix.normalize(p).replace(/^\.\//, ''));
   const inside = resolvedInside(workspace, p);
-  return inside !== undefined ? globMatch(rule.pattern, inside) : globMatch(rule.pattern, path.resolve(realOrSelf(workspace), p));
-}
-
-const WRAPPERS = /^(?:sudo(?:\s+-\S+)*|env(?:\s+-\S+)*|command|exec|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|nohup|time|timeout(?:\s+-\S+)*\s+\S+|xargs(?:\s+-\S+)*|builtin|\w+=\S*)\s+/;
-
-/** The simple commands inside a shell command line, as a deny rule must see them (see ruleDenies). */
-function simpleCommands(line: string, depth = 0): string[] {
-  const out: string[] = [];
-  // Substitutions run commands of their own.
-  for (const m of line.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)) out.push(...simpleCommands(m[1] ?? m[2] ?? '', depth + 1));
-  for (let piece of line.split(/\|\||&&|[;|&\n]/)) {
-    piece = piece.trim().replace(/^[({!]\s*/, '').trim();
-    for (let prev = ''; prev !== piece; ) [prev, piece] = [piece, piece.replace(WRAPPERS, '')];
-    if (!piece) continue;
-    out.push(piece);
-    // `sh -c 'rm -rf x'` runs its argument as a command line.
-    const inner = /^(?:\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\s+(['"])([\s\S]*?)\1/.exec(piece);
-    if (inner && depth < 4) out.push(...simpleCommands(inner[2]!, depth + 1));
-  }
-  return out;
+  return inside !== undefined ? globMatch(pattern, inside) : globMatch(pattern, path.resolve(realOrSelf(workspace), p));
 }
 
 /** `p` relative to the workspace after following links (the deepest part that exists), or undefined outside it. */

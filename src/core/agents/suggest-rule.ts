@@ -9,7 +9,9 @@ const SHELL_OPERATORS = /[;&|<>`$(){}\\\n\r!*?[\]~]/;
  * remembers exactly the command approved, never a prefix (approving `rm -rf build` must not allow
  * every `rm`).
  */
-const EXACT_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'dd', 'mkfs', 'fdisk', 'parted', 'wipefs', 'sudo', 'su', 'doas', 'chmod', 'chown', 'chgrp', 'kill', 'killall', 'pkill', 'reboot', 'shutdown', 'halt', 'poweroff', 'crontab', 'find', 'xargs', 'env', 'eval', 'exec']);
+const EXACT_ONLY = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'dd', 'mkfs', 'fdisk', 'parted', 'wipefs', 'sudo', 'su', 'doas', 'chmod', 'chown', 'chgrp', 'kill', 'killall', 'pkill', 'reboot', 'shutdown', 'halt', 'poweroff', 'crontab', 'find', 'xargs', 'env', 'eval', 'exec',
+  // Wrappers and interpreters: what they run is in their arguments (`bash x.sh` as `bash *` would allow `bash -c "rm -rf ."`).
+  'time', 'nice', 'nohup', 'timeout', 'stdbuf', 'command', 'builtin', 'watch', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'ssh', 'scp', 'rsync', 'curl', 'wget']);
 /** Sub-commands of that kind under a program that is otherwise fine (`git status*` is, `git push*` is not). */
 const EXACT_ONLY_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
   git: new Set(['push', 'reset', 'clean', 'branch', 'checkout', 'restore', 'rebase', 'filter-branch', 'filter-repo', 'update-ref', 'reflog', 'gc', 'prune', 'stash', 'rm', 'tag', 'remote', 'config']),
@@ -42,7 +44,8 @@ export function suggestedRule(tool: string, args: unknown, workspace?: string): 
     // A program named by its path (./build.sh) is allowed as exactly this command; so is one that destroys or publishes.
     if (first.includes('/') || words.length === 1 || EXACT_ONLY.has(first) || /^mkfs\b/.test(first)) return { tool, pattern: command };
     const risky = EXACT_ONLY_SUB[first];
-    if (risky && (risky.size === 0 || risky.has(second))) return { tool, pattern: command };
+    // An option before the sub-command (`git --no-pager push`) hides which one it is.
+    if (risky && (risky.size === 0 || risky.has(second) || second.startsWith('-'))) return { tool, pattern: command };
     if (SUBCOMMAND.test(second)) return { tool, pattern: `${first} ${second}*` };
     return { tool, pattern: `${first} *` };
   }

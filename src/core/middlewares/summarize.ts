@@ -101,7 +101,9 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     if (options.contextWindow) return { window: options.contextWindow, guessed: false };
     if (learnedWindow) return { window: learnedWindow, guessed: false };
     const model = ctx.model;
-    if (!model.resolveContextWindow) return model.contextWindow ? { window: model.contextWindow, guessed: false } : undefined;
+    // Known from the settings or the name: no question to ask.
+    if (model.contextWindow) return { window: model.contextWindow, guessed: false };
+    if (!model.resolveContextWindow) return undefined;
     let info = answered.get(model.modelName);
     if (!info) {
       // Not tied to this run's signal: a run that ends first must not leave the answer "unknown".
@@ -127,7 +129,7 @@ export function summarizeMiddleware(options: SummarizeOptions = {}): SummarizeMi
     // The other middlewares hear of it first (PreCompact hooks, `trigger: auto`, no instructions as in Claude Code).
     const beforeSummary = () => ctx.compacting?.({ trigger: 'auto' }) ?? Promise.resolve();
     // The summary's own model calls count against the run's budget, as the agent's do.
-    const c = await compactMessages(body, { model: underBudget(ctx.model, ctx.run), counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary, secrets: ctx.run.secrets?.() });
+    const c = await compactMessages(body, { model: underBudget(ctx.model, { budget: ctx.run.budget, address: ctx.run.address, turn: false }), counter, window, keepTurns: options.keepTurns ?? DEFAULT_KEEP_TURNS, instructions: options.instructions, signal: ctx.signal, onReply, beforeSummary, secrets: ctx.run.secrets?.() });
     if (!c) return undefined;
     const replacement = c.summary !== undefined ? [summaryMessage({ text: c.summary, summarized: c.summarized })] : [];
     const event: CompactionEvent = { type: 'compaction', agent: ctx.agentName, summarized: c.summarized };
