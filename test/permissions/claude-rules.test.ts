@@ -45,6 +45,11 @@ describe("Claude Code's permission rules in settings files", () => {
     expect(r.stderr).toMatch(/\.adk\/settings\.json:5:7: 'Bash\(rm:\*' is not a rule/);
     expect(r.stderr).toContain('adk cannot honour this deny rule, so it does not start');
     expect(server().chatRequests).toHaveLength(0);
+    // A file that does not parse: its deny rules cannot be read either.
+    writeFileSync(join(ws, '.adk', 'settings.json'), '{ "permissions": { "deny": ["Read(./.env)"], } }');
+    const broken = await runCli(['run', '--json', 'hi'], { env: serverEnv(server(), 'sk-claude-rules-1', tempHome()), cwd: ws });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/\.adk\/settings\.json:1:\d+: .*\(its permission rules cannot be read\)/);
   });
 
   it("maps Claude's forms as Claude Code reads them: Read and Edit cover every tool that reads or writes a file, ** at the top, cmd:* at a word boundary", () => {

@@ -48,7 +48,10 @@ export interface PermissionSettings {
  */
 function rulesOf(file: SettingsFile, problems: string[], unreadableDeny: string[]): SettingsRule[] {
   if (file.error) {
-    problems.push(file.error);
+    // A file that was read but does not parse: its deny rules cannot be read either, the same as one
+    // deny rule that cannot be. (A folder file refused unread, a link, was never the person's to follow.)
+    if (file.sha256) unreadableDeny.push(`${file.error} (its permission rules cannot be read)`);
+    else problems.push(file.error);
     return [];
   }
   const perms = permissionsObject(file.data);
