@@ -133,3 +133,31 @@ describe('through the CLI', () => {
     expect(ofType(ok.lines, 'tool_result')[0].content).toContain('internal admin page');
   });
 });
+
+// A review of this stop's deny rules: a fetch_url deny rule was asked about the URL the model gave,
+// and a redirect from an allowed page to a denied one was followed.
+describe('fetch_url and the run’s deny rules', () => {
+  it('a redirect to a denied URL is refused; the denied page is never fetched', async () => {
+    const { createServer } = await import('node:http');
+    const { fakeCtx } = await import('../tools/helpers.js');
+    const { parseAllowRule, ruleDenies } = await import('../../src/core/agents/allow-rules.js');
+    const hits: string[] = [];
+    const site = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/start') res.writeHead(302, { location: '/tasks/t1/solution.sh' }).end();
+      else res.end('the solution');
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const deny = parseAllowRule(`fetch_url(${origin}/tasks/t1*)`) as Exclude<ReturnType<typeof parseAllowRule>, string>;
+    const approvalPolicy = { allows: () => true, refuses: (c: { tool: string; arguments: unknown }) => (ruleDenies(deny, c.tool, c.arguments) ? 'A deny rule forbids this fetch_url call.' : undefined) };
+    const tool = fetchUrlTool({ timeoutMs: 2_000, allowHosts: [origin.replace('http://', '')] });
+    try {
+      const out = await tool.execute({ url: `${origin}/start` }, fakeCtx({ runContext: { approvalPolicy } as never }));
+      expect(typeof out === 'string' ? out : out.content).toMatch(/refused to fetch .*\/start: it redirects to .*\/tasks\/t1\/solution\.sh, which is refused \(A deny rule forbids this fetch_url call\)/);
+      expect(hits).toEqual(['/start']);
+    } finally {
+      site.close();
+    }
+  });
+});

@@ -54,6 +54,11 @@ export function fetchUrlTool(options: FetchUrlToolOptions = {}): Tool<z.infer<ty
           signal,
           maxBytes,
           headers: { 'user-agent': 'adk-fetch_url', accept: 'text/html,text/plain,application/json,*/*;q=0.8' },
+          // The run's deny rules were asked about the URL the model gave; a redirect is asked again.
+          refuseRedirect: (next) => {
+            const why = ctx.runContext?.approvalPolicy?.refuses?.({ tool: 'fetch_url', arguments: { url: next.href }, agentName: ctx.agentName, readOnly: true });
+            return why ? `is refused (${why.replace(/\.?\s*$/, '')})` : undefined;
+          },
         });
         const head = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${res.url !== parsed.href ? `\nurl: ${res.url}` : ''}${res.contentType ? `\ncontent-type: ${res.contentType}` : ''}`;
         const body = await describeBody(res.bytes, res.contentType, signal);

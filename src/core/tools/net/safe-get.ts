@@ -10,6 +10,8 @@ export interface SafeGetOptions {
   maxBytes: number;
   maxRedirects?: number | undefined;
   headers?: Record<string, string> | undefined;
+  /** Asked before a redirect is followed: a reason refuses it (the run's deny rules hold for every hop). */
+  refuseRedirect?: ((url: URL) => string | undefined) | undefined;
 }
 
 export interface SafeGetResult {
@@ -44,6 +46,8 @@ export async function safeGet(start: URL, opts: SafeGetOptions): Promise<SafeGet
       res.destroy();
       if (hop >= (opts.maxRedirects ?? MAX_REDIRECTS)) throw new Error(`more than ${opts.maxRedirects ?? MAX_REDIRECTS} redirects`);
       url = new URL(location, url);
+      const refused = opts.refuseRedirect?.(url);
+      if (refused) throw new RefusedDestinationError(`it redirects to ${url.href}, which ${refused}`);
       continue;
     }
     const { bytes, truncated } = await readCapped(decoded(net, res), opts.maxBytes, opts.signal);
