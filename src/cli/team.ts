@@ -264,6 +264,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
         skillDirs: [join(defaultAdkHome(env), 'skills'), join(cwd, '.adk', 'skills')],
         hooks: hooks.hooks,
         userAgentsMd: join(defaultAdkHome(env), 'AGENTS.md'),
+        // A Claude Code user's own CLAUDE.md, as Claude Code reads it for every project.
+        ...(env.HOME ? { userMemoryFiles: [join(env.HOME, '.claude', 'CLAUDE.md')] } : {}),
       },
       rootName,
     );

@@ -165,6 +165,26 @@ describe('AGENTS.md and skills', () => {
     expect(systemOf(server().chatRequests[2])).toBe('You are quiet.');
   });
 
+  // Issue 48: a Claude Code user's CLAUDE.md was in none of the requests. Now CLAUDE.md (with its
+  // imports), CLAUDE.local.md and ~/.claude/CLAUDE.md are read beside AGENTS.md.
+  it("reads Claude Code's CLAUDE.md, CLAUDE.local.md and ~/.claude/CLAUDE.md beside AGENTS.md", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'docs'), { recursive: true });
+    writeFileSync(join(dir, 'AGENTS.md'), 'Agents rule: be brief.\n');
+    writeFileSync(join(dir, 'CLAUDE.md'), 'Claude rule: run npm test.\nStyle: @docs/style.md\n');
+    writeFileSync(join(dir, 'docs', 'style.md'), 'two spaces');
+    writeFileSync(join(dir, 'CLAUDE.local.md'), 'Local rule: my sandbox URL is http://localhost:3000.\n');
+    const personHome = tempDir();
+    mkdirSync(join(personHome, '.claude'));
+    writeFileSync(join(personHome, '.claude', 'CLAUDE.md'), 'Personal rule: answer in English.\n');
+    server().onRequest(() => ({ content: 'ok' }));
+    await expectExit(['run', 'hi'], 0, { env: { ...serverEnv(server(), 'k-1234', tempHome()), HOME: personHome }, cwd: dir });
+    const system = systemOf(server().chatRequests[0]);
+    for (const line of ['# Project instructions (AGENTS.md)', 'Agents rule: be brief.', '# Project instructions (CLAUDE.md)', 'Claude rule: run npm test.', 'Style: two spaces', '# Project instructions (CLAUDE.local.md)', 'Local rule:', 'Personal rule: answer in English.']) {
+      expect(system, line).toContain(line);
+    }
+  });
+
   it('lists the skills in the instruction and loads one with the skill tool', async () => {
     const dir = tempDir();
     const skill = join(dir, '.adk', 'skills', 'release');

@@ -36,6 +36,8 @@ export interface TeamDeps {
   workspace?: string | undefined;
   /** The person's own AGENTS.md (ADK_HOME/AGENTS.md), read with the workspace's by every chat and deep agent. */
   userAgentsMd?: string | undefined;
+  /** More of the person's instruction files read for every folder (Claude Code's `~/.claude/CLAUDE.md`). */
+  userMemoryFiles?: readonly string[] | undefined;
   /** Folders of skills (`<skill>/SKILL.md`), first wins a name: ADK_HOME's `skills`, then the workspace's `.adk/skills`. */
   skillDirs?: string[] | undefined;
   /** Keeps an agent's MCP tools as their servers list them now (tools/list_changed); undefined: as built. */
@@ -188,7 +190,7 @@ export async function createTeam(config: TeamConfig, deps: TeamDeps, rootName: s
   /** What an agent knows of its folder: AGENTS.md and the skills. */
   function contextMiddlewares(agentsMd: boolean): AgentMiddleware[] {
     const out: AgentMiddleware[] = [];
-    if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace, { userFile: deps.userAgentsMd }));
+    if (agentsMd && deps.workspace) out.push(agentsMdMiddleware(deps.workspace, { userFile: deps.userAgentsMd, userFiles: deps.userMemoryFiles }));
     if (deps.skillDirs?.length) out.push(skillsMiddleware(deps.skillDirs, deps.workspace));
     return out;
   }

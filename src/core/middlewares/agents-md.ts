@@ -6,6 +6,12 @@ import { locate, WorkspaceError } from '../tools/workspace.js';
 
 /** File name of the workspace instructions read from the workspace root. */
 export const AGENTS_MD = 'AGENTS.md';
+/**
+ * The project instruction files read from the workspace root, in order: adk's and Codex's AGENTS.md,
+ * Claude Code's CLAUDE.md and its personal, uncommitted CLAUDE.local.md (a Claude Code user's setup
+ * works unchanged; both families are read when both exist).
+ */
+export const PROJECT_MEMORY_FILES = [AGENTS_MD, 'CLAUDE.md', 'CLAUDE.local.md'] as const;
 /** All of AGENTS.md with its imports: more would crowd out the conversation. */
 export const AGENTS_MD_MAX_CHARS = 64_000;
 const MAX_IMPORT_DEPTH = 5;
@@ -15,10 +21,11 @@ const IMPORT = /(^|[ \t])@((?:\.{1,2}\/|\/|~\/)?[\w.\-/]+)/gm;
 const missing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT' || (e instanceof WorkspaceError && /does not exist|no such file/i.test(e.message));
 
 /**
- * The workspace's AGENTS.md, with its `@path` imports expanded (at most 5 deep, each confined to
- * the workspace: an import that leaves it is refused in place), or undefined when there is none.
+ * The workspace's AGENTS.md (or another instruction file at its root), with its `@path` imports
+ * expanded (at most 5 deep, each confined to the workspace: an import that leaves it is refused in
+ * place), or undefined when there is none.
  */
-export async function readAgentsMd(workspace: string): Promise<string | undefined> {
+export async function readAgentsMd(workspace: string, name: string = AGENTS_MD): Promise<string | undefined> {
   const seen = new Set<string>();
   const expand = async (file: string, depth: number): Promise<string> => {
     const loc = await locate(workspace, file);
@@ -38,12 +45,12 @@ export async function readAgentsMd(workspace: string): Promise<string | undefine
   };
   let text: string;
   try {
-    text = await expand(AGENTS_MD, 0);
+    text = await expand(name, 0);
   } catch (e) {
     if (missing(e)) return undefined;
-    text = `[${AGENTS_MD} could not be read: ${(e as Error).message}]`;
+    text = `[${name} could not be read: ${(e as Error).message}]`;
   }
-  return text.length > AGENTS_MD_MAX_CHARS ? `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n[${AGENTS_MD} cut at ${AGENTS_MD_MAX_CHARS} characters]` : text;
+  return text.length > AGENTS_MD_MAX_CHARS ? `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n[${name} cut at ${AGENTS_MD_MAX_CHARS} characters]` : text;
 }
 
 async function importOne(target: string, base: string, depth: number, expand: (file: string, depth: number) => Promise<string>): Promise<string> {
@@ -60,16 +67,21 @@ async function importOne(target: string, base: string, depth: number, expand: (f
  * AGENTS.md (Eino's agentsmd middleware, Codex's and Claude Code's project instructions): the
  * workspace's file, read afresh at each run, is added to the agent's instruction.
  */
-export function agentsMdMiddleware(workspace: string, options: { userFile?: string | undefined } = {}): AgentMiddleware {
+export function agentsMdMiddleware(workspace: string, options: { userFile?: string | undefined; userFiles?: readonly string[] | undefined } = {}): AgentMiddleware {
+  const userFiles = [...(options.userFile ? [options.userFile] : []), ...(options.userFiles ?? [])];
   return {
     name: 'agents_md',
     async beforeAgent(_ctx, setup) {
       const sections: string[] = [];
-      // The person's own memory (ADK_HOME/AGENTS.md, what `#` adds as "user"): for every folder.
-      const own = options.userFile ? await readFile(options.userFile, 'utf8').catch(() => undefined) : undefined;
-      if (own?.trim()) sections.push(`# Your instructions (${options.userFile})\nThe person keeps these instructions for every folder; follow them.\n\n${own.trim().slice(0, AGENTS_MD_MAX_CHARS)}`);
-      const text = await readAgentsMd(workspace);
-      if (text?.trim()) sections.push(`# Project instructions (${AGENTS_MD})\nThe person keeps these instructions for this folder in ${AGENTS_MD}; follow them.\n\n${text.trim()}`);
+      // The person's own memory (ADK_HOME/AGENTS.md, what `#` adds as "user"; ~/.claude/CLAUDE.md): for every folder.
+      for (const file of userFiles) {
+        const own = await readFile(file, 'utf8').catch(() => undefined);
+        if (own?.trim()) sections.push(`# Your instructions (${file})\nThe person keeps these instructions for every folder; follow them.\n\n${own.trim().slice(0, AGENTS_MD_MAX_CHARS)}`);
+      }
+      for (const name of PROJECT_MEMORY_FILES) {
+        const text = await readAgentsMd(workspace, name);
+        if (text?.trim()) sections.push(`# Project instructions (${name})\nThe person keeps these instructions for this folder in ${name}; follow them.\n\n${text.trim()}`);
+      }
       if (!sections.length) return;
       const section = sections.join('\n\n');
       return { ...setup, instruction: setup.instruction ? `${setup.instruction}\n\n${section}` : section };

@@ -11,6 +11,6 @@ export {
   type CompactionEvent,
 } from './summarize.js';
 export { reduceToolResultsMiddleware, READ_TOOL_RESULT, type ReduceToolResultsOptions, type ArtifactStore } from './reduce-tool-results.js';
-export { agentsMdMiddleware, readAgentsMd, AGENTS_MD } from './agents-md.js';
+export { agentsMdMiddleware, readAgentsMd, AGENTS_MD, PROJECT_MEMORY_FILES } from './agents-md.js';
 export { skillsMiddleware, findSkills, parseSkillFile, SKILL_TOOL, type Skill } from './skills.js';
 export { Hooks, hooksMiddleware, HookBlockedError, parseHooks, mergeHooks, listHooks, runHooks, type HooksConfig, type HookEvent, type HooksOptions } from './hooks/index.js';
