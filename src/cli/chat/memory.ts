@@ -1,6 +1,6 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AGENTS_MD } from '../../core/middlewares/agents-md.js';
+import { AGENTS_MD, PROJECT_MEMORY_FILES } from '../../core/middlewares/agents-md.js';
 import { defaultAdkHome } from '../../core/store/store-url.js';
 
 /**
@@ -10,14 +10,27 @@ import { defaultAdkHome } from '../../core/store/store-url.js';
  */
 export type MemoryScope = 'project' | 'user';
 
+/** The project's memory is its AGENTS.md, or a Claude Code user's CLAUDE.md when that is the one the folder has. */
 export function memoryFile(scope: MemoryScope, workspace: string, env: NodeJS.ProcessEnv = process.env): string {
-  return scope === 'project' ? join(workspace, AGENTS_MD) : join(defaultAdkHome(env), AGENTS_MD);
+  if (scope === 'user') return join(defaultAdkHome(env), AGENTS_MD);
+  const claude = join(workspace, 'CLAUDE.md');
+  return !existsSync(join(workspace, AGENTS_MD)) && existsSync(claude) ? claude : join(workspace, AGENTS_MD);
+}
+
+/** The folder's other instruction files every agent also reads (said once, beside the one `#` writes to). */
+function otherProjectFiles(workspace: string, env: NodeJS.ProcessEnv): string[] {
+  const main = memoryFile('project', workspace, env);
+  return PROJECT_MEMORY_FILES.map((n) => join(workspace, n)).filter((f) => f !== main && existsSync(f));
 }
 
 /** The two files as a picker offers them. */
 export function memoryChoices(workspace: string, env: NodeJS.ProcessEnv = process.env): Array<{ value: MemoryScope; label: string; detail: string }> {
   return [
-    { value: 'project', label: 'Project memory', detail: `${memoryFile('project', workspace, env)} (shared with the repository)` },
+    {
+      value: 'project',
+      label: 'Project memory',
+      detail: `${memoryFile('project', workspace, env)} (shared with the repository)${otherProjectFiles(workspace, env).length ? `; also read: ${otherProjectFiles(workspace, env).join(', ')}` : ''}`,
+    },
     { value: 'user', label: 'User memory', detail: `${memoryFile('user', workspace, env)} (yours, every folder)` },
   ];
 }
