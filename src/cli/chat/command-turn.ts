@@ -42,7 +42,7 @@ export interface CommandGrant {
 
 /**
  * A custom command with a model, allowed tools or `` !`cmd` `` lines, run as Claude Code runs them:
- * the model checked first (an unknown one stops the command), the `` !`cmd` `` lines approved by the
+ * the model checked first (an unknown one is said and the session's model used), the `` !`cmd` `` lines approved by the
  * person (or a rule) and run before anything is sent, their output in the prompt; then one turn with
  * the command's model and its allowed tools. A question (approval, trust) ends the event stream as an
  * interrupt the REPL shows with its usual prompts; `answer` goes on from there. A rejection ends the
@@ -100,8 +100,9 @@ export class CommandTurn {
     if (stop) return yield* this.stopped(stop);
     if (!this.modelChecked) {
       this.modelChecked = true;
+      // As Claude Code does: a model the endpoints do not serve is said, and the session's model answers.
       const error = await this.checkModel(signal);
-      if (error) return yield this.error(`${this.command.name} was not run: ${error}.`);
+      if (error) this.notices.push(`${this.command.name}: ${error}; this turn uses ${this.host.team.modelName}.`);
     }
     if (!this.rulesDecided) {
       const question = this.grantQuestion();
@@ -146,7 +147,7 @@ export class CommandTurn {
     yield* this.host.startTurn(filled, signal, inbox, { rules: this.rules, team });
   }
 
-  /** The model the command names, resolved now: an unknown one is the person's to fix, before anything runs. */
+  /** The model the command names, resolved now; an unknown one is said (the person's to fix) and not used. */
   private async checkModel(signal: AbortSignal): Promise<string | undefined> {
     const name = this.command.model;
     if (!name) return undefined;
