@@ -106,6 +106,39 @@ describe('hooks middleware', () => {
     expect(toolResult(model)).toContain('lint failed');
   });
 
+  // Issue 48 item 2: hooks copied from Claude Code never fired (matcher `Bash`), and a guard testing
+  // `tool_input.file_path` saw nothing. Claude's tool names match, and its field names are there too.
+  it("Claude Code's matchers (Bash, Edit|MultiEdit|Write) fire, and tool_input carries its field names", async () => {
+    const { model, events } = await run(pre('echo "blocked by a Claude hook" >&2; exit 2', 'Bash'), ['shell']);
+    expect(toolResult(model)).toContain('blocked by a Claude hook');
+    expect(events.some((e) => e.action?.interrupted)).toBe(false);
+    const cwd = dir();
+    writeFileSync(join(cwd, 'a.txt'), 'alpha\n');
+    const { editFileTool } = await import('../../src/core/tools/builtin/index.js');
+    // A guard as Claude Code's docs write one: it reads tool_input.file_path and old_string.
+    const guard = `cat > seen.json; node -e 'const d = JSON.parse(require("fs").readFileSync("seen.json", "utf8")); if (d.tool_input.file_path.endsWith(".txt") && d.tool_input.old_string === "alpha") { console.error("no .txt edits"); process.exit(2); }'`;
+    const h = new Hooks({ hooks: pre(guard, 'Edit|MultiEdit|Write'), cwd, sessionId: () => 'sess-1' });
+    const edits = new ScriptedChatModel([{ toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'a.txt', old: 'alpha', new: 'beta' } }] }, { content: 'ok' }]);
+    const agent = new ChatModelAgent({ name: 'a', description: '', model: edits, tools: [editFileTool(cwd)], middlewares: [h.middleware()] });
+    for await (const _ of new Runner({ agent }).query('edit')) void _;
+    const { readFileSync } = await import('node:fs');
+    expect(JSON.parse(readFileSync(join(cwd, 'seen.json'), 'utf8')).tool_input).toEqual({ path: 'a.txt', old: 'alpha', new: 'beta', file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' });
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('alpha\n');
+  });
+
+  it("updatedInput in Claude Code's field names reaches the tool in adk's", async () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'a.txt'), 'alpha\n');
+    writeFileSync(join(cwd, 'b.txt'), 'alpha\n');
+    const { editFileTool } = await import('../../src/core/tools/builtin/index.js');
+    const h = new Hooks({ hooks: pre(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"b.txt","new_string":"gamma"}}}'`, 'Edit'), cwd, sessionId: () => 'sess-1' });
+    const edits = new ScriptedChatModel([{ toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'a.txt', old: 'alpha', new: 'beta' } }] }, { content: 'ok' }]);
+    const agent = new ChatModelAgent({ name: 'a', description: '', model: edits, tools: [editFileTool(cwd)], middlewares: [h.middleware()] });
+    for await (const _ of new Runner({ agent }).query('edit')) void _;
+    const { readFileSync } = await import('node:fs');
+    expect([readFileSync(join(cwd, 'a.txt'), 'utf8'), readFileSync(join(cwd, 'b.txt'), 'utf8')]).toEqual(['alpha\n', 'gamma\n']);
+  });
+
   it('a UserPromptSubmit block ends the turn with the reason, before any model call', async () => {
     const model = new ScriptedChatModel([{ content: 'never' }]);
     const h = new Hooks({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "no secrets in prompts" >&2; exit 2' }] }] }, cwd: dir() });

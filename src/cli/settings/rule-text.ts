@@ -1,18 +1,8 @@
 import { parseAllowRule, type AllowRule } from '../../core/agents/allow-rules.js';
+import { ADK_TOOL_OF_CLAUDE } from '../../core/tools/claude-tool-names.js';
 
 /** Claude Code's tool names and the adk tool each stands for. */
-export const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
-  Bash: 'shell',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Grep: 'grep',
-  LS: 'list_dir',
-  WebFetch: 'fetch_url',
-  WebSearch: 'web_search',
-  AskUserQuestion: 'ask_user',
-};
+export const CLAUDE_TOOLS: Readonly<Record<string, string>> = ADK_TOOL_OF_CLAUDE;
 
 /** Claude Code's tools adk has no counterpart of: a rule about one is told as such, never kept as one that matches nothing. */
 export const CLAUDE_ONLY: ReadonlySet<string> = new Set(['Glob', 'Task', 'TodoWrite', 'NotebookEdit', 'NotebookRead', 'BashOutput', 'KillShell', 'SlashCommand', 'ExitPlanMode']);

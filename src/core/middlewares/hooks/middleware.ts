@@ -1,3 +1,4 @@
+import { fromClaudeFields, withClaudeFields } from '../../tools/claude-tool-names.js';
 import type { AgentMiddleware, MiddlewareContext } from '../../agents/middleware.js';
 import type { Message } from '../../schema/message.js';
 import type { ToolCallRequest, ToolCallResult } from '../../agents/handlers.js';
@@ -146,7 +147,7 @@ function hooksAgentMiddleware(hooks: Hooks, role: 'root' | 'subagent', takePendi
       if (r.kind !== 'done' || !hooks.config.PostToolUse?.length) return r;
       const post = await hooks.run(
         'PostToolUse',
-        { tool_name: req.call.function.name, tool_input: argumentsOf(pre.req), tool_use_id: req.call.id, tool_response: { content: r.content, is_error: r.isError }, agent_name: ctx.agentName },
+        { tool_name: req.call.function.name, tool_input: withClaudeFields(req.call.function.name, argumentsOf(pre.req)), tool_use_id: req.call.id, tool_response: { content: r.content, is_error: r.isError }, agent_name: ctx.agentName },
         ctx.signal,
       );
       const notes = [...(post.block ? [`PostToolUse hook: ${post.block}`] : []), ...post.context];
@@ -214,7 +215,7 @@ async function preToolUse(hooks: Hooks, ctx: MiddlewareContext, req: ToolCallReq
   let decided = ctx.values[key] as { updatedInput?: Record<string, unknown>; permission?: 'allow' | 'ask' } | undefined;
   if (!decided || !req.resume.wasInterrupted) {
     const name = req.call.function.name;
-    const r = await hooks.run('PreToolUse', { tool_name: name, tool_input: argumentsOf(req), tool_use_id: req.call.id, agent_name: ctx.agentName }, ctx.signal);
+    const r = await hooks.run('PreToolUse', { tool_name: name, tool_input: withClaudeFields(name, argumentsOf(req)), tool_use_id: req.call.id, agent_name: ctx.agentName }, ctx.signal);
     const reason = r.block ?? r.stop;
     if (reason) {
       const context = r.context.length ? `\n${r.context.join('\n')}` : '';
@@ -228,7 +229,8 @@ async function preToolUse(hooks: Hooks, ctx: MiddlewareContext, req: ToolCallReq
   }
   const decidedReq = decided.permission ? { ...req, permission: decided.permission } : req;
   if (!decided.updatedInput) return { req: decidedReq };
-  const updated = { ...(asRecord(argumentsOf(req)) ?? {}), ...decided.updatedInput };
+  // Scripts written for Claude Code answer in its field names (`file_path`): the tool gets adk's.
+  const updated = { ...(asRecord(argumentsOf(req)) ?? {}), ...fromClaudeFields(req.call.function.name, decided.updatedInput) };
   return { req: { ...decidedReq, arguments: updated, call: { ...req.call, function: { ...req.call.function, arguments: JSON.stringify(updated) } } } };
 }
 

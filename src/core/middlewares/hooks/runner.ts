@@ -4,6 +4,7 @@ import { bwrapArgs, spawnSandboxed, type SandboxSpec, type SandboxStatus } from 
 import type { HookCommand, HookEvent, HooksConfig } from './config.js';
 import { hostRunRisk } from './host-risk.js';
 import { matches } from './matcher.js';
+import { claudeNamesOf } from '../../tools/claude-tool-names.js';
 
 /** Claude Code's default: a hook that runs longer than 60 s is killed. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
@@ -176,8 +177,10 @@ function legacyDecision(d: unknown): string | undefined {
  */
 export async function runHooks(config: HooksConfig, event: HookEvent, matchValue: string | undefined, input: unknown, opts: HookRunOptions): Promise<HookOutcome> {
   const commands = new Map<string, HookCommand>();
+  // A tool is matched by adk's name or Claude Code's (`Bash`, `Edit|MultiEdit|Write`): copied hooks fire.
+  const names = matchValue !== undefined && (event === 'PreToolUse' || event === 'PostToolUse') ? [matchValue, ...claudeNamesOf(matchValue)] : [matchValue];
   for (const g of config[event] ?? []) {
-    if (!matches(g.matcher, matchValue)) continue;
+    if (!names.some((n) => matches(g.matcher, n))) continue;
     for (const h of g.hooks) {
       const key = `${h.command}\0${h.sandbox ?? ''}\0${h.network ?? ''}`;
       if (!commands.has(key)) commands.set(key, h);
