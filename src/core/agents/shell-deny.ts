@@ -31,6 +31,10 @@ function walk(line: string, view: DenyView, depth: number): void {
 }
 
 function command(tokens: string[], view: DenyView, depth: number): void {
+  if (depth > 64) {
+    view.opaque = true;
+    return;
+  }
   // A subshell's or group's opening bracket may touch the program: `(rm x)`.
   tokens = tokens.map((t, k) => (k === 0 || /^[({]/.test(tokens[k - 1] ?? '') || KEYWORDS.has(tokens[k - 1] ?? '') ? t.replace(/^[({]+(?=.)/, '') : t));
   let i = 0;
@@ -50,8 +54,15 @@ function command(tokens: string[], view: DenyView, depth: number): void {
   if (/^\$/.test(rest[0]!)) view.opaque = true;
   view.commands.push(rest.join(' '), [program, ...rest.slice(1)].join(' '));
   if (WRAPPERS.has(program)) {
-    // Whatever its options are, one of the later words starts the command it runs.
-    for (let k = 1; k < rest.length; k++) if (!rest[k]!.startsWith('-')) command(rest.slice(k), view, depth + 1);
+    // Whatever its options are, one of the later words starts the command it runs: each is tried as
+    // a start (cheaply, as text), and the first that is not an option is read as a command itself
+    // (a wrapper inside, `sh -c`). Once per word, so `sudo sudo sudo …` costs no more than its length.
+    for (let k = 1; k < rest.length; k++) {
+      const tail = rest.slice(k);
+      view.commands.push(tail.join(' '), [tail[0]!.replace(/^.*\//, ''), ...tail.slice(1)].join(' '));
+    }
+    const first = rest.findIndex((w, k) => k > 0 && !w.startsWith('-'));
+    if (first > 0) command(rest.slice(first), view, depth + 1);
   }
   if (program === 'eval') walk(rest.slice(1).join(' '), view, depth + 1);
   if (SHELLS.has(program)) {
