@@ -68,9 +68,9 @@ describe('a command file is trusted by the bytes its rules came from', () => {
     const { h, started, trust } = host(work, home);
     const turn = new CommandTurn(command!, '', '/go', h);
     const q = interrupts(await collect(turn.start(signal())));
-    expect((q[0]!.info as { message: string }).message).toContain('shell(echo*)');
+    expect((q[0]!.info as { message: string }).message).toContain('shell(echo), shell(echo *)');
     await collect(turn.answer({ [q[0]!.id]: 'y' }, signal()));
-    expect(started.at(-1)!.grant.rules.map(formatRule)).toEqual(['shell(echo*)']);
+    expect(started.at(-1)!.grant.rules.map(formatRule)).toEqual(['shell(echo)', 'shell(echo *)']);
     // What was trusted is what was approved (and granted): the first version, not what is on disk now.
     expect(trust.isTrusted(file, sha(GOOD))).toBe(true);
     expect(trust.isTrusted(file, sha(EVIL))).toBe(false);
@@ -89,7 +89,7 @@ describe('a command file is trusted by the bytes its rules came from', () => {
     const asked = interrupts(await collect(turn.start(signal())));
     // The rm rules are not trusted: asked, not granted.
     expect(asked).toHaveLength(1);
-    expect((asked[0]!.info as { message: string }).message).toContain('shell(rm*)');
+    expect((asked[0]!.info as { message: string }).message).toContain('shell(rm), shell(rm *)');
     expect(started).toEqual([]);
     await collect(turn.answer({ [asked[0]!.id]: 'n' }, signal()));
     expect(started[0]!.grant.rules).toEqual([]);
