@@ -270,6 +270,7 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       rootName,
     );
     const names = [...modelNames];
+    const permissionRules = settingsRules(cwd, env);
     // The sandbox probe runs alongside the start, not before it. Without the sandbox it was meant to
     // have, shell asks every time whatever grants or allow rules say; until the probe answers, too.
     // A gated call waits for the probe (Conversation: alwaysAskKnown), so "not answered yet" never decides it.
@@ -304,8 +305,8 @@ export async function loadTeam(opts: TeamOptions): Promise<Team> {
       agentsHash: hash,
       workspace: cwd,
       toolNames: [...toolNames].sort(),
-      allowRules: [...config.allow, ...configuredRules(cwd, env), ...settingsRules(cwd, env, 'allow')],
-      denyRules: settingsRules(cwd, env, 'deny'),
+      allowRules: [...config.allow, ...configuredRules(cwd, env), ...permissionRules.allow],
+      denyRules: permissionRules.deny,
       agentPermissions: agentPermissions(config),
       hooks: hooks.hooks,
       hooksNotice: [hooks.notice, ...hooks.problems].filter(Boolean).join('\n') || undefined,
@@ -390,13 +391,15 @@ function configuredRules(workspace: string, env: NodeJS.ProcessEnv): AllowRule[]
 }
 
 /** The settings files' rules of one kind (a folder file's allow rules only while it is as trusted). */
-function settingsRules(workspace: string, env: NodeJS.ProcessEnv, kind: 'allow' | 'deny'): AllowRule[] {
+/** The settings files' permission rules, read once (allow and deny together). */
+function settingsRules(workspace: string, env: NodeJS.ProcessEnv): { allow: AllowRule[]; deny: AllowRule[] } {
   const settings = readPermissionSettings(workspace, env);
   // A deny rule adk cannot read would leave in place the power it was written to take away.
-  if (kind === 'deny' && settings.unreadableDeny.length) {
+  if (settings.unreadableDeny.length) {
     throw new CliError(`${settings.unreadableDeny.join('\n')}\nadk cannot honour ${settings.unreadableDeny.length === 1 ? 'this deny rule' : 'these deny rules'}, so it does not start: fix or remove ${settings.unreadableDeny.length === 1 ? 'it' : 'them'} (rules: tool, or tool(pattern) such as shell(rm*) or Bash(rm:*))`, ExitCode.usage);
   }
-  return settings.rules.filter((r) => r.kind === kind).map((r) => r.rule);
+  const of = (kind: 'allow' | 'deny') => settings.rules.filter((r) => r.kind === kind).map((r) => r.rule);
+  return { allow: of('allow'), deny: of('deny') };
 }
 
 /**
